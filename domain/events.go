@@ -1,0 +1,214 @@
+package domain
+
+import "time"
+
+// Event is a fact recorded in a seller account's stream. Every event is a
+// past-tense struct with a constant type name. A changed meaning is a new type
+// (…V2) with an upcaster in codec.go, never an edit of an existing one.
+//
+// Events never carry secrets: no password, session token, reset token,
+// verification code or plain API key. API keys appear only as a lookup hash and
+// an encrypted value produced outside the domain.
+type Event interface {
+	EventType() string
+}
+
+// Credit sources.
+const (
+	SourceMonthly    = "monthly"    // the subscription's credits for one billing cycle; expire at the cycle's end
+	SourcePurchase   = "purchase"   // a credit pack; never expires
+	SourceAdjustment = "adjustment" // granted by support staff
+	SourcePromo      = "promo"      // promotional; may expire
+)
+
+// Metered operations, each costing 1 credit.
+const (
+	OperationListing    = "listing"
+	OperationVeroCheck  = "vero_check"
+	OperationAPIRequest = "api_request"
+)
+
+// Subscription statuses as the product shows them (spec section 4).
+const (
+	StatusInactive  = "inactive"
+	StatusActive    = "active"
+	StatusPastDue   = "past_due"
+	StatusCancelled = "cancelled"
+)
+
+// Payment kinds and statuses recorded for the transactions list.
+const (
+	PaymentKindSubscription = "subscription"
+	PaymentKindCredits      = "credits"
+
+	PaymentPaid    = "paid"
+	PaymentPending = "pending"
+	PaymentFailed  = "failed"
+)
+
+// AccountRegistered opens an account's stream.
+type AccountRegistered struct {
+	AccountID string `json:"accountId"`
+	Email     string `json:"email"`
+}
+
+// EmailVerified records that the seller proved ownership of the address.
+type EmailVerified struct{}
+
+// PasswordChanged records that the password changed; the hash lives in an
+// operational table, never here.
+type PasswordChanged struct {
+	Reason string `json:"reason"` // "reset" or "change"
+}
+
+// APIKeyIssued records the first API key of an account.
+type APIKeyIssued struct {
+	KeyID     string `json:"keyId"`
+	Prefix    string `json:"prefix"`
+	Hash      string `json:"hash"`
+	Encrypted string `json:"encrypted"`
+}
+
+// APIKeyRotated replaces the key; the previous one stops working at once.
+type APIKeyRotated struct {
+	KeyID         string `json:"keyId"`
+	PreviousKeyID string `json:"previousKeyId"`
+	Prefix        string `json:"prefix"`
+	Hash          string `json:"hash"`
+	Encrypted     string `json:"encrypted"`
+}
+
+// SubscriptionActivated starts a subscription with its first paid cycle.
+type SubscriptionActivated struct {
+	SubscriptionID string    `json:"subscriptionId"`
+	PeriodStart    time.Time `json:"periodStart"`
+	PeriodEnd      time.Time `json:"periodEnd"`
+}
+
+// SubscriptionRenewed starts a further paid cycle.
+type SubscriptionRenewed struct {
+	SubscriptionID string    `json:"subscriptionId"`
+	PeriodStart    time.Time `json:"periodStart"`
+	PeriodEnd      time.Time `json:"periodEnd"`
+}
+
+// SubscriptionPastDue records a failed renewal payment.
+type SubscriptionPastDue struct {
+	SubscriptionID string `json:"subscriptionId"`
+}
+
+// SubscriptionCancelled records a cancellation at the end of the current
+// period; the cycle's monthly credits stay usable until they expire.
+type SubscriptionCancelled struct {
+	SubscriptionID string    `json:"subscriptionId"`
+	EndsAt         time.Time `json:"endsAt"`
+}
+
+// SubscriptionEnded records that the subscription is over.
+type SubscriptionEnded struct {
+	SubscriptionID string `json:"subscriptionId"`
+}
+
+// CreditsGranted adds credits. ExpiresAt is nil for credits that never expire.
+type CreditsGranted struct {
+	GrantID   string     `json:"grantId"`
+	Amount    int64      `json:"amount"`
+	Source    string     `json:"source"`
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	Reference string     `json:"reference,omitempty"` // invoice, payment or adjustment id
+	Reason    string     `json:"reason,omitempty"`    // staff adjustments
+}
+
+// Draw is the part of a spend or debit taken from one grant.
+type Draw struct {
+	GrantID string `json:"grantId"`
+	Amount  int64  `json:"amount"`
+}
+
+// CreditsSpent takes credits for a metered operation, recording which grants
+// it drew from: soonest-expiring first, then non-expiring oldest first.
+type CreditsSpent struct {
+	Amount    int64  `json:"amount"`
+	Operation string `json:"operation"`
+	Reference string `json:"reference,omitempty"` // listing id, check id or request id
+	Draws     []Draw `json:"draws"`
+}
+
+// CreditsDebited removes credits by a staff adjustment, drawn like a spend.
+type CreditsDebited struct {
+	Amount int64  `json:"amount"`
+	Reason string `json:"reason"`
+	Draws  []Draw `json:"draws"`
+}
+
+// CreditsExpired removes the unspent remainder of a grant at its expiry.
+type CreditsExpired struct {
+	GrantID string `json:"grantId"`
+	Amount  int64  `json:"amount"`
+}
+
+// ListingRequested records a paid request to copy an Amazon product to eBay.
+type ListingRequested struct {
+	ListingID string `json:"listingId"`
+	ASIN      string `json:"asin"`
+	AmazonURL string `json:"amazonUrl"`
+}
+
+// VeroCheckPerformed records a paid VeRO protected-brand check.
+type VeroCheckPerformed struct {
+	CheckID   string `json:"checkId"`
+	Brand     string `json:"brand"`
+	Protected bool   `json:"protected"`
+}
+
+// SoftwareDownloaded records a download of the desktop software.
+type SoftwareDownloaded struct {
+	Platform string `json:"platform"`
+	Version  string `json:"version"`
+}
+
+// PaymentRecorded records a payment's outcome for the transactions list. A
+// payment id appears once per status: a repeat with the same status is ignored.
+type PaymentRecorded struct {
+	PaymentID   string `json:"paymentId"`
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	AmountCents int64  `json:"amountCents"`
+	Status      string `json:"status"`
+	InvoiceURL  string `json:"invoiceUrl,omitempty"`
+	Credits     int64  `json:"credits,omitempty"`
+}
+
+// StaffNoteRecorded records a support staff action that changes no balance
+// (for example a projection rebuild requested for this account).
+type StaffNoteRecorded struct {
+	Note string `json:"note"`
+}
+
+func (AccountRegistered) EventType() string     { return "AccountRegistered" }
+func (EmailVerified) EventType() string         { return "EmailVerified" }
+func (PasswordChanged) EventType() string       { return "PasswordChanged" }
+func (APIKeyIssued) EventType() string          { return "APIKeyIssued" }
+func (APIKeyRotated) EventType() string         { return "APIKeyRotated" }
+func (SubscriptionActivated) EventType() string { return "SubscriptionActivated" }
+func (SubscriptionRenewed) EventType() string   { return "SubscriptionRenewed" }
+func (SubscriptionPastDue) EventType() string   { return "SubscriptionPastDue" }
+func (SubscriptionCancelled) EventType() string { return "SubscriptionCancelled" }
+func (SubscriptionEnded) EventType() string     { return "SubscriptionEnded" }
+func (CreditsGranted) EventType() string        { return "CreditsGranted" }
+func (CreditsSpent) EventType() string          { return "CreditsSpent" }
+func (CreditsDebited) EventType() string        { return "CreditsDebited" }
+func (CreditsExpired) EventType() string        { return "CreditsExpired" }
+func (ListingRequested) EventType() string      { return "ListingRequested" }
+func (VeroCheckPerformed) EventType() string    { return "VeroCheckPerformed" }
+func (SoftwareDownloaded) EventType() string    { return "SoftwareDownloaded" }
+func (PaymentRecorded) EventType() string       { return "PaymentRecorded" }
+func (StaffNoteRecorded) EventType() string     { return "StaffNoteRecorded" }
+
+// Recorded is an event with the facts the store adds: its place in the
+// stream and the moment it was recorded.
+type Recorded struct {
+	Version int64
+	At      time.Time
+	Event   Event
+}
