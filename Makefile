@@ -1,0 +1,54 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+GO ?= go
+NPM ?= npm
+WEBAPP := webapp
+
+include mk/pg.mk
+
+.PHONY: help deps webapp-deps build webapp-build run test go-test webapp-test vet bench clean
+
+help:
+	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
+	@echo "make test   - go vet, go test -race (real PostgreSQL), webapp tests"
+	@echo "make build  - bin/api, bin/projector and the built webapp"
+	@echo "make bench  - benchmarks (ledger spend cost by stream length)"
+
+deps: pg-binaries webapp-deps
+	$(GO) mod download
+
+webapp-deps:
+	@if [ -f $(WEBAPP)/package-lock.json ]; then \
+		if [ ! -d $(WEBAPP)/node_modules ] || [ $(WEBAPP)/package-lock.json -nt $(WEBAPP)/node_modules/.package-lock.json ]; then \
+			$(NPM) ci --prefix $(WEBAPP) --no-audit --no-fund; fi; fi
+
+webapp-build: webapp-deps
+	@if [ -f $(WEBAPP)/package.json ]; then $(NPM) run --prefix $(WEBAPP) build; fi
+
+build: webapp-build
+	$(GO) build -o bin/api ./cmd/api
+	$(GO) build -o bin/projector ./cmd/projector
+
+run: pg-binaries build
+	./bin/api -with-projector
+
+vet:
+	$(GO) vet ./...
+
+go-test: pg-binaries
+	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
+	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
+
+webapp-test: webapp-deps
+	@if [ -f $(WEBAPP)/package.json ]; then $(NPM) test --prefix $(WEBAPP); fi
+
+test: vet go-test webapp-test
+
+bench: pg-binaries
+	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
+	TEST_DATABASE_URL="$$url" $(GO) test -run '^$$' -bench . -benchtime 200x ./internal/accounts/
+
+clean:
+	rm -rf bin $(WEBAPP)/dist

@@ -1,0 +1,124 @@
+// Command api is the HTTP server of the product: the browser API, the
+// desktop client's metered /v1 API, Stripe webhooks and the built webapp.
+//
+//	api [-with-projector]   serve (default)
+//	api migrate             apply database migrations and exit
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/platform"
+	"github.com/a2e-automation/app/migrations"
+	"github.com/a2e-automation/app/projections"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return err
+	}
+	log := platform.NewLogger(stderr, cfg.LogLevel)
+	if len(args) > 1 && args[1] == "migrate" {
+		if cfg.DatabaseURL == "" {
+			return errors.New("migrate: DATABASE_URL is required")
+		}
+		if err := migrations.Apply(ctx, cfg.DatabaseURL); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "migrations applied")
+		return nil
+	}
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	withProjector := fs.Bool("with-projector", false, "run the projector in this process")
+	addr := fs.String("addr", "", "listen address (default :PORT)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *addr == "" {
+		*addr = ":" + strconv.Itoa(cfg.Port)
+	}
+	return serve(ctx, cfg, log, *addr, *withProjector, stdout)
+}
+
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string, withProjector bool, stdout io.Writer) error {
+	db, err := platform.OpenDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	store := eventstore.New(db.Pool)
+	repo := accounts.NewRepository(store, nil)
+	runner := projections.NewRunner(db.Pool, store, log, projections.All()...)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 2)
+	if withProjector {
+		metrics := projections.NewMetrics(reg)
+		go func() {
+			if err := runner.Run(ctx, projections.RunOptions{Metrics: metrics}); err != nil {
+				errc <- err
+			}
+		}()
+	}
+	go repo.RunExpirySweeper(ctx, 30*time.Second, log)
+
+	handler, err := NewServer(Deps{
+		Config: cfg, Log: log, Pool: db.Pool, DatabaseURL: db.URL, Store: store, Accounts: repo,
+		Projections: runner, Registry: reg,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("listening", "addr", ln.Addr().String(), "env", cfg.Env, "projector", withProjector)
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr().String())
+	go func() { errc <- srv.Serve(ln) }()
+
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	shutdownCtx, done := context.WithTimeout(context.Background(), 10*time.Second)
+	defer done()
+	return srv.Shutdown(shutdownCtx)
+}

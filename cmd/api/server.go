@@ -1,0 +1,34 @@
+package main
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/projections"
+)
+
+// Deps are everything the HTTP layer needs.
+type Deps struct {
+	Config      config.Config
+	Log         *slog.Logger
+	Pool        *pgxpool.Pool
+	DatabaseURL string
+	Store       *eventstore.Store
+	Accounts    *accounts.Repository
+	Projections *projections.Runner
+	Registry    *prometheus.Registry
+}
+
+// NewServer returns the product's HTTP handler.
+func NewServer(d Deps) (http.Handler, error) {
+	r := chi.NewRouter()
+	addRoutes(r, d)
+	return r, nil
+}

@@ -1,0 +1,94 @@
+// Command projector builds the read tables from the event store.
+//
+//	projector                 consume events until stopped
+//	projector -rebuild NAME   replay projection NAME from position 0 into a
+//	                          fresh table, swap it in and exit
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/platform"
+	"github.com/a2e-automation/app/projections"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "projector:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rebuild := fs.String("rebuild", "", "replay this projection from zero into a fresh table and swap it in ("+strings.Join(names(), ", ")+")")
+	metricsAddr := fs.String("metrics-addr", "127.0.0.1:9090", "where /metrics is served (empty: nowhere)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return err
+	}
+	log := platform.NewLogger(stderr, cfg.LogLevel)
+	db, err := platform.OpenDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	runner := projections.NewRunner(db.Pool, eventstore.New(db.Pool), log, projections.All()...)
+
+	if *rebuild != "" {
+		start := time.Now()
+		if err := runner.Rebuild(ctx, *rebuild, 1000); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "rebuilt %s in %s\n", *rebuild, time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+
+	reg := prometheus.NewRegistry()
+	metrics := projections.NewMetrics(reg)
+	if *metricsAddr != "" {
+		ln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			return fmt.Errorf("metrics listen: %w", err)
+		}
+		srv := &http.Server{Handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		defer srv.Close()
+	}
+	log.Info("projector running", "projections", runner.Names())
+	err = runner.Run(ctx, projections.RunOptions{Metrics: metrics})
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+func names() []string {
+	var out []string
+	for _, p := range projections.All() {
+		out = append(out, p.Name())
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+// Package accounts is the application layer of the seller account: it loads
+// the aggregate from its snapshot, runs a domain command and appends the
+// resulting events, all in one transaction of the event store. The rules live
+// in package domain; the transaction and the retries live here and in
+// eventstore.Update, never in HTTP handlers.
+package accounts
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+)
+
+// ErrNotFound is returned for an account that has no stream.
+var ErrNotFound = domain.Errorf(domain.CodeNotFound, "Account not found")
+
+// Clock returns the current time.
+type Clock func() time.Time
+
+// Repository runs commands on seller accounts.
+type Repository struct {
+	store *eventstore.Store
+	clock Clock
+}
+
+// NewRepository returns a Repository on store; clock defaults to time.Now.
+func NewRepository(store *eventstore.Store, clock Clock) *Repository {
+	if clock == nil {
+		clock = time.Now
+	}
+	return &Repository{store: store, clock: clock}
+}
+
+// Store returns the event store under the repository.
+func (r *Repository) Store() *eventstore.Store { return r.store }
+
+// Now is the repository's clock.
+func (r *Repository) Now() time.Time { return r.clock().UTC() }
+
+// Command changes an account inside the command's transaction. tx is for
+// operational tables that must change atomically with the events; result, if
+// not nil, is kept with the idempotency key and returned to a retry.
+type Command func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (result any, err error)
+
+// Update runs cmd on the existing account id.
+func (r *Repository) Update(ctx context.Context, id string, opts eventstore.UpdateOptions, cmd Command) (eventstore.Result, error) {
+	stream := domain.StreamID(id)
+	return r.store.Update(ctx, stream, opts, func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+		if snap.Version == 0 {
+			return eventstore.Decision{}, ErrNotFound
+		}
+		a, err := r.load(ctx, tx, id, snap)
+		if err != nil {
+			return eventstore.Decision{}, err
+		}
+		now := r.Now()
+		result, err := cmd(ctx, tx, a, now)
+		if err != nil {
+			return eventstore.Decision{}, err
+		}
+		return decision(a, result, now)
+	})
+}
+
+// Create runs create for a new account id; it fails with a conflict when
+// the account already exists.
+func (r *Repository) Create(ctx context.Context, id string, opts eventstore.UpdateOptions, create func(ctx context.Context, tx pgx.Tx, now time.Time) (*domain.Account, error)) (eventstore.Result, error) {
+	return r.store.Update(ctx, domain.StreamID(id), opts, func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+		if snap.Version != 0 {
+			return eventstore.Decision{}, domain.Errorf(domain.CodeConflict, "Account already exists")
+		}
+		now := r.Now()
+		a, err := create(ctx, tx, now)
+		if err != nil {
+			return eventstore.Decision{}, err
+		}
+		return decision(a, nil, now)
+	})
+}
+
+// load restores the aggregate from its snapshot plus the events after it, or
+// from its whole stream when there is no usable snapshot.
+func (r *Repository) load(ctx context.Context, tx pgx.Tx, id string, snap eventstore.Snapshot) (*domain.Account, error) {
+	if snap.State != nil {
+		if a, err := domain.RestoreSnapshot(id, snap.StateVersion, snap.State); err == nil {
+			tail, err := Decode(snap.Tail)
+			if err != nil {
+				return nil, err
+			}
+			return a, a.Replay(tail)
+		}
+	}
+	recs, err := r.store.ReadStreamIn(ctx, tx, domain.StreamID(id), 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	history, err := Decode(recs)
+	if err != nil {
+		return nil, err
+	}
+	return domain.Rehydrate(id, history)
+}
+
+func decision(a *domain.Account, result any, now time.Time) (eventstore.Decision, error) {
+	d := eventstore.Decision{At: now, WakeAt: a.NextExpiry()}
+	for _, e := range a.Changes() {
+		typ, sv, data, err := domain.EncodeEvent(e)
+		if err != nil {
+			return eventstore.Decision{}, err
+		}
+		d.Events = append(d.Events, eventstore.NewEvent{Type: typ, SchemaVersion: sv, Data: data})
+	}
+	state, err := a.Snapshot()
+	if err != nil {
+		return eventstore.Decision{}, fmt.Errorf("snapshot: %w", err)
+	}
+	d.State = state
+	if result != nil {
+		if d.Result, err = json.Marshal(result); err != nil {
+			return eventstore.Decision{}, fmt.Errorf("encode result: %w", err)
+		}
+	}
+	return d, nil
+}
+
+// Decode turns stored records into domain history.
+func Decode(recs []eventstore.Record) ([]domain.Recorded, error) {
+	out := make([]domain.Recorded, 0, len(recs))
+	for _, rec := range recs {
+		ev, err := domain.DecodeEvent(rec.Type, rec.SchemaVersion, rec.Data)
+		if err != nil {
+			return nil, fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
+		}
+		out = append(out, domain.Recorded{Version: rec.StreamVersion, At: rec.RecordedAt, Event: ev})
+	}
+	return out, nil
+}
+
+// Load returns the current account id, read-only.
+func (r *Repository) Load(ctx context.Context, id string) (*domain.Account, error) {
+	history, err := r.History(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(history) == 0 {
+		return nil, ErrNotFound
+	}
+	return domain.Rehydrate(id, history)
+}
+
+// History returns every event of account id, in order.
+func (r *Repository) History(ctx context.Context, id string) ([]domain.Recorded, error) {
+	recs, err := r.store.ReadStream(ctx, domain.StreamID(id), 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(recs)
+}
+
+// IsNotFound reports whether err says the account does not exist.
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

@@ -1,0 +1,126 @@
+// Package config reads the environment into one typed configuration. Every
+// variable it reads is listed in the README's configuration table.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Environments.
+const (
+	Development = "development"
+	Production  = "production"
+)
+
+// DevelopmentSecret is the default APP_SECRET outside production; production
+// refuses to start with it.
+const DevelopmentSecret = "development-only-secret-do-not-use-in-production"
+
+// Config is the process configuration.
+type Config struct {
+	Env                  string // APP_ENV: development | production
+	Port                 int    // PORT
+	DatabaseURL          string // DATABASE_URL; empty: a private PostgreSQL under DataDir
+	DataDir              string // DATA_DIR: where the private PostgreSQL and other local state live
+	BaseURL              string // APP_BASE_URL: the public address, used in emails
+	Secret               string // APP_SECRET: key material for encrypting API keys
+	SMTPURL              string // SMTP_URL; empty: emails are captured in the dev mailbox and logged
+	MailFrom             string // MAIL_FROM
+	StripeSecretKey      string // STRIPE_SECRET_KEY
+	StripePublishableKey string // STRIPE_PUBLISHABLE_KEY
+	StripeWebhookSecret  string // STRIPE_WEBHOOK_SECRET
+	StripePriceID        string // STRIPE_PRICE_ID
+	StripeAPIBase        string // STRIPE_API_BASE: override of Stripe's API address (stripe-mock in tests)
+	DownloadsDir         string // DOWNLOADS_DIR
+	SupportEmail         string // SUPPORT_EMAIL
+	RateLimitPerMinute   int    // RATE_LIMIT_PER_MINUTE
+	WebappDir            string // WEBAPP_DIR: the built webapp served at /
+	LogLevel             string // LOG_LEVEL: debug | info | warn | error
+}
+
+// IsDevelopment reports whether development-only features are on.
+func (c Config) IsDevelopment() bool { return c.Env == Development }
+
+// Load reads the configuration from getenv and validates it.
+func Load(getenv func(string) string) (Config, error) {
+	get := func(key, def string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return def
+	}
+	c := Config{
+		Env:                  get("APP_ENV", Development),
+		DatabaseURL:          get("DATABASE_URL", ""),
+		DataDir:              get("DATA_DIR", ".data"),
+		SMTPURL:              get("SMTP_URL", ""),
+		MailFrom:             get("MAIL_FROM", "A2E Automation <no-reply@localhost>"),
+		StripeSecretKey:      get("STRIPE_SECRET_KEY", ""),
+		StripePublishableKey: get("STRIPE_PUBLISHABLE_KEY", ""),
+		StripeWebhookSecret:  get("STRIPE_WEBHOOK_SECRET", ""),
+		StripePriceID:        get("STRIPE_PRICE_ID", ""),
+		StripeAPIBase:        get("STRIPE_API_BASE", ""),
+		DownloadsDir:         get("DOWNLOADS_DIR", "downloads"),
+		SupportEmail:         get("SUPPORT_EMAIL", "support@localhost"),
+		WebappDir:            get("WEBAPP_DIR", "webapp/dist"),
+		LogLevel:             get("LOG_LEVEL", "info"),
+	}
+	var err error
+	if c.Port, err = atoi(get("PORT", "8080"), "PORT"); err != nil {
+		return Config{}, err
+	}
+	if c.RateLimitPerMinute, err = atoi(get("RATE_LIMIT_PER_MINUTE", "20"), "RATE_LIMIT_PER_MINUTE"); err != nil {
+		return Config{}, err
+	}
+	c.BaseURL = strings.TrimRight(get("APP_BASE_URL", fmt.Sprintf("http://localhost:%d", c.Port)), "/")
+	c.Secret = get("APP_SECRET", "")
+	switch c.Env {
+	case Development:
+		if c.Secret == "" {
+			c.Secret = DevelopmentSecret
+		}
+	case Production:
+		if err := c.validateProduction(); err != nil {
+			return Config{}, err
+		}
+	default:
+		return Config{}, fmt.Errorf("APP_ENV must be %q or %q, not %q", Development, Production, c.Env)
+	}
+	return c, nil
+}
+
+// validateProduction refuses development defaults and missing secrets.
+func (c Config) validateProduction() error {
+	var errs []error
+	if c.DatabaseURL == "" {
+		errs = append(errs, errors.New("DATABASE_URL is required in production"))
+	}
+	if c.Secret == "" || c.Secret == DevelopmentSecret || len(c.Secret) < 32 {
+		errs = append(errs, errors.New("APP_SECRET must be set to a random value of at least 32 characters in production"))
+	}
+	if c.SMTPURL == "" {
+		errs = append(errs, errors.New("SMTP_URL is required in production"))
+	}
+	for key, v := range map[string]string{
+		"STRIPE_SECRET_KEY": c.StripeSecretKey, "STRIPE_WEBHOOK_SECRET": c.StripeWebhookSecret, "STRIPE_PRICE_ID": c.StripePriceID,
+	} {
+		if v == "" {
+			errs = append(errs, fmt.Errorf("%s is required in production", key))
+		}
+	}
+	if strings.HasPrefix(c.BaseURL, "http://localhost") {
+		errs = append(errs, errors.New("APP_BASE_URL must be the public address in production"))
+	}
+	return errors.Join(errs...)
+}
+
+func atoi(s, key string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s must be a positive whole number, not %q", key, s)
+	}
+	return n, nil
+}

@@ -1,0 +1,120 @@
+// Package platform wires the pieces both processes need at start-up: the
+// logger, the database (a private PostgreSQL when DATABASE_URL is unset) and
+// its migrations.
+package platform
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/pgembed"
+	"github.com/a2e-automation/app/migrations"
+)
+
+// NewLogger returns a JSON logger at the configured level.
+func NewLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+// Database is an open pool and how to release what was started for it.
+type Database struct {
+	Pool *pgxpool.Pool
+	URL  string
+	stop func(context.Context) error
+}
+
+// Close closes the pool; a private server is left running for the next
+// process (make run starts the API and projector against the same one).
+func (d *Database) Close() {
+	d.Pool.Close()
+}
+
+// Stop closes the pool and stops a private server this process started.
+func (d *Database) Stop(ctx context.Context) error {
+	d.Pool.Close()
+	if d.stop != nil {
+		return d.stop(ctx)
+	}
+	return nil
+}
+
+// OpenDatabase connects to DATABASE_URL, or in development without it starts
+// (or reuses) a private PostgreSQL under DATA_DIR/pg. In development it also
+// applies migrations; in production that is `api migrate`'s job.
+func OpenDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*Database, error) {
+	db := &Database{URL: cfg.DatabaseURL}
+	if db.URL == "" {
+		if !cfg.IsDevelopment() {
+			return nil, fmt.Errorf("DATABASE_URL is required outside development")
+		}
+		srv, err := pgembed.Start(ctx, pgembed.Options{DataDir: filepath.Join(cfg.DataDir, "pg"), Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("start private PostgreSQL: %w", err)
+		}
+		log.Info("private PostgreSQL", "dataDir", filepath.Join(cfg.DataDir, "pg"))
+		db.URL = srv.URL()
+		db.stop = srv.Stop
+		if err := ensureDatabase(ctx, db.URL, "a2e"); err != nil {
+			return nil, err
+		}
+		db.URL = withDatabase(db.URL, "a2e")
+	}
+	if cfg.IsDevelopment() {
+		if err := migrations.Apply(ctx, db.URL); err != nil {
+			return nil, err
+		}
+	}
+	pool, err := pgxpool.New(ctx, db.URL)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	db.Pool = pool
+	return db, nil
+}
+
+func ensureDatabase(ctx context.Context, adminURL, name string) error {
+	pool, err := pgxpool.New(ctx, adminURL)
+	if err != nil {
+		return fmt.Errorf("connect to private PostgreSQL: %w", err)
+	}
+	defer pool.Close()
+	var exists bool
+	if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+		return fmt.Errorf("look for database %s: %w", name, err)
+	}
+	if !exists {
+		if _, err := pool.Exec(ctx, `CREATE DATABASE `+name); err != nil {
+			return fmt.Errorf("create database %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// withDatabase replaces the database name in a postgres:// URL.
+func withDatabase(url, name string) string {
+	rest, query, _ := strings.Cut(url, "?")
+	i := strings.LastIndex(rest, "/")
+	if i < len("postgres://") {
+		return url
+	}
+	out := rest[:i+1] + name
+	if query != "" {
+		out += "?" + query
+	}
+	return out
+}

@@ -1,0 +1,139 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	wsql "github.com/ThreeDotsLabs/watermill-sql/v4/pkg/sql"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/a2e-automation/app/eventstore"
+)
+
+// ConsumerGroup is the watermill consumer group of projection name. Names
+// never change: a renamed handler would be a new subscriber replaying all.
+func ConsumerGroup(name string) string { return "projection_" + name }
+
+// Metrics are the projector's Prometheus series.
+type Metrics struct {
+	lagEvents  *prometheus.GaugeVec
+	lagSeconds *prometheus.GaugeVec
+	applied    *prometheus.CounterVec
+}
+
+// NewMetrics registers the projector's series on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		lagEvents: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "projection_lag_events", Help: "Events appended but not yet applied by the projection.",
+		}, []string{"projection"}),
+		lagSeconds: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "projection_lag_seconds", Help: "Age of the oldest event the projection has not applied yet.",
+		}, []string{"projection"}),
+		applied: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "projection_events_applied_total", Help: "Events applied by the projection.",
+		}, []string{"projection"}),
+	}
+	reg.MustRegister(m.lagEvents, m.lagSeconds, m.applied)
+	return m
+}
+
+// RunOptions tune the projector.
+type RunOptions struct {
+	PollInterval time.Duration // how often an idle subscriber looks for messages
+	LagInterval  time.Duration // how often lag is measured
+	Metrics      *Metrics      // optional
+	Logger       watermill.LoggerAdapter
+}
+
+// Run consumes the event topic until ctx ends: one watermill handler (and
+// consumer group) per projection, a sweep at start-up, and lag measurement.
+func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
+	if opts.PollInterval == 0 {
+		opts.PollInterval = 100 * time.Millisecond
+	}
+	if opts.LagInterval == 0 {
+		opts.LagInterval = 5 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = watermill.NopLogger{}
+	}
+	if err := r.Sweep(ctx); err != nil {
+		return fmt.Errorf("start-up sweep: %w", err)
+	}
+	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 10 * time.Second}, opts.Logger)
+	if err != nil {
+		return fmt.Errorf("router: %w", err)
+	}
+	router.AddMiddleware(middleware.Retry{
+		MaxRetries: 5, InitialInterval: 50 * time.Millisecond, MaxInterval: 2 * time.Second, Multiplier: 2,
+		Logger: opts.Logger,
+	}.Middleware)
+	for _, name := range r.order {
+		sub, err := wsql.NewSubscriber(wsql.BeginnerFromPgx(r.pool), wsql.SubscriberConfig{
+			ConsumerGroup:  ConsumerGroup(name),
+			PollInterval:   opts.PollInterval,
+			SchemaAdapter:  wsql.DefaultPostgreSQLSchema{},
+			OffsetsAdapter: wsql.DefaultPostgreSQLOffsetsAdapter{},
+		}, opts.Logger)
+		if err != nil {
+			return fmt.Errorf("subscriber %s: %w", name, err)
+		}
+		router.AddConsumerHandler("ProjectionOn"+name, eventstore.Topic, sub, r.handler(name, opts.Metrics))
+	}
+	go r.measureLag(ctx, opts)
+	if err := router.Run(ctx); err != nil {
+		return fmt.Errorf("projector: %w", err)
+	}
+	return nil
+}
+
+func (r *Runner) handler(name string, m *Metrics) message.NoPublishHandlerFunc {
+	return func(msg *message.Message) error {
+		var n eventstore.Notification
+		if err := json.Unmarshal(msg.Payload, &n); err != nil {
+			// A payload we cannot read will never become readable: log and drop it.
+			r.log.Error("undecodable projector message", "uuid", msg.UUID, "err", err)
+			return nil
+		}
+		applied, err := r.CatchUp(msg.Context(), name, n.StreamID)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			m.applied.WithLabelValues(name).Add(float64(applied))
+		}
+		return nil
+	}
+}
+
+func (r *Runner) measureLag(ctx context.Context, opts RunOptions) {
+	if opts.Metrics == nil {
+		return
+	}
+	t := time.NewTicker(opts.LagInterval)
+	defer t.Stop()
+	for {
+		for _, name := range r.order {
+			l, err := r.Lag(ctx, name)
+			if err != nil {
+				if ctx.Err() == nil {
+					r.log.Warn("measure lag", "projection", name, "err", err)
+				}
+				continue
+			}
+			opts.Metrics.lagEvents.WithLabelValues(name).Set(float64(l.Events))
+			opts.Metrics.lagSeconds.WithLabelValues(name).Set(l.Seconds)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

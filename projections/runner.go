@@ -1,0 +1,271 @@
+// Package projections builds the read tables the dashboard queries from the
+// event store: one projector per read model, each idempotent, each with its
+// own checkpoints, each rebuildable from zero.
+//
+// A projector works per stream: told that a stream moved (by a watermill
+// message, a sweep at start-up or a rebuild), it applies every event of that
+// stream after its checkpoint, in stream order, and moves the checkpoint in
+// the same transaction. A redelivered or out-of-order message therefore
+// finds nothing new and changes nothing.
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+)
+
+// Tables maps a projection's logical table names to the physical ones it
+// writes: the live tables, or fresh ones during a rebuild.
+type Tables map[string]string
+
+// Q returns the quoted physical name of logical table name.
+func (t Tables) Q(name string) string {
+	if p, ok := t[name]; ok {
+		return pgx.Identifier{p}.Sanitize()
+	}
+	return pgx.Identifier{name}.Sanitize()
+}
+
+// Projection is one read model.
+type Projection interface {
+	Name() string
+	// Tables lists the logical tables the projection owns.
+	Tables() []string
+	// Apply applies one event to the tables inside tx.
+	Apply(ctx context.Context, tx pgx.Tx, t Tables, rec eventstore.Record, ev domain.Event) error
+}
+
+// All returns the product's projections.
+func All() []Projection {
+	return []Projection{Profiles{}, UsageStatistics{}, Transactions{}}
+}
+
+// Runner applies events to projections.
+type Runner struct {
+	pool        *pgxpool.Pool
+	store       *eventstore.Store
+	projections map[string]Projection
+	order       []string
+	log         *slog.Logger
+}
+
+// NewRunner returns a Runner for ps.
+func NewRunner(pool *pgxpool.Pool, store *eventstore.Store, log *slog.Logger, ps ...Projection) *Runner {
+	r := &Runner{pool: pool, store: store, projections: map[string]Projection{}, log: log}
+	for _, p := range ps {
+		r.projections[p.Name()] = p
+		r.order = append(r.order, p.Name())
+	}
+	return r
+}
+
+// Names lists the projections in registration order.
+func (r *Runner) Names() []string { return append([]string(nil), r.order...) }
+
+// Projection returns the projection called name.
+func (r *Runner) Projection(name string) (Projection, error) {
+	p, ok := r.projections[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown projection %q", name)
+	}
+	return p, nil
+}
+
+func liveTables(p Projection) Tables {
+	t := Tables{}
+	for _, n := range p.Tables() {
+		t[n] = n
+	}
+	return t
+}
+
+// lockKey is the advisory lock a rebuild takes exclusively to swap tables and
+// live appliers take shared.
+func lockKey(projection string) int64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte("projection:" + projection))
+	return int64(h.Sum64())
+}
+
+// CatchUp applies to projection name every event of stream it has not
+// applied yet. It returns how many events it applied.
+func (r *Runner) CatchUp(ctx context.Context, name, stream string) (int, error) {
+	p, err := r.Projection(name)
+	if err != nil {
+		return 0, err
+	}
+	tx, err := r.pool.Begin(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, lockKey(name)); err != nil {
+		return 0, fmt.Errorf("lock projection %s: %w", name, err)
+	}
+	n, err := r.catchUpTx(ctx, tx, p, name, liveTables(p), stream)
+	if err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return 0, fmt.Errorf("commit %s/%s: %w", name, stream, err)
+	}
+	return n, nil
+}
+
+// catchUpTx applies the stream's new events under checkpoint name cp.
+func (r *Runner) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, stream string) (int, error) {
+	if _, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
+		VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING`, cp, stream); err != nil {
+		return 0, fmt.Errorf("checkpoint %s/%s: %w", cp, stream, err)
+	}
+	var version int64
+	if err := tx.QueryRow(ctx, `SELECT version FROM projection_checkpoints WHERE projection = $1 AND stream_id = $2 FOR UPDATE`,
+		cp, stream).Scan(&version); err != nil {
+		return 0, fmt.Errorf("checkpoint %s/%s: %w", cp, stream, err)
+	}
+	recs, err := r.store.ReadStreamIn(ctx, tx, stream, version, 0)
+	if err != nil || len(recs) == 0 {
+		return 0, err
+	}
+	if err := applyAll(ctx, tx, p, t, recs); err != nil {
+		return 0, err
+	}
+	last := recs[len(recs)-1]
+	if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints SET version = $3, global_position = $4
+		WHERE projection = $1 AND stream_id = $2`, cp, stream, last.StreamVersion, last.GlobalPosition); err != nil {
+		return 0, fmt.Errorf("move checkpoint %s/%s: %w", cp, stream, err)
+	}
+	return len(recs), nil
+}
+
+func applyAll(ctx context.Context, tx pgx.Tx, p Projection, t Tables, recs []eventstore.Record) error {
+	for _, rec := range recs {
+		ev, err := domain.DecodeEvent(rec.Type, rec.SchemaVersion, rec.Data)
+		if err != nil {
+			return fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
+		}
+		if err := p.Apply(ctx, tx, t, rec, ev); err != nil {
+			return fmt.Errorf("%s: apply %s (position %d): %w", p.Name(), rec.Type, rec.GlobalPosition, err)
+		}
+	}
+	return nil
+}
+
+// Sweep catches every projection up on every stream that moved past its
+// checkpoint: the start-up safety net that makes the projector correct even
+// if a message was lost.
+func (r *Runner) Sweep(ctx context.Context) error {
+	for _, name := range r.order {
+		streams, err := r.behindStreams(ctx, name)
+		if err != nil {
+			return err
+		}
+		for _, s := range streams {
+			if _, err := r.CatchUp(ctx, name, s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Runner) behindStreams(ctx context.Context, cp string) ([]string, error) {
+	rows, err := r.pool.Query(ctx, `SELECT s.stream_id FROM streams s
+		LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = s.stream_id
+		WHERE s.version > coalesce(c.version, 0) ORDER BY s.stream_id`, cp)
+	if err != nil {
+		return nil, fmt.Errorf("streams behind %s: %w", cp, err)
+	}
+	streams, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("streams behind %s: %w", cp, err)
+	}
+	return streams, nil
+}
+
+// Passed reports whether projection name has applied the event at position.
+func (r *Runner) Passed(ctx context.Context, name string, position int64) (bool, error) {
+	var ok bool
+	err := r.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM events e
+		JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id AND c.version >= e.stream_version
+		WHERE e.global_position = $2)`, name, position).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("passed %s@%d: %w", name, position, err)
+	}
+	return ok, nil
+}
+
+// ErrWaitTimeout is returned by WaitFor when the projector did not catch up in time.
+var ErrWaitTimeout = errors.New("projection did not reach the position in time")
+
+// WaitFor waits, at most timeout, until every named projection has applied
+// the event at position, so a user reads their own write. Position 0 returns
+// at once.
+func (r *Runner) WaitFor(ctx context.Context, position int64, timeout time.Duration, names ...string) error {
+	if position == 0 {
+		return nil
+	}
+	if len(names) == 0 {
+		names = r.order
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	delay := 5 * time.Millisecond
+	for {
+		all := true
+		for _, n := range names {
+			ok, err := r.Passed(ctx, n, position)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ErrWaitTimeout
+				}
+				return err
+			}
+			all = all && ok
+		}
+		if all {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ErrWaitTimeout
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, 100*time.Millisecond)
+	}
+}
+
+// Lag is how far a projection is behind the event store.
+type Lag struct {
+	Events  int64
+	Seconds float64
+}
+
+// Lag measures how many events projection name has not applied yet and how
+// old the oldest of them is.
+func (r *Runner) Lag(ctx context.Context, name string) (Lag, error) {
+	var l Lag
+	err := r.pool.QueryRow(ctx, `
+		WITH behind AS (
+			SELECT s.stream_id, s.version, coalesce(c.version, 0) AS applied
+			FROM streams s LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = s.stream_id
+			WHERE s.version > coalesce(c.version, 0))
+		SELECT coalesce(sum(b.version - b.applied), 0)::bigint,
+		       coalesce(extract(epoch FROM now() - min(e.recorded_at)), 0)::float8
+		FROM behind b LEFT JOIN events e ON e.stream_id = b.stream_id AND e.stream_version = b.applied + 1`, name).
+		Scan(&l.Events, &l.Seconds)
+	if err != nil {
+		return Lag{}, fmt.Errorf("lag of %s: %w", name, err)
+	}
+	return l, nil
+}
