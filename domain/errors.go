@@ -1,0 +1,58 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies a domain error, so that an adapter maps it once (for
+// example to an HTTP status) without reading messages.
+type Code string
+
+// The error vocabulary of the domain.
+const (
+	CodeInvalid             Code = "invalid"              // the input breaks a rule
+	CodeNotFound            Code = "not_found"            // the thing does not exist
+	CodeConflict            Code = "conflict"             // the current state does not allow it
+	CodeUnauthorized        Code = "unauthorized"         // the caller is not signed in
+	CodeForbidden           Code = "forbidden"            // the caller may not do it
+	CodeInsufficientCredits Code = "insufficient_credits" // the balance does not cover it
+)
+
+// Error is a broken rule. Its Message is written for the user and safe to show.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+// Error implements error.
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// Errorf returns an Error with code and a formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first Error in err's chain, or "" when
+// err holds none.
+func ErrorCode(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// ErrorMessage returns the message of the first Error in err's chain: "" for
+// nil and "Internal error" for any other error, whose text may hold details
+// that users must not see.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Internal error"
+}
