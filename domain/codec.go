@@ -1,0 +1,153 @@
+package domain
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+)
+
+// currentSchemaVersion is the schema version of every event type this
+// package defines. An event whose meaning changes becomes a new type, so the
+// version moves only when an existing shape gains an upcaster.
+const currentSchemaVersion = 1
+
+// Errors of the codec, wrapped with the event type and version at hand.
+var (
+	ErrUnknownEventType         = errors.New("unknown event type")
+	ErrUnsupportedSchemaVersion = errors.New("unsupported schema version")
+)
+
+// EncodeEvent returns the stored form of e: its type name, its schema
+// version and its JSON data.
+func EncodeEvent(e Event) (eventType string, schemaVersion int, data []byte, err error) {
+	if e == nil {
+		return "", 0, nil, fmt.Errorf("encode event: %w: nil", ErrUnknownEventType)
+	}
+	eventType = e.EventType()
+	if decoderFor(eventType) == nil {
+		return "", 0, nil, fmt.Errorf("encode event: %w %q", ErrUnknownEventType, eventType)
+	}
+	data, err = json.Marshal(e)
+	if err != nil {
+		return "", 0, nil, fmt.Errorf("encode %s: %w", eventType, err)
+	}
+	return eventType, currentSchemaVersion, data, nil
+}
+
+// DecodeEvent returns the event stored as (eventType, schemaVersion, data),
+// as a value of its concrete type. It knows only current shapes; see Codec
+// for older ones.
+func DecodeEvent(eventType string, schemaVersion int, data []byte) (Event, error) {
+	return NewCodec(nil).Decode(eventType, schemaVersion, data)
+}
+
+// UpcastKey names a stored shape: an event type at a schema version.
+type UpcastKey struct {
+	Type    string
+	Version int
+}
+
+// Upcaster rewrites the data of one stored shape into a newer shape.
+type Upcaster func(data []byte) (newType string, newVersion int, newData []byte, err error)
+
+// Codec decodes stored events, upcasting older shapes into current ones.
+type Codec struct {
+	upcasters map[UpcastKey]Upcaster
+}
+
+// NewCodec returns a Codec that applies upcasters, keyed by the shape each
+// one reads. The map is copied.
+func NewCodec(upcasters map[UpcastKey]Upcaster) *Codec {
+	return &Codec{upcasters: maps.Clone(upcasters)}
+}
+
+// Decode returns the event stored as (eventType, schemaVersion, data), as a
+// value of its concrete type. Until the shape is a current one it applies
+// the upcaster registered for it; a shape with neither is an error wrapping
+// ErrUnknownEventType or ErrUnsupportedSchemaVersion.
+func (c *Codec) Decode(eventType string, schemaVersion int, data []byte) (Event, error) {
+	var seen map[UpcastKey]bool // the shapes upcast so far, to stop a cycle
+	for {
+		decode := decoderFor(eventType)
+		if decode != nil && schemaVersion == currentSchemaVersion {
+			e, err := decode(data)
+			if err != nil {
+				return nil, fmt.Errorf("decode %s v%d: %w", eventType, schemaVersion, err)
+			}
+			return e, nil
+		}
+		key := UpcastKey{Type: eventType, Version: schemaVersion}
+		upcast, ok := c.upcasters[key]
+		switch {
+		case !ok && decode == nil:
+			return nil, fmt.Errorf("decode event: %w %q (schema version %d)", ErrUnknownEventType, eventType, schemaVersion)
+		case !ok:
+			return nil, fmt.Errorf("decode %s: %w %d", eventType, ErrUnsupportedSchemaVersion, schemaVersion)
+		case seen[key]:
+			return nil, fmt.Errorf("decode %s v%d: upcasters run in a cycle", eventType, schemaVersion)
+		}
+		if seen == nil {
+			seen = make(map[UpcastKey]bool)
+		}
+		seen[key] = true
+		var err error
+		if eventType, schemaVersion, data, err = upcast(data); err != nil {
+			return nil, fmt.Errorf("upcast %s v%d: %w", key.Type, key.Version, err)
+		}
+	}
+}
+
+// decoderFor returns the decoder of the current shape of eventType, or nil
+// for a type this package does not define.
+func decoderFor(eventType string) func([]byte) (Event, error) {
+	switch eventType {
+	case AccountRegistered{}.EventType():
+		return decodeAs[AccountRegistered]
+	case EmailVerified{}.EventType():
+		return decodeAs[EmailVerified]
+	case PasswordChanged{}.EventType():
+		return decodeAs[PasswordChanged]
+	case APIKeyIssued{}.EventType():
+		return decodeAs[APIKeyIssued]
+	case APIKeyRotated{}.EventType():
+		return decodeAs[APIKeyRotated]
+	case SubscriptionActivated{}.EventType():
+		return decodeAs[SubscriptionActivated]
+	case SubscriptionRenewed{}.EventType():
+		return decodeAs[SubscriptionRenewed]
+	case SubscriptionPastDue{}.EventType():
+		return decodeAs[SubscriptionPastDue]
+	case SubscriptionCancelled{}.EventType():
+		return decodeAs[SubscriptionCancelled]
+	case SubscriptionEnded{}.EventType():
+		return decodeAs[SubscriptionEnded]
+	case CreditsGranted{}.EventType():
+		return decodeAs[CreditsGranted]
+	case CreditsSpent{}.EventType():
+		return decodeAs[CreditsSpent]
+	case CreditsDebited{}.EventType():
+		return decodeAs[CreditsDebited]
+	case CreditsExpired{}.EventType():
+		return decodeAs[CreditsExpired]
+	case ListingRequested{}.EventType():
+		return decodeAs[ListingRequested]
+	case VeroCheckPerformed{}.EventType():
+		return decodeAs[VeroCheckPerformed]
+	case SoftwareDownloaded{}.EventType():
+		return decodeAs[SoftwareDownloaded]
+	case PaymentRecorded{}.EventType():
+		return decodeAs[PaymentRecorded]
+	case StaffNoteRecorded{}.EventType():
+		return decodeAs[StaffNoteRecorded]
+	}
+	return nil
+}
+
+func decodeAs[E Event](data []byte) (Event, error) {
+	var e E
+	if err := json.Unmarshal(data, &e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}

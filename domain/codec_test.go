@@ -1,0 +1,191 @@
+package domain
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// oneOfEach holds a sample of every event type, with every field set.
+func oneOfEach() []Event {
+	start := time.Date(2025, time.March, 1, 12, 0, 0, 0, time.UTC)
+	expires := start.AddDate(0, 0, 9)
+	return []Event{
+		AccountRegistered{AccountID: "acc-1", Email: "seller@example.com"},
+		EmailVerified{},
+		PasswordChanged{Reason: "reset"},
+		APIKeyIssued{KeyID: "k1", Prefix: "a2e_1", Hash: "h1", Encrypted: "e1"},
+		APIKeyRotated{KeyID: "k2", PreviousKeyID: "k1", Prefix: "a2e_2", Hash: "h2", Encrypted: "e2"},
+		SubscriptionActivated{SubscriptionID: "sub_1", PeriodStart: start, PeriodEnd: start.AddDate(0, 1, 0)},
+		SubscriptionRenewed{SubscriptionID: "sub_1", PeriodStart: start.AddDate(0, 1, 0), PeriodEnd: start.AddDate(0, 2, 0)},
+		SubscriptionPastDue{SubscriptionID: "sub_1"},
+		SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: start.AddDate(0, 2, 0)},
+		SubscriptionEnded{SubscriptionID: "sub_1"},
+		CreditsGranted{GrantID: "g1", Amount: 100, Source: SourceAdjustment, ExpiresAt: &expires, Reference: "ticket 7", Reason: "goodwill"},
+		CreditsSpent{Amount: 1, Operation: OperationListing, Reference: "l1", Draws: []Draw{{GrantID: "g1", Amount: 1}}},
+		CreditsDebited{Amount: 3, Reason: "abuse", Draws: []Draw{{GrantID: "g1", Amount: 2}, {GrantID: "g2", Amount: 1}}},
+		CreditsExpired{GrantID: "g1", Amount: 97},
+		ListingRequested{ListingID: "l1", ASIN: "B000000001", AmazonURL: "https://www.amazon.com/dp/B000000001"},
+		VeroCheckPerformed{CheckID: "c1", Brand: "Acme", Protected: true},
+		SoftwareDownloaded{Platform: "windows", Version: "2.4.0"},
+		PaymentRecorded{PaymentID: "pi_1", Kind: PaymentKindCredits, Description: "100 credits", AmountCents: 999, Status: PaymentPaid, InvoiceURL: "https://pay.example/i/1", Credits: 100},
+		StaffNoteRecorded{Note: "rebuilt"},
+	}
+}
+
+func TestCodecRoundTripsEveryEventType(t *testing.T) {
+	sampled := make(map[string]bool)
+	for _, e := range oneOfEach() {
+		typ, version, data, err := EncodeEvent(e)
+		if err != nil {
+			t.Fatalf("encode %T: %v", e, err)
+		}
+		if typ != e.EventType() || version != 1 {
+			t.Errorf("encode %T: type %q version %d", e, typ, version)
+		}
+		got, err := DecodeEvent(typ, version, data)
+		if err != nil {
+			t.Fatalf("decode %s: %v", typ, err)
+		}
+		if !reflect.DeepEqual(got, e) { // also proves a value, not a pointer, comes back
+			t.Errorf("decode %s = %#v, want %#v", typ, got, e)
+		}
+		sampled[reflect.TypeOf(e).Name()] = true
+	}
+	for _, name := range eventTypesDeclared(t) {
+		if !sampled[name] {
+			t.Errorf("event type %s has no sample in oneOfEach", name)
+		}
+	}
+}
+
+// eventTypesDeclared returns the types of this package with an EventType
+// method, read from its source (test files aside).
+func eventTypesDeclared(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && fn.Name.Name == "EventType" {
+				if id, ok := fn.Recv.List[0].Type.(*ast.Ident); ok {
+					names = append(names, id.Name)
+				}
+			}
+		}
+	}
+	if len(names) < 19 {
+		t.Fatalf("found only %d event types: %v", len(names), names)
+	}
+	return names
+}
+
+func TestDecodeRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		typ     string
+		version int
+		data    string
+		want    error // nil: any error
+	}{
+		{"unknown type", "CreditsGifted", 1, `{}`, ErrUnknownEventType},
+		{"unknown type at another version", "CreditsGifted", 3, `{}`, ErrUnknownEventType},
+		{"newer version of a known type", "CreditsGranted", 2, `{}`, ErrUnsupportedSchemaVersion},
+		{"older version without an upcaster", "CreditsGranted", 0, `{}`, ErrUnsupportedSchemaVersion},
+		{"malformed data", "CreditsGranted", 1, `{"amount":"many"}`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := DecodeEvent(tc.typ, tc.version, []byte(tc.data))
+			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Fatalf("DecodeEvent = %#v, %v; want %v", e, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestEncodeRejectsForeignEvents(t *testing.T) {
+	if _, _, _, err := EncodeEvent(foreignEvent{}); !errors.Is(err, ErrUnknownEventType) {
+		t.Fatalf("foreign event: %v", err)
+	}
+	if _, _, _, err := EncodeEvent(nil); !errors.Is(err, ErrUnknownEventType) {
+		t.Fatalf("nil event: %v", err)
+	}
+}
+
+// creditsGrantedV0 is a made-up early shape of CreditsGranted, stored as
+// type "CreditsGrantedV0" at version 0, with amounts in a string.
+type creditsGrantedV0 struct {
+	ID      string `json:"id"`
+	Credits string `json:"credits"`
+	Kind    string `json:"kind"`
+}
+
+func upcastCreditsGrantedV0(data []byte) (string, int, []byte, error) {
+	var old creditsGrantedV0
+	if err := json.Unmarshal(data, &old); err != nil {
+		return "", 0, nil, err
+	}
+	var amount int64
+	if _, err := fmt.Sscan(old.Credits, &amount); err != nil {
+		return "", 0, nil, fmt.Errorf("credits %q: %w", old.Credits, err)
+	}
+	out, err := json.Marshal(CreditsGranted{GrantID: old.ID, Amount: amount, Source: old.Kind})
+	return CreditsGranted{}.EventType(), 1, out, err
+}
+
+func TestCodecUpcasts(t *testing.T) {
+	codec := NewCodec(map[UpcastKey]Upcaster{
+		{Type: "CreditsGrantedV0", Version: 0}: upcastCreditsGrantedV0,
+		// An even older name that first became CreditsGrantedV0: upcasters chain.
+		{Type: "CreditsAdded", Version: 0}: func(data []byte) (string, int, []byte, error) {
+			return "CreditsGrantedV0", 0, data, nil
+		},
+	})
+	want := CreditsGranted{GrantID: "g1", Amount: 100, Source: SourcePurchase}
+	for _, typ := range []string{"CreditsGrantedV0", "CreditsAdded"} {
+		got, err := codec.Decode(typ, 0, []byte(`{"id":"g1","credits":"100","kind":"purchase"}`))
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("Decode %s v0 = %#v, %v; want %#v", typ, got, err, want)
+		}
+	}
+
+	if _, err := codec.Decode("CreditsGrantedV0", 0, []byte(`{"id":"g1","credits":"lots"}`)); err == nil {
+		t.Error("an upcaster's error was dropped")
+	}
+	if _, err := codec.Decode("CreditsGrantedV0", 1, []byte(`{}`)); !errors.Is(err, ErrUnknownEventType) {
+		t.Errorf("a shape without an upcaster: %v", err)
+	}
+	if _, err := DecodeEvent("CreditsGrantedV0", 0, []byte(`{}`)); !errors.Is(err, ErrUnknownEventType) {
+		t.Errorf("DecodeEvent used an upcaster it was not given: %v", err)
+	}
+
+	loop := NewCodec(map[UpcastKey]Upcaster{
+		{Type: "A", Version: 0}: func(data []byte) (string, int, []byte, error) { return "B", 0, data, nil },
+		{Type: "B", Version: 0}: func(data []byte) (string, int, []byte, error) { return "A", 0, data, nil },
+	})
+	if _, err := loop.Decode("A", 0, []byte(`{}`)); err == nil {
+		t.Error("upcasters in a cycle did not fail")
+	}
+}
+
+type foreignEvent struct{}
+
+func (foreignEvent) EventType() string { return "Foreign" }
