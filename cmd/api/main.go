@@ -25,6 +25,8 @@ import (
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/platform"
 	"github.com/a2e-automation/app/migrations"
@@ -95,9 +97,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string
 	}
 	go repo.RunExpirySweeper(ctx, 30*time.Second, log)
 
+	keys, err := apikeys.New(cfg.Secret)
+	if err != nil {
+		return err
+	}
 	handler, err := NewServer(Deps{
 		Config: cfg, Log: log, Pool: db.Pool, DatabaseURL: db.URL, Store: store, Accounts: repo,
-		Projections: runner, Registry: reg,
+		Projections: runner, Registry: reg, Auth: auth.NewStore(db.Pool), Keys: keys,
 	})
 	if err != nil {
 		return err

@@ -1,13 +1,145 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
 	"net/http"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
 )
+
+// maxBody bounds every JSON request body.
+const maxBody = 64 << 10
+
+// httpError is an error with the status and message a client sees.
+type httpError struct {
+	Status  int
+	Message string
+	Fields  map[string]string
+}
+
+func (e *httpError) Error() string { return fmt.Sprintf("%d: %s", e.Status, e.Message) }
+
+func errStatus(status int, format string, args ...any) *httpError {
+	return &httpError{Status: status, Message: fmt.Sprintf(format, args...)}
+}
+
+// errorBody is the JSON of every error answer.
+type errorBody struct {
+	Message string            `json:"message"`
+	Errors  map[string]string `json:"errors,omitempty"`
+	Success *bool             `json:"success,omitempty"`
+}
 
 // encode writes v as JSON with status.
 func encode(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// validator is a request that checks itself; it returns the problem of each
+// field, the spec's message where it gives one.
+type validator interface {
+	Valid(ctx context.Context) map[string]string
+}
+
+// decode reads a JSON body into T: JSON content type, at most maxBody bytes,
+// one value, no unknown fields, and T's own validation.
+func decode[T any](r *http.Request) (T, error) {
+	var v T
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return v, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+		}
+	} else if r.ContentLength != 0 {
+		return v, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+	}
+	body := http.MaxBytesReader(nil, r.Body, maxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return v, errStatus(http.StatusRequestEntityTooLarge, "Request body is too large")
+		case errors.Is(err, io.EOF):
+			return v, errStatus(http.StatusBadRequest, "Request body is empty")
+		default:
+			return v, errStatus(http.StatusBadRequest, "Malformed JSON: %s", jsonProblem(err))
+		}
+	}
+	if dec.More() {
+		return v, errStatus(http.StatusBadRequest, "Malformed JSON: more than one value")
+	}
+	if val, ok := any(&v).(validator); ok {
+		if problems := val.Valid(r.Context()); len(problems) > 0 {
+			return v, invalid(problems)
+		}
+	}
+	return v, nil
+}
+
+// invalid is a 400 whose message is the first problem in field order.
+func invalid(problems map[string]string) *httpError {
+	msg := "Invalid request"
+	for _, k := range sortedKeys(problems) {
+		msg = problems[k]
+		break
+	}
+	return &httpError{Status: http.StatusBadRequest, Message: msg, Fields: problems}
+}
+
+func jsonProblem(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("syntax error at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("field %q must be %s", typ.Field, typ.Type)
+	default:
+		return err.Error()
+	}
+}
+
+// writeError maps err to its answer: the one place errors become HTTP.
+// Unknown errors are logged and hidden.
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	var he *httpError
+	if errors.As(err, &he) {
+		encode(w, he.Status, errorBody{Message: he.Message, Errors: he.Fields})
+		return
+	}
+	if code := domain.ErrorCode(err); code != "" {
+		status := map[domain.Code]int{
+			domain.CodeInvalid:             http.StatusBadRequest,
+			domain.CodeNotFound:            http.StatusNotFound,
+			domain.CodeConflict:            http.StatusConflict,
+			domain.CodeUnauthorized:        http.StatusUnauthorized,
+			domain.CodeForbidden:           http.StatusForbidden,
+			domain.CodeInsufficientCredits: http.StatusPaymentRequired,
+		}[code]
+		if status == 0 {
+			status = http.StatusBadRequest
+		}
+		encode(w, status, errorBody{Message: domain.ErrorMessage(err)})
+		return
+	}
+	if errors.Is(err, eventstore.ErrIdempotencyKeyReused) {
+		encode(w, http.StatusUnprocessableEntity, errorBody{Message: "This Idempotency-Key was already used with a different request"})
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
+	encode(w, http.StatusInternalServerError, errorBody{Message: "An unexpected error occurred"})
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/projections"
 )
@@ -24,6 +26,8 @@ type Deps struct {
 	Accounts    *accounts.Repository
 	Projections *projections.Runner
 	Registry    *prometheus.Registry
+	Auth        *auth.Store
+	Keys        *apikeys.Keys
 }
 
 // NewServer returns the product's HTTP handler.

@@ -1,0 +1,73 @@
+// Package catalog is the single source of prices: the monthly plan and the
+// credit packages (spec section 9). Amounts are integer cents everywhere.
+package catalog
+
+import "github.com/a2e-automation/app/domain"
+
+// Plan is the subscription plan.
+type Plan struct {
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	PriceCents int64    `json:"priceCents"`
+	Credits    int64    `json:"credits"`
+	Interval   string   `json:"interval"`
+	Features   []string `json:"features"`
+}
+
+// Package is a credit pack.
+type Package struct {
+	Credits    int64 `json:"credits"`
+	PriceCents int64 `json:"priceCents"`
+}
+
+// Custom amounts are priced per credit, up to a sane maximum.
+const (
+	CustomCreditPriceCents = 10
+	MaxCustomCredits       = 100_000
+)
+
+// Catalog is what GET /api/plans serves.
+type Catalog struct {
+	Plan                   Plan      `json:"plan"`
+	Packages               []Package `json:"packages"`
+	CustomCreditPriceCents int64     `json:"customCreditPriceCents"`
+	MaxCustomCredits       int64     `json:"maxCustomCredits"`
+}
+
+// MonthlyPlan is the one plan: $29.99 a month with 500 credits per cycle.
+func MonthlyPlan() Plan {
+	return Plan{
+		ID: "monthly", Name: "Monthly Plan", PriceCents: 2999, Credits: domain.MonthlyCredits, Interval: "month",
+		Features: []string{
+			"500 credits per month", "Full software access", "API access", "Priority email support", "Regular updates",
+		},
+	}
+}
+
+// Packages are the credit packs on sale.
+func Packages() []Package {
+	return []Package{{Credits: 100, PriceCents: 999}, {Credits: 500, PriceCents: 3999}, {Credits: 1000, PriceCents: 6999}}
+}
+
+// Get returns the whole catalogue.
+func Get() Catalog {
+	return Catalog{Plan: MonthlyPlan(), Packages: Packages(), CustomCreditPriceCents: CustomCreditPriceCents, MaxCustomCredits: MaxCustomCredits}
+}
+
+// InvalidAmount is the spec's message for a credit amount that is not a
+// positive whole number within bounds.
+const InvalidAmount = "Please select a valid credit amount."
+
+// PriceCents prices credits: a package's price when the count is a
+// package's, else CustomCreditPriceCents each.
+func PriceCents(credits int64) (int64, error) {
+	if credits <= 0 || credits > MaxCustomCredits {
+		return 0, domain.Errorf(domain.CodeInvalid, InvalidAmount)
+	}
+	for _, p := range Packages() {
+		if p.Credits == credits {
+			return p.PriceCents, nil
+		}
+	}
+	return credits * CustomCreditPriceCents, nil
+}
