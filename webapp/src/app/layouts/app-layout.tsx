@@ -1,0 +1,122 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { ChevronDown, LogOut, Menu, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Logo } from '@/components/ui/logo';
+import { useAuth } from '@/lib/auth';
+import { initials } from '@/lib/format';
+import { NAV_ITEMS } from './nav-items';
+
+function UserMenu({ email, onLogout }: { email: string; onLogout: () => void }) {
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${email}`}>
+        <span className="avatar" aria-hidden>
+          {initials(email)}
+        </span>
+        <span className="user-email">{email}</span>
+        <ChevronDown size={16} aria-hidden />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
+          <DropdownMenu.Label className="menu-label">{email}</DropdownMenu.Label>
+          <DropdownMenu.Separator className="menu-separator" />
+          <DropdownMenu.Item className="menu-item" onSelect={onLogout}>
+            <LogOut size={16} aria-hidden /> Log out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+/** Signed-in layout: desktop sidebar, mobile collapsible menu and bottom bar. */
+export default function AppLayout() {
+  const { user, signOut } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const email = user?.email ?? '';
+
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  async function onLogout() {
+    const result = await signOut();
+    if (result.success) navigate('/', { replace: true });
+  }
+
+  const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
+
+  return (
+    <div className="app-shell">
+      <aside className="sidebar" aria-label="Sidebar">
+        <div className="sidebar-logo">
+          <Logo to="/dashboard" tone="light" />
+        </div>
+        <nav aria-label="Main">
+          <ul className="nav-list">
+            {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
+              <li key={to}>
+                <NavLink to={to} className={navClass}>
+                  <Icon size={18} aria-hidden /> {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="sidebar-user">
+          <UserMenu email={email} onLogout={onLogout} />
+        </div>
+      </aside>
+
+      <header className="mobile-header">
+        <Logo to="/dashboard" size="small" />
+        <button
+          type="button"
+          className="icon-button"
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <X size={22} aria-hidden /> : <Menu size={22} aria-hidden />}
+        </button>
+      </header>
+      {menuOpen && (
+        <nav id="mobile-menu" className="mobile-menu" aria-label="Mobile">
+          <ul className="nav-list">
+            {NAV_ITEMS.map(({ to, label, mobileLabel, icon: Icon }) => (
+              <li key={to}>
+                <NavLink to={to} className={navClass}>
+                  <Icon size={18} aria-hidden /> {mobileLabel ?? label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="mobile-user">
+            <span className="avatar" aria-hidden>
+              {initials(email)}
+            </span>
+            <span className="user-email">{email}</span>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={onLogout}>
+              <LogOut size={16} aria-hidden /> Log out
+            </button>
+          </div>
+        </nav>
+      )}
+
+      <main className="app-main" id="main">
+        <Outlet />
+      </main>
+
+      <nav className="bottom-bar" aria-label="Quick">
+        {NAV_ITEMS.filter((item) => item.bottomLabel).map(({ to, bottomLabel, icon: Icon }) => (
+          <NavLink key={to} to={to} className={({ isActive }) => (isActive ? 'bottom-link active' : 'bottom-link')}>
+            <Icon size={20} aria-hidden />
+            <span>{bottomLabel}</span>
+          </NavLink>
+        ))}
+      </nav>
+    </div>
+  );
+}

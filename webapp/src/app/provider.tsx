@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+import { SWRConfig } from 'swr';
+import { Toaster } from '@/components/ui/toaster';
+import { AuthProvider } from '@/lib/auth';
+import { swrConfig } from '@/lib/swr-config';
+
+/** Data fetching, session and toasts; each mount gets its own cache. */
+export function AppProvider({ children }: { children: ReactNode }) {
+  return (
+    <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
+      <AuthProvider>
+        {children}
+        <Toaster />
+      </AuthProvider>
+    </SWRConfig>
+  );
+}

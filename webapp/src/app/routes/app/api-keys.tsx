@@ -1,0 +1,79 @@
+import { ShieldAlert } from 'lucide-react';
+import { Card, CardHeader } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
+import { RegenerateApiKey } from '@/features/api-keys/components/regenerate-api-key';
+import { useProfile } from '@/features/profile/api/get-profile';
+
+const EXAMPLE = `curl -X POST https://YOUR-HOST/v1/listings \\
+  -H "X-API-Key: YOUR_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"amazonUrl": "https://www.amazon.com/dp/B000000000"}'`;
+
+export default function ApiKeysRoute() {
+  const { data: profile, isLoading } = useProfile();
+  if (isLoading || !profile) return <Spinner label="Loading your API key" />;
+
+  return (
+    <div className="page">
+      <h1 className="page-title">API Keys</h1>
+      <Card>
+        <CardHeader title="Your API Key" description="The desktop software and your own scripts authenticate with this key." />
+        <ApiKeyField apiKey={profile.apiKey} />
+        <div className="actions">
+          <RegenerateApiKey />
+        </div>
+      </Card>
+
+      <Card>
+        <CardHeader title="Security Tips" action={<ShieldAlert size={20} aria-hidden />} />
+        <ul className="bullets">
+          <li>Keep your API key secret; never share it or commit it to source control.</li>
+          <li>Store it in an environment variable or a secrets manager.</li>
+          <li>Regenerate it at once if you think it has leaked; the old key stops working.</li>
+          <li>Use it only from servers or the desktop software, never from a public web page.</li>
+        </ul>
+      </Card>
+
+      <Card>
+        <CardHeader title="API Documentation" description="Create listings programmatically." />
+        <dl className="doc-list">
+          <div>
+            <dt>Authentication</dt>
+            <dd>
+              Send your key in the <code>X-API-Key</code> header with every request.
+            </dd>
+          </div>
+          <div>
+            <dt>Base path</dt>
+            <dd>
+              <code>/v1</code>
+            </dd>
+          </div>
+          <div>
+            <dt>Create a listing</dt>
+            <dd>
+              <code>POST /v1/listings</code> with a JSON body <code>{'{"amazonUrl": "..."}'}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>Cost</dt>
+            <dd>1 credit per request</dd>
+          </div>
+          <div>
+            <dt>Rate limit</dt>
+            <dd>20 requests per minute</dd>
+          </div>
+          <div>
+            <dt>SDKs</dt>
+            <dd>Node.js, Python and PHP</dd>
+          </div>
+        </dl>
+        <h3 className="card-subtitle">Example request</h3>
+        <pre className="code-block">
+          <code>{EXAMPLE}</code>
+        </pre>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { CheckCircle2 } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { ButtonLink } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { DEFAULT_BUY_MORE_CREDITS } from '@/lib/constants';
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+export default function CheckoutSuccessRoute() {
+  const [params] = useSearchParams();
+  const credits = Number(params.get('credits'));
+  const amount = Number(params.get('amount'));
+  return (
+    <div className="page narrow">
+      <Card className="result">
+        <CheckCircle2 size={48} className="result-icon result-icon-success" aria-hidden />
+        <h1 className="page-title">Payment Successful</h1>
+        <p>
+          {Number.isFinite(credits) && credits > 0 ? `${credits.toLocaleString('en-US')} credits` : 'Your credits'}
+          {Number.isFinite(amount) && amount > 0 ? ` for ${usd.format(amount)}` : ''} have been added to your account.
+        </p>
+        <div className="actions center">
+          <ButtonLink to="/dashboard">Go to Dashboard</ButtonLink>
+          <ButtonLink to={`/checkout?credits=${DEFAULT_BUY_MORE_CREDITS}`} variant="outline">
+            Buy More Credits
+          </ButtonLink>
+        </div>
+      </Card>
+    </div>
+  );
+}

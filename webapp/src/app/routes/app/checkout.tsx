@@ -1,0 +1,110 @@
+import { useEffect } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useSWRConfig } from 'swr';
+import { Card, CardHeader } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/toast-store';
+import { purchaseCredits } from '@/features/credits/api/purchase-credits';
+import { PaymentForm } from '@/features/payments/components/payment-form';
+import { usePaymentSession } from '@/features/payments/components/use-payment-session';
+import { priceForCredits, usePlans } from '@/features/plans/api/get-plans';
+import { profileKey } from '@/features/profile/api/get-profile';
+import { transactionsKey } from '@/features/transactions/api/get-transactions';
+import { serverMessage } from '@/lib/api-client';
+import { centsToDollars, formatCents } from '@/lib/format';
+
+type Parsed = { ok: true; credits: number } | { ok: false; title: string; description: string };
+
+/** Spec section 5: the credits query parameter must be a positive integer. */
+export function parseCredits(raw: string | null): Parsed {
+  if (raw === null || raw.trim() === '') {
+    return { ok: false, title: 'Missing Information', description: 'Credit amount is required.' };
+  }
+  const credits = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(credits) || credits <= 0) {
+    return { ok: false, title: 'Invalid Amount', description: 'Please select a valid credit amount.' };
+  }
+  return { ok: true, credits };
+}
+
+function Rejected({ title, description }: { title: string; description: string }) {
+  useEffect(() => {
+    toast({ title, description, variant: 'destructive' });
+  }, [title, description]);
+  return <Navigate to="/dashboard" replace />;
+}
+
+export default function CheckoutRoute() {
+  const [params] = useSearchParams();
+  const parsed = parseCredits(params.get('credits'));
+  if (!parsed.ok) return <Rejected title={parsed.title} description={parsed.description} />;
+  return <Checkout credits={parsed.credits} />;
+}
+
+function Checkout({ credits }: { credits: number }) {
+  const navigate = useNavigate();
+  const { mutate } = useSWRConfig();
+  const { data: plans } = usePlans();
+  const session = usePaymentSession(
+    String(credits),
+    () => purchaseCredits(credits),
+    (error) => {
+      toast({
+        title: 'Error',
+        description: serverMessage(error) ?? 'Failed to create payment session.',
+        variant: 'destructive',
+      });
+      navigate('/dashboard', { replace: true });
+    },
+  );
+
+  const amountCents = session?.amountCents ?? (plans ? priceForCredits(plans, credits) : null);
+
+  return (
+    <div className="page narrow">
+      <h1 className="page-title">Checkout</h1>
+      <Card>
+        <CardHeader title="Order Summary" />
+        <dl className="summary">
+          <div>
+            <dt>Credits</dt>
+            <dd>{credits.toLocaleString('en-US')}</dd>
+          </div>
+          <div className="summary-total">
+            <dt>Total</dt>
+            <dd>{amountCents === null ? '…' : formatCents(amountCents)}</dd>
+          </div>
+        </dl>
+        <p className="muted">Purchased credits never expire. No refunds for unused credits.</p>
+      </Card>
+      <Card>
+        <CardHeader title="Payment" />
+        {session ? (
+          <PaymentForm
+            clientSecret={session.clientSecret}
+            returnPath={`/checkout/success?amount=${centsToDollars(session.amountCents)}&credits=${credits}`}
+            submitLabel={`Pay ${formatCents(session.amountCents)}`}
+            onCancel={() => navigate('/dashboard')}
+            onSucceeded={() => {
+              toast({ title: 'Payment Successful', description: 'Your credits have been added to your account.', variant: 'success' });
+              void mutate(profileKey);
+              void mutate(transactionsKey);
+            }}
+            onFailed={(message) =>
+              toast({
+                title: 'Payment Failed',
+                description: message || 'Your payment could not be processed.',
+                variant: 'destructive',
+              })
+            }
+            onError={() =>
+              toast({ title: 'Payment Error', description: 'An unexpected error occurred.', variant: 'destructive' })
+            }
+          />
+        ) : (
+          <Spinner label="Preparing payment" />
+        )}
+      </Card>
+    </div>
+  );
+}

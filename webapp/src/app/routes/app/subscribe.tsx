@@ -1,0 +1,66 @@
+import { Navigate, useNavigate } from 'react-router';
+import { useEffect } from 'react';
+import { useSWRConfig } from 'swr';
+import { Card, CardHeader } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/toast-store';
+import { PaymentForm } from '@/features/payments/components/payment-form';
+import { usePaymentSession } from '@/features/payments/components/use-payment-session';
+import { usePlans } from '@/features/plans/api/get-plans';
+import { normalizeStatus, profileKey, useProfile } from '@/features/profile/api/get-profile';
+import { createSubscription } from '@/features/subscription/api/subscription';
+import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
+import { subscriptionPaymentCallbacks } from '@/features/subscription/components/subscription-payment-callbacks';
+import { serverMessage } from '@/lib/api-client';
+import { formatCents } from '@/lib/format';
+
+export default function SubscribeRoute() {
+  const { data: profile, isLoading } = useProfile();
+  if (isLoading || !profile) return <Spinner label="Loading your subscription" />;
+  if (normalizeStatus(profile.subscriptionStatus) === 'active') return <AlreadyActive />;
+  return <Subscribe />;
+}
+
+function AlreadyActive() {
+  useEffect(() => {
+    toast({ title: 'Subscription Active', description: 'You already have an active subscription.', variant: 'info' });
+  }, []);
+  return <Navigate to="/subscription" replace />;
+}
+
+function Subscribe() {
+  const navigate = useNavigate();
+  const { mutate } = useSWRConfig();
+  const { data: plans } = usePlans();
+  const session = usePaymentSession('subscription', createSubscription, (error) => {
+    toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create subscription.', variant: 'destructive' });
+    navigate('/dashboard', { replace: true });
+  });
+
+  return (
+    <div className="page narrow">
+      <h1 className="page-title">Subscribe</h1>
+      <Card>
+        <CardHeader
+          title={plans?.plan.name ?? 'Monthly Plan'}
+          description={plans ? `${formatCents(plans.plan.priceCents)} per ${plans.plan.interval}` : undefined}
+        />
+        {plans ? <PlanBenefits credits={plans.plan.credits} /> : <Spinner label="Loading plan" />}
+      </Card>
+      <Card>
+        <CardHeader title="Payment" />
+        {session ? (
+          <PaymentForm
+            clientSecret={session.clientSecret}
+            returnPath="/subscribe/success"
+            submitLabel={plans ? `Subscribe for ${formatCents(plans.plan.priceCents)}/${plans.plan.interval}` : 'Subscribe'}
+            onCancel={() => navigate('/dashboard')}
+            {...subscriptionPaymentCallbacks(() => void mutate(profileKey))}
+          />
+        ) : (
+          <Spinner label="Preparing payment" />
+        )}
+      </Card>
+    </div>
+  );
+}

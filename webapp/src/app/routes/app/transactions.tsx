@@ -1,0 +1,31 @@
+import { Card, CardHeader } from '@/components/ui/card';
+import { Faq } from '@/components/ui/faq';
+import { Spinner } from '@/components/ui/spinner';
+import { useTransactions } from '@/features/transactions/api/get-transactions';
+import { TransactionsTable } from '@/features/transactions/components/transactions-table';
+
+const BILLING_FAQ = [
+  { q: 'When am I charged?', a: 'The subscription is charged monthly; credit purchases are charged at checkout.' },
+  { q: 'Can I get a refund for unused credits?', a: 'No. Unused credits are not refunded. Purchased credits never expire.' },
+  { q: 'Where is my invoice?', a: 'Paid transactions link to their invoice in the Invoice column.' },
+  { q: 'Why did a payment fail?', a: 'Usually the card was declined. Try again or use another card.' },
+];
+
+export default function TransactionsRoute() {
+  const { data, error, isLoading } = useTransactions();
+  return (
+    <div className="page">
+      <h1 className="page-title">Transactions</h1>
+      <Card>
+        <CardHeader title="Transaction History" description="Your subscription payments and credit purchases." />
+        {isLoading && <Spinner label="Loading transactions" />}
+        {error && <p className="alert alert-error">Could not load your transactions.</p>}
+        {data && <TransactionsTable transactions={data} otherStatusLabel="Failed" />}
+      </Card>
+      <Card>
+        <CardHeader title="Billing FAQ" />
+        <Faq items={BILLING_FAQ} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { BarChart3, Check, ShieldCheck, Star, Zap } from 'lucide-react';
+import { Link } from 'react-router';
+import { ButtonLink } from '@/components/ui/button';
+import { Logo } from '@/components/ui/logo';
+import { Spinner } from '@/components/ui/spinner';
+import { usePlans } from '@/features/plans/api/get-plans';
+import { useAuth } from '@/lib/auth';
+import { formatCents } from '@/lib/format';
+
+const FEATURES = [
+  { icon: Zap, title: 'Automated Listings', text: 'Turn Amazon products into optimised eBay listings in seconds, in bulk.' },
+  { icon: BarChart3, title: 'Profit Analytics', text: 'See margins, fees and best sellers at a glance, and price for profit.' },
+  { icon: ShieldCheck, title: 'VeRO Protection', text: 'Check brands against eBay VeRO before listing to avoid takedowns.' },
+];
+
+const TESTIMONIALS = [
+  { name: 'Sarah M.', role: 'eBay PowerSeller', text: 'I list in an afternoon what used to take me a week. The VeRO checks alone saved my account.' },
+  { name: 'James T.', role: 'Full-time reseller', text: 'Profit analytics showed me which listings were losing money. My margins are up 20%.' },
+  { name: 'Priya K.', role: 'Side-business owner', text: 'Setup took ten minutes, and the desktop software just runs. Support answered within hours.' },
+];
+
+function PricingCard() {
+  const { data: plans, error } = usePlans();
+  if (error) return <p className="muted">Pricing is unavailable right now.</p>;
+  if (!plans) return <Spinner label="Loading pricing" />;
+  const { plan } = plans;
+  return (
+    <div className="pricing-card">
+      <p className="pricing-badge">Premium</p>
+      <h3 className="pricing-name">{plan.name}</h3>
+      <p className="pricing-price">
+        <span className="pricing-amount">{formatCents(plan.priceCents)}</span> / {plan.interval}
+      </p>
+      <ul className="check-list">
+        {[`${plan.credits.toLocaleString('en-US')} credits per ${plan.interval}`, ...plan.features].map((feature) => (
+          <li key={feature}>
+            <Check size={16} aria-hidden className="check" /> {feature}
+          </li>
+        ))}
+      </ul>
+      <ButtonLink to="/register" className="btn-block" size="lg">
+        Get Started
+      </ButtonLink>
+    </div>
+  );
+}
+
+export default function LandingRoute() {
+  const { isAuthenticated } = useAuth();
+  return (
+    <div className="landing">
+      <header className="landing-header">
+        <Logo />
+        <nav aria-label="Sections" className="landing-nav">
+          <a href="#features">Features</a>
+          <a href="#pricing">Pricing</a>
+          <a href="#testimonials">Testimonials</a>
+        </nav>
+        <div className="landing-auth">
+          {isAuthenticated ? (
+            <ButtonLink to="/dashboard">Dashboard</ButtonLink>
+          ) : (
+            <>
+              <ButtonLink to="/login" variant="ghost">
+                Log in
+              </ButtonLink>
+              <ButtonLink to="/register">Sign up</ButtonLink>
+            </>
+          )}
+        </div>
+      </header>
+
+      <main>
+        <section className="hero">
+          <h1 className="hero-title">Move Amazon products to eBay on autopilot</h1>
+          <p className="hero-text">
+            A2E Automation lists, prices and protects your eBay store while you focus on selling.
+          </p>
+          <div className="actions center">
+            <ButtonLink to="/register" size="lg">
+              Start now
+            </ButtonLink>
+            <ButtonLink to="/login" size="lg" variant="outline">
+              Log in
+            </ButtonLink>
+          </div>
+        </section>
+
+        <section id="features" className="landing-section" aria-labelledby="features-title">
+          <h2 id="features-title" className="section-title center">
+            Features
+          </h2>
+          <div className="grid-3">
+            {FEATURES.map(({ icon: Icon, title, text }) => (
+              <article key={title} className="card feature">
+                <Icon size={28} aria-hidden className="feature-icon" />
+                <h3>{title}</h3>
+                <p className="muted">{text}</p>
+              </article>
+            ))}
+          </div>
+        </section>
+
+        <section id="pricing" className="landing-section" aria-labelledby="pricing-title">
+          <h2 id="pricing-title" className="section-title center">
+            Pricing
+          </h2>
+          <PricingCard />
+        </section>
+
+        <section id="testimonials" className="landing-section" aria-labelledby="testimonials-title">
+          <h2 id="testimonials-title" className="section-title center">
+            Testimonials
+          </h2>
+          <div className="grid-3">
+            {TESTIMONIALS.map((t) => (
+              <figure key={t.name} className="card testimonial">
+                <div className="stars" aria-label="5 out of 5 stars">
+                  {Array.from({ length: 5 }, (_, i) => (
+                    <Star key={i} size={16} aria-hidden fill="currentColor" />
+                  ))}
+                </div>
+                <blockquote>{t.text}</blockquote>
+                <figcaption>
+                  <strong>{t.name}</strong> <span className="muted">{t.role}</span>
+                </figcaption>
+              </figure>
+            ))}
+          </div>
+        </section>
+
+        <section className="cta">
+          <h2>Ready to grow your eBay business?</h2>
+          <p>Join a community of successful sellers today.</p>
+          <ButtonLink to="/register" size="lg" variant="secondary">
+            Sign up now
+          </ButtonLink>
+        </section>
+      </main>
+
+      <footer className="landing-footer">
+        <Logo size="small" />
+        <nav aria-label="Footer" className="footer-nav">
+          <Link to="/support">Support</Link>
+          <Link to="/contact">Contact</Link>
+          <Link to="/privacy">Privacy</Link>
+          <Link to="/terms">Terms</Link>
+        </nav>
+        <p className="muted">© {new Date().getFullYear()} A2E Automation</p>
+      </footer>
+    </div>
+  );
+}

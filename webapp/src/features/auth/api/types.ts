@@ -1,0 +1,13 @@
+export type User = {
+  id: string;
+  email: string;
+  isVerified: boolean;
+};
+
+export type AuthResponse = {
+  token: string;
+  user: User;
+  message?: string;
+};
+
+export type MessageResponse = { message: string };

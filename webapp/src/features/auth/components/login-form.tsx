@@ -1,0 +1,65 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { InputField } from '@/components/ui/form-field';
+import { useAuth } from '@/lib/auth';
+import { REDIRECT_AFTER_LOGIN_MS } from '@/lib/constants';
+import { loginSchema, type LoginInput } from '../api/login';
+
+export function LoginForm() {
+  const { signIn } = useAuth();
+  const navigate = useNavigate();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    const result = await signIn(values);
+    if (!result.success) return;
+    const target = result.user?.isVerified ? '/dashboard' : '/verify-email';
+    await new Promise((resolve) => setTimeout(resolve, REDIRECT_AFTER_LOGIN_MS));
+    navigate(target, { replace: true });
+  });
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <InputField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        error={errors.email}
+        registration={register('email')}
+      />
+      <InputField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password}
+        registration={register('password')}
+      />
+      <div className="form-row-end">
+        <Link to="/reset-password" className="link">
+          Forgot password?
+        </Link>
+      </div>
+      <Button type="submit" className="btn-block" busy={isSubmitting}>
+        {isSubmitting ? 'Signing in...' : 'Sign in'}
+      </Button>
+      <p className="form-footer">
+        Don&apos;t have an account?{' '}
+        <Link to="/register" className="link">
+          Sign up
+        </Link>
+      </p>
+      <p className="form-footer">
+        <Link to="/" className="link-muted">
+          Return to home
+        </Link>
+      </p>
+    </form>
+  );
+}

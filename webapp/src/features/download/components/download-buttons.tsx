@@ -1,0 +1,68 @@
+import { Apple, Download } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/toast-store';
+import { navigateTo } from '@/lib/browser';
+import { DOWNLOAD_BUSY_MS } from '@/lib/constants';
+
+export const WINDOWS_DOWNLOAD_URL = '/api/download/windows';
+
+/** Windows installer download: needs an active subscription; busy for 1.5 s after a click. */
+export function WindowsDownloadButton({ active }: { active: boolean }) {
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setTimeout(() => setBusy(false), DOWNLOAD_BUSY_MS);
+    return () => clearTimeout(timer);
+  }, [busy]);
+
+  function onClick() {
+    if (!active) {
+      toast({
+        title: 'Subscription Required',
+        description: 'You need an active subscription to download the software',
+        variant: 'destructive',
+      });
+      return;
+    }
+    setBusy(true);
+    try {
+      navigateTo(WINDOWS_DOWNLOAD_URL);
+      toast({ title: 'Download Started', description: 'Your download will begin shortly.', variant: 'info' });
+    } catch {
+      toast({
+        title: 'Download Failed',
+        description: 'There was an issue starting your download. Please try again later.',
+        variant: 'destructive',
+      });
+    }
+  }
+
+  return (
+    <div className="download-button">
+      <Button onClick={onClick} busy={busy} variant={active ? 'primary' : 'outline'}>
+        <Download size={16} aria-hidden />
+        {!active ? 'Subscription Required' : busy ? 'Downloading...' : 'Download for Windows'}
+      </Button>
+      {!active && <p className="field-hint">An active subscription is required to download</p>}
+    </div>
+  );
+}
+
+export function MacDownloadButton() {
+  return (
+    <Button
+      variant="outline"
+      onClick={() =>
+        toast({
+          title: 'Mac Version',
+          description: "The Mac version is coming soon. We'll notify you when it's available!",
+          variant: 'info',
+        })
+      }
+    >
+      <Apple size={16} aria-hidden /> Coming Soon
+    </Button>
+  );
+}

@@ -1,0 +1,43 @@
+import { Apple, Monitor } from 'lucide-react';
+import { Link } from 'react-router';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardHeader } from '@/components/ui/card';
+import { MacDownloadButton, WindowsDownloadButton } from './download-buttons';
+import { MAC_REQUIREMENT, WINDOWS_SOFTWARE } from './software-info';
+
+/** The dashboard's Software Downloads card. */
+export function SoftwareDownloadsCard({ active }: { active: boolean }) {
+  return (
+    <Card>
+      <CardHeader
+        title="Software Downloads"
+        description="Desktop software for automated listings."
+        action={
+          <Link to="/download" className="link">
+            Details
+          </Link>
+        }
+      />
+      <ul className="download-list">
+        <li>
+          <Monitor size={28} aria-hidden />
+          <div className="download-meta">
+            <strong>Windows</strong> <Badge tone="success">Latest</Badge>
+            <span className="muted">
+              v{WINDOWS_SOFTWARE.version} · {WINDOWS_SOFTWARE.size}
+            </span>
+          </div>
+          <WindowsDownloadButton active={active} />
+        </li>
+        <li>
+          <Apple size={28} aria-hidden />
+          <div className="download-meta">
+            <strong>Mac</strong> <Badge tone="neutral">Coming Soon</Badge>
+            <span className="muted">{MAC_REQUIREMENT}</span>
+          </div>
+          <MacDownloadButton />
+        </li>
+      </ul>
+    </Card>
+  );
+}

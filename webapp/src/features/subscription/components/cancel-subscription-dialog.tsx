@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { toast } from '@/components/ui/toast-store';
+import { profileKey } from '@/features/profile/api/get-profile';
+import { serverMessage } from '@/lib/api-client';
+import { cancelSubscription } from '../api/subscription';
+
+export function CancelSubscriptionDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const [pending, setPending] = useState(false);
+  const { mutate } = useSWRConfig();
+
+  async function onConfirm() {
+    setPending(true);
+    try {
+      await cancelSubscription();
+      await mutate(profileKey);
+      toast({
+        title: 'Subscription Cancelled',
+        description: 'Your subscription has been cancelled successfully.',
+      });
+      onOpenChange(false);
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: serverMessage(error) ?? 'Failed to cancel subscription.',
+        variant: 'destructive',
+      });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !pending && onOpenChange(next)}
+      title="Cancel Subscription"
+      description="Are you sure? You will lose access to premium features at the end of your current billing period."
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+            Keep Subscription
+          </Button>
+          <Button variant="destructive" onClick={onConfirm} busy={pending}>
+            {pending ? 'Cancelling...' : 'Yes, Cancel'}
+          </Button>
+        </>
+      }
+    />
+  );
+}

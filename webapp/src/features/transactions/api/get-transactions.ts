@@ -1,0 +1,22 @@
+import useSWR from 'swr';
+import { api } from '@/lib/api-client';
+
+export type Transaction = {
+  id: string;
+  /** ISO date. */
+  transactionDate: string;
+  description: string;
+  /** Cents. */
+  amount: number;
+  status: string;
+  invoiceUrl?: string | null;
+};
+
+export const transactionsKey = '/api/transactions';
+
+export const getTransactions = () => api.get<Transaction[]>(transactionsKey);
+
+/** Newest first, as the server sends them. */
+export function useTransactions() {
+  return useSWR<Transaction[]>(transactionsKey, getTransactions);
+}

@@ -1,0 +1,59 @@
+import { ExternalLink } from 'lucide-react';
+import { formatCents, formatDate } from '@/lib/format';
+import type { Transaction } from '../api/get-transactions';
+import { TransactionStatusBadge } from './transaction-status-badge';
+
+/** Date, Description, Amount, Status and (optionally) Invoice columns. */
+export function TransactionsTable({
+  transactions,
+  showInvoice = true,
+  otherStatusLabel,
+}: {
+  transactions: Transaction[];
+  showInvoice?: boolean;
+  /** How a status other than paid or pending reads ("Failed" on /transactions). */
+  otherStatusLabel?: string;
+}) {
+  if (transactions.length === 0) return <p className="empty">No transactions found</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Description</th>
+            <th scope="col" className="num">
+              Amount
+            </th>
+            <th scope="col">Status</th>
+            {showInvoice && <th scope="col">Invoice</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {transactions.map((t) => (
+            <tr key={t.id}>
+              <td>{formatDate(t.transactionDate)}</td>
+              <td>{t.description}</td>
+              <td className="num">{formatCents(t.amount)}</td>
+              <td>
+                <TransactionStatusBadge status={t.status} otherLabel={otherStatusLabel} />
+              </td>
+              {showInvoice && (
+                <td>
+                  {t.invoiceUrl ? (
+                    <a href={t.invoiceUrl} className="link" target="_blank" rel="noreferrer">
+                      View <ExternalLink size={14} aria-hidden />
+                      <span className="sr-only"> invoice for {t.description}</span>
+                    </a>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

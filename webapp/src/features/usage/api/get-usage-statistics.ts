@@ -1,0 +1,24 @@
+import useSWR from 'swr';
+import { api } from '@/lib/api-client';
+
+export type UsageRow = {
+  metric: string;
+  today: number;
+  thisWeek: number;
+  thisMonth: number;
+  total: number;
+};
+
+export type UsageStatistics = {
+  /** Credits used this month. */
+  creditsUsed: number;
+  rows: UsageRow[];
+};
+
+export const usageStatisticsKey = '/api/usage-statistics';
+
+export const getUsageStatistics = () => api.get<UsageStatistics>(usageStatisticsKey);
+
+export function useUsageStatistics() {
+  return useSWR<UsageStatistics>(usageStatisticsKey, getUsageStatistics);
+}

@@ -1,0 +1,65 @@
+import { Card, CardHeader } from '@/components/ui/card';
+import { Progress } from '@/components/ui/progress';
+import { Spinner } from '@/components/ui/spinner';
+import { creditsUsedPercent } from '@/lib/constants';
+import { useUsageStatistics } from '../api/get-usage-statistics';
+
+const number = new Intl.NumberFormat('en-US');
+
+/** The usage table with the figures the API returns, and the credits-used bar. */
+export function UsageStatisticsCard() {
+  const { data, error, isLoading } = useUsageStatistics();
+  const percent = creditsUsedPercent(data?.creditsUsed ?? 0);
+  return (
+    <Card>
+      <CardHeader title="Usage Statistics" description="Your activity across the platform." />
+      {isLoading && <Spinner label="Loading usage statistics" />}
+      {error && <p className="alert alert-error">Could not load usage statistics.</p>}
+      {data && (
+        <>
+          <div className="usage-bar">
+            <div className="usage-bar-label">
+              <span>Credits used this month</span>
+              <span>
+                {number.format(data.creditsUsed)} ({percent}%)
+              </span>
+            </div>
+            <Progress value={percent} label="Credits used this month" />
+          </div>
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Metric</th>
+                  <th scope="col" className="num">
+                    Today
+                  </th>
+                  <th scope="col" className="num">
+                    This Week
+                  </th>
+                  <th scope="col" className="num">
+                    This Month
+                  </th>
+                  <th scope="col" className="num">
+                    Total
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.rows.map((row) => (
+                  <tr key={row.metric}>
+                    <th scope="row">{row.metric}</th>
+                    <td className="num">{number.format(row.today)}</td>
+                    <td className="num">{number.format(row.thisWeek)}</td>
+                    <td className="num">{number.format(row.thisMonth)}</td>
+                    <td className="num">{number.format(row.total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * The one caller of fetch. Every request sends the session cookie and a JSON
+ * content type. A non-success response throws an ApiError whose message is
+ * `STATUS: body-or-status-text` (spec section 8).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: string;
+
+  constructor(status: number, body: string) {
+    super(`${status}: ${body}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+
+  /** The `message` field of a JSON error body, if there is one. */
+  get serverMessage(): string | undefined {
+    try {
+      const parsed: unknown = JSON.parse(this.body);
+      if (parsed && typeof parsed === 'object' && 'message' in parsed) {
+        const message = (parsed as { message: unknown }).message;
+        if (typeof message === 'string' && message !== '') return message;
+      }
+    } catch {
+      // Not JSON: the body is not a server message.
+    }
+    return undefined;
+  }
+
+  /** Per-field messages of a JSON error body (`errors: {field: msg}`). */
+  get fieldErrors(): Record<string, string> {
+    try {
+      const parsed = JSON.parse(this.body) as { errors?: Record<string, string> };
+      return parsed.errors ?? {};
+    } catch {
+      return {};
+    }
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new ApiError(response.status, text || response.statusText);
+  }
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
+};
+
+/** The server's message when the server answered, otherwise undefined. */
+export function serverMessage(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.serverMessage : undefined;
+}
+
+/**
+ * Picks the text to show for a failed call: the server's message, the
+ * fallback for a server answer without one, or the fallback for a call that
+ * never got an answer (network failure).
+ */
+export function describeError(
+  error: unknown,
+  fallbacks: { server: string; network: string },
+): string {
+  if (error instanceof ApiError) return error.serverMessage ?? fallbacks.server;
+  return fallbacks.network;
+}

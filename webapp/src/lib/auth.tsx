@@ -1,0 +1,165 @@
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { useSWRConfig } from 'swr';
+import { toast } from '@/components/ui/toast-store';
+import { describeError } from '@/lib/api-client';
+import { useUserQuery } from '@/features/auth/api/get-user';
+import { login, type LoginInput } from '@/features/auth/api/login';
+import { logout } from '@/features/auth/api/logout';
+import { register, type RegisterInput } from '@/features/auth/api/register';
+import { requestPasswordReset, type ResetRequestInput } from '@/features/auth/api/reset-password';
+import { resendVerification, verifyEmail } from '@/features/auth/api/verify-email';
+import type { User } from '@/features/auth/api/types';
+
+/** What every auth action reports (spec section 7). */
+export type AuthResult = { success: true; user?: User } | { success: false; error: string };
+
+type AuthContextValue = {
+  user: User | null;
+  /** True until the first session check ends. */
+  loading: boolean;
+  isAuthenticated: boolean;
+  signIn: (input: LoginInput) => Promise<AuthResult>;
+  signUp: (input: RegisterInput) => Promise<AuthResult>;
+  signOut: () => Promise<AuthResult>;
+  verify: (code: string) => Promise<AuthResult>;
+  resendCode: () => Promise<AuthResult>;
+  sendResetLink: (input: ResetRequestInput) => Promise<AuthResult>;
+};
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+function failed(title: string, error: string): AuthResult {
+  toast({ title, description: error, variant: 'destructive' });
+  return { success: false, error };
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const { data, isLoading, mutate } = useUserQuery();
+  const { mutate: globalMutate } = useSWRConfig();
+  const user = data ?? null;
+
+  const value = useMemo<AuthContextValue>(() => {
+    const setUser = (next: User | null) => mutate(next, { revalidate: false });
+
+    return {
+      user,
+      loading: isLoading,
+      isAuthenticated: user !== null,
+
+      async signIn(input) {
+        try {
+          const response = await login(input);
+          await setUser(response.user);
+          toast({ title: 'Login Successful', description: 'Welcome back!', variant: 'success' });
+          return { success: true, user: response.user };
+        } catch (error) {
+          return failed(
+            'Login Failed',
+            describeError(error, { server: 'Failed to sign in', network: 'An error occurred during sign in' }),
+          );
+        }
+      },
+
+      async signUp(input) {
+        try {
+          const response = await register(input);
+          await setUser({ ...response.user, isVerified: false });
+          toast({
+            title: 'Registration Successful',
+            description: 'Your account has been created. Please verify your email.',
+            variant: 'success',
+          });
+          return { success: true, user: response.user };
+        } catch (error) {
+          return failed(
+            'Registration Failed',
+            describeError(error, { server: 'Failed to sign up', network: 'An error occurred during sign up' }),
+          );
+        }
+      },
+
+      async signOut() {
+        try {
+          await logout();
+          // Forget every cached query of the signed-out user.
+          await globalMutate(() => true, undefined, { revalidate: false });
+          await setUser(null);
+          toast({ title: 'Logged Out', description: 'You have been successfully logged out.' });
+          return { success: true };
+        } catch (error) {
+          return failed(
+            'Logout Failed',
+            describeError(error, { server: 'Failed to sign out', network: 'An error occurred during sign out' }),
+          );
+        }
+      },
+
+      async verify(code) {
+        try {
+          await verifyEmail({ code });
+          if (user) await setUser({ ...user, isVerified: true });
+          toast({
+            title: 'Email Verified',
+            description: 'Your email has been successfully verified. Thank you!',
+            variant: 'success',
+          });
+          return { success: true };
+        } catch (error) {
+          return failed(
+            'Email Verification Failed',
+            describeError(error, {
+              server: 'Failed to verify email',
+              network: 'An error occurred during email verification',
+            }),
+          );
+        }
+      },
+
+      async resendCode() {
+        try {
+          await resendVerification();
+          toast({
+            title: 'Verification Code Sent',
+            description: 'A new verification code has been sent to your email.',
+          });
+          return { success: true };
+        } catch (error) {
+          return failed(
+            'Verification Code Sending Failed',
+            describeError(error, {
+              server: 'Failed to resend verification code',
+              network: 'An error occurred while resending verification code',
+            }),
+          );
+        }
+      },
+
+      async sendResetLink(input) {
+        try {
+          await requestPasswordReset(input);
+          toast({
+            title: 'Password Reset Email Sent',
+            description: 'Check your email for a link to reset your password.',
+          });
+          return { success: true };
+        } catch (error) {
+          return failed(
+            'Password Reset Failed',
+            describeError(error, {
+              server: 'Failed to send password reset email',
+              network: 'An error occurred during password reset',
+            }),
+          );
+        }
+      },
+    };
+  }, [user, isLoading, mutate, globalMutate]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside AuthProvider');
+  return value;
+}

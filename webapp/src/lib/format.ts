@@ -1,0 +1,34 @@
+import { format, parseISO } from 'date-fns';
+
+/** Spec section 9: dates in lists. */
+export const DATE_FORMAT = 'MMM dd, yyyy';
+/** Spec section 9: the next billing date. */
+export const BILLING_DATE_FORMAT = 'MMMM dd, yyyy';
+
+export function formatDate(iso: string, pattern: string = DATE_FORMAT): string {
+  return format(parseISO(iso), pattern);
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Amounts are stored in cents and shown as US dollars. */
+export function formatCents(cents: number): string {
+  return usd.format(cents / 100);
+}
+
+/** Cents as a plain dollar figure for URLs, e.g. 999 -> "9.99". */
+export function centsToDollars(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Initials for the user menu: "jane.doe@x.com" -> "JD". */
+export function initials(email: string): string {
+  const name = email.split('@')[0] ?? '';
+  const parts = name.split(/[._\-+]+/).filter(Boolean);
+  const letters = parts.length > 1 ? parts[0][0] + parts[1][0] : name.slice(0, 2);
+  return letters.toUpperCase();
+}

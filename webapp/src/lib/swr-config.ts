@@ -1,0 +1,25 @@
+import type { SWRConfiguration } from 'swr';
+import { api, ApiError } from './api-client';
+
+/**
+ * Generic query: the key is the GET path (spec section 7). A 401 gives null
+ * instead of an error, so "not signed in" is data, not a failure.
+ */
+export async function getOrNull<T>(path: string): Promise<T | null> {
+  try {
+    return await api.get<T>(path);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** Spec section 7: never stale, no refetch on focus or interval, no retries. */
+export const swrConfig: SWRConfiguration = {
+  fetcher: (path: string) => api.get(path),
+  revalidateIfStale: false,
+  revalidateOnFocus: false,
+  revalidateOnReconnect: false,
+  refreshInterval: 0,
+  shouldRetryOnError: false,
+};

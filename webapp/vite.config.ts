@@ -1,0 +1,33 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath, URL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const backend = process.env.API_URL ?? 'http://localhost:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    proxy: {
+      '/api': backend,
+      '/v1': backend,
+      '/healthz': backend,
+    },
+  },
+  build: {
+    outDir: 'dist',
+    // Vite writes .vite/manifest.json; scripts/check-size.mjs reads it to
+    // find the chunks loaded on first paint.
+    manifest: true,
+  },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/testing/setup.ts'],
+    css: false,
+    restoreMocks: true,
+  },
+});
