@@ -35,7 +35,11 @@ func (a account) String() string {
 // that is not root, else PGEMBED_USER or "nobody".
 func serverAccount(dataDir string) (account, error) {
 	if os.Geteuid() != 0 {
-		return account{uid: uint32(os.Geteuid()), gid: uint32(os.Getegid()), self: true}, nil
+		a := account{uid: uint32(os.Geteuid()), gid: uint32(os.Getegid()), self: true}
+		if u, err := user.Current(); err == nil {
+			a.name = u.Username
+		}
+		return a, nil
 	}
 	if st, err := os.Stat(dataDir); err == nil {
 		if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Uid != 0 {
