@@ -1,0 +1,103 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// state is everything an account knows. apply alone changes it, and
+// Snapshot stores it as JSON, so its fields are exported to encoding/json
+// (the type itself is not).
+type state struct {
+	ID           string       `json:"id"`
+	Email        string       `json:"email"`
+	Verified     bool         `json:"verified"`
+	APIKeyID     string       `json:"apiKeyId"`
+	APIKeyHash   string       `json:"apiKeyHash"`
+	Subscription subscription `json:"subscription"`
+	// Grants are the grants with credits left, in the order granted. A grant
+	// past its expiry stays until its CreditsExpired event.
+	Grants []Grant `json:"grants,omitempty"`
+	// GrantIDs holds the id of every grant ever granted, so that a repeated
+	// grant is ignored even after its credits are gone.
+	GrantIDs map[string]bool `json:"grantIds,omitempty"`
+	// Payments holds, per payment id, the statuses recorded for it.
+	Payments map[string][]string `json:"payments,omitempty"`
+}
+
+type subscription struct {
+	ID        string     `json:"id,omitempty"`
+	Status    string     `json:"status"`
+	PeriodEnd *time.Time `json:"periodEnd,omitempty"`
+	EndsAt    *time.Time `json:"endsAt,omitempty"` // set by a cancellation
+	Ended     bool       `json:"ended,omitempty"`
+}
+
+// apply changes s by e, recorded at at.
+func (s *state) apply(e Event, at time.Time) {
+	switch e := e.(type) {
+	case AccountRegistered:
+		s.ID, s.Email = e.AccountID, e.Email
+		s.Subscription.Status = StatusInactive
+	case EmailVerified:
+		s.Verified = true
+	case APIKeyIssued:
+		s.APIKeyID, s.APIKeyHash = e.KeyID, e.Hash
+	case APIKeyRotated:
+		s.APIKeyID, s.APIKeyHash = e.KeyID, e.Hash
+	case SubscriptionActivated:
+		s.Subscription = subscription{ID: e.SubscriptionID, Status: StatusActive, PeriodEnd: timePtr(e.PeriodEnd)}
+	case SubscriptionRenewed:
+		s.Subscription = subscription{ID: e.SubscriptionID, Status: StatusActive, PeriodEnd: timePtr(e.PeriodEnd)}
+	case SubscriptionPastDue:
+		s.Subscription.Status = StatusPastDue
+	case SubscriptionCancelled:
+		s.Subscription.Status = StatusCancelled
+		s.Subscription.EndsAt = timePtr(e.EndsAt)
+	case SubscriptionEnded:
+		s.Subscription.Status = StatusCancelled
+		s.Subscription.Ended = true
+	case CreditsGranted:
+		if s.GrantIDs == nil {
+			s.GrantIDs = make(map[string]bool)
+		}
+		s.GrantIDs[e.GrantID] = true
+		g := Grant{ID: e.GrantID, Source: e.Source, Amount: e.Amount, Remaining: e.Amount, GrantedAt: at}
+		if e.ExpiresAt != nil {
+			g.ExpiresAt = timePtr(*e.ExpiresAt)
+		}
+		s.Grants = append(s.Grants, g)
+	case CreditsSpent:
+		s.take(e.Draws)
+	case CreditsDebited:
+		s.take(e.Draws)
+	case CreditsExpired:
+		s.take([]Draw{{GrantID: e.GrantID, Amount: e.Amount}})
+	case PaymentRecorded:
+		if s.Payments == nil {
+			s.Payments = make(map[string][]string)
+		}
+		s.Payments[e.PaymentID] = append(s.Payments[e.PaymentID], e.Status)
+	case PasswordChanged, ListingRequested, VeroCheckPerformed, SoftwareDownloaded, StaffNoteRecorded:
+		// Facts for history and the read models; no rule of the account reads them.
+	default:
+		// Only this package defines events, and DecodeEvent returns no others.
+		panic(fmt.Sprintf("domain: apply: event %T has no case", e))
+	}
+}
+
+// take removes draws from their grants, dropping the grants left empty.
+func (s *state) take(draws []Draw) {
+	for _, d := range draws {
+		i := slices.IndexFunc(s.Grants, func(g Grant) bool { return g.ID == d.GrantID })
+		if i < 0 {
+			continue
+		}
+		if s.Grants[i].Remaining -= d.Amount; s.Grants[i].Remaining <= 0 {
+			s.Grants = slices.Delete(s.Grants, i, i+1)
+		}
+	}
+}
+
+func timePtr(t time.Time) *time.Time { return &t }

@@ -1,0 +1,150 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// SubscriptionStatus returns StatusInactive, StatusActive, StatusPastDue or
+// StatusCancelled.
+func (a *Account) SubscriptionStatus() string { return a.s.Subscription.Status }
+
+// SubscriptionID returns the id of the current or last subscription, "" for
+// none.
+func (a *Account) SubscriptionID() string { return a.s.Subscription.ID }
+
+// PeriodEnd returns the end of the current or last paid billing period, nil
+// for none.
+func (a *Account) PeriodEnd() *time.Time {
+	if a.s.Subscription.PeriodEnd == nil {
+		return nil
+	}
+	return timePtr(*a.s.Subscription.PeriodEnd)
+}
+
+// StartOrRenewCycle records a paid billing cycle of subscriptionID from
+// periodStart to periodEnd. It activates a subscription when there is none
+// running (never subscribed, ended, cancelled and past its end, or another
+// subscription) and renews the running one otherwise, past_due included.
+// A period end only moves forward: a cycle ending at or before the current
+// period end is a duplicate or late delivery and a no-op.
+//
+// A new cycle expires what is due, then grants monthlyCredits expiring at
+// periodEnd under a grant id derived from the subscription and periodStart.
+// A cycle already over at now grants nothing.
+func (a *Account) StartOrRenewCycle(subscriptionID string, periodStart, periodEnd time.Time, monthlyCredits int64, now time.Time) error {
+	switch {
+	case subscriptionID == "":
+		return Errorf(CodeInvalid, "A subscription id is required")
+	case !periodEnd.After(periodStart):
+		return Errorf(CodeInvalid, "A billing period must end after it starts")
+	case monthlyCredits <= 0:
+		return Errorf(CodeInvalid, "The monthly credits must be positive")
+	}
+	sub := a.s.Subscription
+	if sub.PeriodEnd != nil && !periodEnd.After(*sub.PeriodEnd) {
+		return nil
+	}
+	a.expireDue(now)
+	if sub.startsNew(subscriptionID, now) {
+		a.record(SubscriptionActivated{SubscriptionID: subscriptionID, PeriodStart: periodStart, PeriodEnd: periodEnd}, now)
+	} else {
+		a.record(SubscriptionRenewed{SubscriptionID: subscriptionID, PeriodStart: periodStart, PeriodEnd: periodEnd}, now)
+	}
+	if !periodEnd.After(now) {
+		return nil
+	}
+	return a.GrantCredits(CreditsGranted{
+		GrantID:   fmt.Sprintf("monthly:%s:%d", subscriptionID, periodStart.Unix()),
+		Amount:    monthlyCredits,
+		Source:    SourceMonthly,
+		ExpiresAt: &periodEnd,
+	}, now)
+}
+
+// startsNew reports whether a paid cycle of subscriptionID at now starts a
+// subscription rather than renewing the one s describes.
+func (s subscription) startsNew(subscriptionID string, now time.Time) bool {
+	switch {
+	case s.Status == StatusInactive || s.Ended || s.ID != subscriptionID:
+		return true
+	case s.Status == StatusCancelled:
+		return s.EndsAt == nil || !now.Before(*s.EndsAt)
+	}
+	return false
+}
+
+// MarkPastDue records a failed renewal payment of subscriptionID. Only an
+// active subscription becomes past due; otherwise it is a no-op.
+func (a *Account) MarkPastDue(subscriptionID string, now time.Time) error {
+	if subscriptionID == "" {
+		return Errorf(CodeInvalid, "A subscription id is required")
+	}
+	if a.s.Subscription.Status != StatusActive || a.s.Subscription.ID != subscriptionID {
+		return nil
+	}
+	a.record(SubscriptionPastDue{SubscriptionID: subscriptionID}, now)
+	return nil
+}
+
+// CancelSubscription cancels an active or past_due subscription at the end
+// of its current period. The cycle's monthly credits stay until they expire.
+func (a *Account) CancelSubscription(now time.Time) error {
+	sub := a.s.Subscription
+	if (sub.Status != StatusActive && sub.Status != StatusPastDue) || sub.PeriodEnd == nil {
+		return Errorf(CodeConflict, "No active subscription to cancel")
+	}
+	a.record(SubscriptionCancelled{SubscriptionID: sub.ID, EndsAt: *sub.PeriodEnd}, now)
+	return nil
+}
+
+// EndSubscription records that subscriptionID is over; the status becomes
+// cancelled. It is a no-op when that subscription is not the account's or
+// has already ended.
+func (a *Account) EndSubscription(subscriptionID string, now time.Time) error {
+	if subscriptionID == "" {
+		return Errorf(CodeInvalid, "A subscription id is required")
+	}
+	if a.s.Subscription.ID != subscriptionID || a.s.Subscription.Ended {
+		return nil
+	}
+	a.record(SubscriptionEnded{SubscriptionID: subscriptionID}, now)
+	return nil
+}
+
+// RecordDownload records a download of the desktop software, which needs
+// an active subscription.
+func (a *Account) RecordDownload(platform, version string, now time.Time) error {
+	if a.s.Subscription.Status != StatusActive {
+		return Errorf(CodeForbidden, "Subscription Required: You need an active subscription to download the software")
+	}
+	if platform == "" {
+		return Errorf(CodeInvalid, "A platform is required")
+	}
+	a.record(SoftwareDownloaded{Platform: platform, Version: version}, now)
+	return nil
+}
+
+// RecordPayment records a payment's outcome for the transactions list. The
+// kind and status must be known and the amounts not negative. A payment id
+// is recorded once per status, and not at all after it was paid: a repeat
+// or a late, older status is a no-op.
+func (a *Account) RecordPayment(p PaymentRecorded, now time.Time) error {
+	switch {
+	case p.PaymentID == "":
+		return Errorf(CodeInvalid, "A payment id is required")
+	case p.Kind != PaymentKindSubscription && p.Kind != PaymentKindCredits:
+		return Errorf(CodeInvalid, "Unknown payment kind %q", p.Kind)
+	case p.Status != PaymentPaid && p.Status != PaymentPending && p.Status != PaymentFailed:
+		return Errorf(CodeInvalid, "Unknown payment status %q", p.Status)
+	case p.AmountCents < 0 || p.Credits < 0:
+		return Errorf(CodeInvalid, "Payment amounts must not be negative")
+	}
+	seen := a.s.Payments[p.PaymentID]
+	if slices.Contains(seen, p.Status) || slices.Contains(seen, PaymentPaid) {
+		return nil
+	}
+	a.record(p, now)
+	return nil
+}
