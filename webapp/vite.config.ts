@@ -3,6 +3,9 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+// Tests format dates; pin the zone so they read the same on every machine.
+process.env.TZ ??= 'UTC';
+
 const backend = process.env.API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({

@@ -1,0 +1,67 @@
+import type { User } from '@/features/auth/api/types';
+import type { AppConfig } from '@/features/config/api/get-config';
+import type { Plans } from '@/features/plans/api/get-plans';
+import type { Profile } from '@/features/profile/api/get-profile';
+import type { Transaction } from '@/features/transactions/api/get-transactions';
+import type { UsageStatistics } from '@/features/usage/api/get-usage-statistics';
+
+export const verifiedUser: User = { id: 'u1', email: 'jane.doe@example.com', isVerified: true };
+export const unverifiedUser: User = { ...verifiedUser, isVerified: false };
+
+export const activeProfile: Profile = {
+  email: 'jane.doe@example.com',
+  isVerified: true,
+  subscriptionStatus: 'active',
+  subscriptionRenewalDate: '2025-03-15T12:00:00Z',
+  apiKey: 'a2e_live_abc123',
+  creditsAvailable: 1234,
+  listingsCreated: 42,
+  veroChecks: 7,
+};
+
+export const inactiveProfile: Profile = {
+  ...activeProfile,
+  subscriptionStatus: 'inactive',
+  subscriptionRenewalDate: null,
+  creditsAvailable: 0,
+};
+
+export const usage: UsageStatistics = {
+  creditsUsed: 125,
+  rows: [
+    { metric: 'Credits used', today: 3, thisWeek: 17, thisMonth: 125, total: 980 },
+    { metric: 'Listings created', today: 2, thisWeek: 11, thisMonth: 90, total: 700 },
+    { metric: 'VeRO checks', today: 1, thisWeek: 6, thisMonth: 35, total: 280 },
+  ],
+};
+
+export const transactions: Transaction[] = [
+  { id: 't4', transactionDate: '2025-02-20T10:00:00Z', description: 'Credit purchase: 500 credits', amount: 3999, status: 'paid', invoiceUrl: '/invoices/t4' },
+  { id: 't3', transactionDate: '2025-02-10T10:00:00Z', description: 'Monthly Plan', amount: 2999, status: 'pending' },
+  { id: 't2', transactionDate: '2025-01-05T10:00:00Z', description: 'Credit purchase: 100 credits', amount: 999, status: 'failed' },
+  { id: 't1', transactionDate: '2025-01-01T10:00:00Z', description: 'Monthly Plan', amount: 2999, status: 'paid' },
+];
+
+export const plans: Plans = {
+  plan: {
+    id: 'monthly',
+    name: 'Monthly Plan',
+    priceCents: 2999,
+    credits: 500,
+    interval: 'month',
+    features: ['Full software access', 'API access', 'Email support'],
+  },
+  packages: [
+    { credits: 100, priceCents: 999 },
+    { credits: 500, priceCents: 3999 },
+    { credits: 1000, priceCents: 6999 },
+  ],
+  customCreditPriceCents: 10,
+  maxCustomCredits: 100000,
+};
+
+export const simulatedConfig: AppConfig = {
+  paymentProvider: 'simulated',
+  stripePublishableKey: null,
+  environment: 'development',
+};
