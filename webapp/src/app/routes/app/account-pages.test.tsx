@@ -1,0 +1,258 @@
+import { describe, expect, it, vi } from 'vitest';
+import { activeProfile, inactiveProfile } from '@/testing/data';
+import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
+import { navigateTo } from '@/lib/browser';
+
+vi.mock('@/lib/browser', () => ({ navigateTo: vi.fn() }));
+
+describe('subscription', () => {
+  it('shows the status card with the next billing date', async () => {
+    renderApp('/subscription');
+    expect(await screen.findByRole('heading', { name: 'Subscription Status' })).toBeInTheDocument();
+    expect(screen.getByText('Active')).toHaveClass('badge-success');
+    expect(screen.getByText('Next billing date: March 15, 2025')).toBeInTheDocument();
+    expect(await screen.findByText('Monthly Plan')).toBeInTheDocument();
+    expect(screen.getByText('$29.99 / month')).toBeInTheDocument();
+    for (const benefit of ['500 credits per month', 'Full software access', 'API access', 'Priority email support', 'Regular updates']) {
+      expect(screen.getByText(benefit)).toBeInTheDocument();
+    }
+  });
+
+  it.each([
+    ['cancelled', 'Cancelled', 'badge-neutral'],
+    ['past_due', 'Past Due', 'badge-danger'],
+    ['inactive', 'Inactive', 'badge-warning'],
+    [null, 'Inactive', 'badge-warning'],
+  ])('shows status %s as %s', async (status, label, tone) => {
+    renderApp('/subscription', { 'GET /api/user/profile': { body: { ...inactiveProfile, subscriptionStatus: status } } });
+    expect(await screen.findByText(label)).toHaveClass(tone);
+    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+  });
+
+  it('shows a placeholder toast for Manage Subscription while active', async () => {
+    const app = renderApp('/subscription');
+    await app.user.click(await screen.findByRole('button', { name: 'Manage Subscription' }));
+    expect(await findToast('Manage Subscription')).toBeInTheDocument();
+    expect(screen.getByText(/customer portal/)).toBeInTheDocument();
+  });
+
+  it('cancels after confirmation and refetches the profile', async () => {
+    let status = 'active';
+    const app = renderApp('/subscription', {
+      'GET /api/user/profile': () => ({ body: { ...activeProfile, subscriptionStatus: status } }),
+      'POST /api/subscription/cancel': () => {
+        status = 'cancelled';
+        return { body: { message: 'Cancelled' } };
+      },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Subscription' });
+    expect(dialog).toHaveTextContent('lose access to premium features at the end of your current billing period');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Keep Subscription' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(app.callsTo('POST', '/api/subscription/cancel')).toHaveLength(0);
+
+    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Yes, Cancel' }));
+    expect(await findToast('Subscription Cancelled')).toBeInTheDocument();
+    expect(screen.getByText('Your subscription has been cancelled successfully.')).toBeInTheDocument();
+    expect(await screen.findByText('Cancelled', { selector: '.badge' })).toBeInTheDocument();
+  });
+
+  it('reports a failed cancel', async () => {
+    const app = renderApp('/subscription', { 'POST /api/subscription/cancel': { status: 500, body: '' } });
+    await app.user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Yes, Cancel' }));
+    expect(await findToast('Error')).toBeInTheDocument();
+    expect(screen.getByText('Failed to cancel subscription.')).toBeInTheDocument();
+  });
+
+  it('subscribes inline and returns to the status card', async () => {
+    let status = 'inactive';
+    const app = renderApp('/subscription', {
+      'GET /api/user/profile': () => ({ body: { ...inactiveProfile, subscriptionStatus: status } }),
+      'POST /api/subscription/create': { body: { clientSecret: 'pi_sub_secret' } },
+      'POST /api/dev/payments/confirm': () => {
+        status = 'active';
+        return { body: { status: 'succeeded' } };
+      },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Manage Subscription' }));
+    expect(await screen.findByRole('heading', { name: 'Subscribe to Monthly Plan' })).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Subscribe' }));
+    expect(await findToast('Subscription Successful')).toBeInTheDocument();
+    expect(await screen.findByText('Active', { selector: '.badge' })).toBeInTheDocument();
+    expect(app.location()).toBe('/subscription');
+  });
+
+  it('returns to the status card on Cancel', async () => {
+    const app = renderApp('/subscription', {
+      'GET /api/user/profile': { body: inactiveProfile },
+      'POST /api/subscription/create': { body: { clientSecret: 'pi_sub_secret' } },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Manage Subscription' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('heading', { name: 'Subscription Status' })).toBeInTheDocument();
+  });
+
+  it('reports a subscription that cannot be set up', async () => {
+    const app = renderApp('/subscription', {
+      'GET /api/user/profile': { body: inactiveProfile },
+      'POST /api/subscription/create': { status: 400, body: { message: 'Already subscribed' } },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Manage Subscription' }));
+    expect(await findToast('Error')).toBeInTheDocument();
+    expect(screen.getByText('Already subscribed')).toBeInTheDocument();
+  });
+});
+
+describe('api keys', () => {
+  it('copies the key with a 2 second copied state', async () => {
+    const app = renderApp('/api-keys');
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await app.user.click(await screen.findByRole('button', { name: 'Copy API key' }));
+    expect(writeText).toHaveBeenCalledWith('a2e_live_abc123');
+    expect(await findToast('API Key Copied')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Copy API key' })).toBeInTheDocument(), {
+      timeout: 3000,
+    });
+  });
+
+  it('regenerates after confirmation and shows the new key', async () => {
+    let key = 'a2e_live_abc123';
+    const app = renderApp('/api-keys', {
+      'GET /api/user/profile': () => ({ body: { ...activeProfile, apiKey: key } }),
+      'POST /api/user/api-key/regenerate': () => {
+        key = 'a2e_live_new999';
+        return { body: { apiKey: key, message: 'ok' } };
+      },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Regenerate API Key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Regenerate API Key' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Regenerate' }));
+    expect(await findToast('API Key Regenerated')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByDisplayValue('a2e_live_new999')).toBeInTheDocument();
+  });
+
+  it('reports a failed regeneration', async () => {
+    const app = renderApp('/api-keys', { 'POST /api/user/api-key/regenerate': { status: 500, body: '' } });
+    await app.user.click(await screen.findByRole('button', { name: 'Regenerate API Key' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Regenerate' }));
+    expect(await findToast('Error')).toBeInTheDocument();
+    expect(screen.getByText('Failed to regenerate API key.')).toBeInTheDocument();
+  });
+
+  it('documents the API', async () => {
+    renderApp('/api-keys');
+    expect(await screen.findByText('X-API-Key')).toBeInTheDocument();
+    expect(screen.getByText('POST /v1/listings')).toBeInTheDocument();
+    expect(screen.getByText('1 credit per request')).toBeInTheDocument();
+    expect(screen.getByText('20 requests per minute')).toBeInTheDocument();
+    expect(screen.getByText('Node.js, Python and PHP')).toBeInTheDocument();
+  });
+});
+
+describe('support', () => {
+  it('validates subject and message', async () => {
+    const app = renderApp('/support');
+    await app.user.type(await screen.findByLabelText('Subject'), 'Hi');
+    await app.user.type(screen.getByLabelText('Message'), 'Too short');
+    await app.user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Subject is required')).toBeInTheDocument();
+    expect(screen.getByText('Please provide more details')).toBeInTheDocument();
+    expect(screen.getByLabelText('Message')).toHaveClass('input-invalid');
+  });
+
+  it('sends the request, says Sending..., toasts and resets', async () => {
+    let answer: (reply: { status: number; body: unknown }) => void = () => {};
+    const app = renderApp('/support', {
+      'POST /api/support/requests': () => new Promise((resolve) => (answer = resolve)),
+    });
+    await app.user.type(await screen.findByLabelText('Subject'), 'Billing question');
+    await app.user.type(screen.getByLabelText('Message'), 'How do purchased credits expire?');
+    await app.user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled();
+    expect(app.callsTo('POST', '/api/support/requests')[0].body).toEqual({
+      subject: 'Billing question',
+      message: 'How do purchased credits expire?',
+    });
+    answer({ status: 201, body: { message: 'Received' } });
+    expect(await findToast('Support Request Submitted')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Subject')).toHaveValue(''));
+    expect(screen.getByLabelText('Message')).toHaveValue('');
+  });
+
+  it('shows contact details', async () => {
+    renderApp('/support');
+    expect(await screen.findByText(/Monday-Friday 9am-5pm EST/)).toBeInTheDocument();
+    expect(screen.getByText(/within 24 hours/)).toBeInTheDocument();
+  });
+});
+
+describe('download', () => {
+  it('needs an active subscription', async () => {
+    const app = renderApp('/download', { 'GET /api/user/profile': { body: inactiveProfile } });
+    expect(await screen.findByRole('heading', { name: 'Active Subscription Required' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View Subscription' })).toHaveAttribute('href', '/subscription');
+    expect(screen.getByText('An active subscription is required to download')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Subscription Required' }));
+    expect(await findToast('Subscription Required')).toBeInTheDocument();
+    expect(screen.getByText('You need an active subscription to download the software')).toBeInTheDocument();
+    expect(navigateTo).not.toHaveBeenCalled();
+  });
+
+  it('downloads the Windows installer with a 1.5 second busy state', async () => {
+    const app = renderApp('/download');
+    expect(await screen.findByText('Version 2.4.0 · 14.2 MB')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Download for Windows' }));
+    expect(navigateTo).toHaveBeenCalledWith('/api/download/windows');
+    expect(screen.getByRole('button', { name: 'Downloading...' })).toBeDisabled();
+    expect(await findToast('Download Started')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Download for Windows' })).toBeEnabled(), {
+      timeout: 3000,
+    });
+  });
+
+  it('says the Mac version is coming soon', async () => {
+    const app = renderApp('/download');
+    await app.user.click(await screen.findByRole('button', { name: 'Coming Soon' }));
+    expect(await findToast('Mac Version')).toBeInTheDocument();
+    expect(screen.getByText("The Mac version is coming soon. We'll notify you when it's available!")).toBeInTheDocument();
+  });
+});
+
+describe('transactions', () => {
+  it('lists dates, amounts in dollars, statuses and invoices', async () => {
+    renderApp('/transactions');
+    const row = (await screen.findByText('Jan 05, 2025')).closest('tr')!;
+    expect(within(row).getByText('$9.99')).toBeInTheDocument();
+    expect(within(row).getByText('Failed')).toHaveClass('badge-danger');
+    expect(screen.getAllByText('Paid')[0]).toHaveClass('badge-success');
+    expect(screen.getByText('Pending')).toHaveClass('badge-outline');
+    expect(screen.getByRole('link', { name: /View\s+invoice for Credit purchase: 500 credits/ })).toHaveAttribute(
+      'href',
+      '/invoices/t4',
+    );
+    for (const header of ['Date', 'Description', 'Amount', 'Status', 'Invoice']) {
+      expect(screen.getByRole('columnheader', { name: header })).toBeInTheDocument();
+    }
+  });
+
+  it('says when there are none', async () => {
+    renderApp('/transactions', { 'GET /api/transactions': { body: [] } });
+    expect(await screen.findByText('No transactions found')).toBeInTheDocument();
+  });
+});
+
+describe('tutorials', () => {
+  it('shows the categories, beginner first', async () => {
+    const app = renderApp('/usage-history');
+    const beginner = await screen.findByRole('tab', { name: 'Beginner Guides' });
+    expect(beginner).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('heading', { name: 'Featured Tutorials' })).toBeInTheDocument();
+    await app.user.click(screen.getByRole('tab', { name: 'Analytics & Reporting' }));
+    expect(await screen.findByRole('heading', { name: 'Exporting Reports' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { inactiveProfile } from '@/testing/data';
+import { never } from '@/testing/fake-api';
+import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
+
+describe('dashboard', () => {
+  it('shows a spinner while the profile loads', async () => {
+    renderApp('/dashboard', { 'GET /api/user/profile': never });
+    expect(await screen.findByRole('status', { name: 'Loading your dashboard' })).toBeInTheDocument();
+  });
+
+  it('shows credits, status, API key and the billing date', async () => {
+    renderApp('/dashboard');
+    expect(await screen.findByText('1,234')).toBeInTheDocument();
+    expect(screen.getByText('Active')).toHaveClass('badge-success');
+    expect(screen.getByText('Renews on March 15, 2025')).toBeInTheDocument();
+    expect(screen.getByLabelText('API Key')).toHaveValue('a2e_live_abc123');
+    expect(screen.getByLabelText('API Key')).toHaveAttribute('readonly');
+    expect(screen.getByRole('link', { name: 'Manage API Key' })).toHaveAttribute('href', '/api-keys');
+  });
+
+  it('shows the usage figures the API returns and the credits bar', async () => {
+    renderApp('/dashboard');
+    const table = (await screen.findByRole('row', { name: /Listings created/ })).closest('table')!;
+    const row = within(table).getByRole('row', { name: /Listings created/ });
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '11', '90', '700']);
+    expect(screen.getByRole('progressbar', { name: 'Credits used this month' })).toHaveAttribute('aria-valuenow', '50');
+  });
+
+  it('shows the 3 most recent transactions', async () => {
+    renderApp('/dashboard');
+    const card = (await screen.findByRole('heading', { name: 'Recent Transactions' })).closest('section')!;
+    await waitFor(() => expect(within(card).getAllByRole('row')).toHaveLength(4));
+    expect(within(card).getByText('Feb 20, 2025')).toBeInTheDocument();
+    expect(within(card).queryByText('Jan 01, 2025')).not.toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'View all transactions' })).toHaveAttribute('href', '/transactions');
+  });
+
+  it('shows an inactive status in yellow for unknown values', async () => {
+    renderApp('/dashboard', { 'GET /api/user/profile': { body: { ...inactiveProfile, subscriptionStatus: 'weird' } } });
+    expect(await screen.findByText('Inactive')).toHaveClass('badge-warning');
+  });
+
+  describe('credit purchase dialog', () => {
+    it('rejects an empty choice with a toast', async () => {
+      const app = renderApp('/dashboard');
+      await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Buy Credits' });
+      await app.user.click(within(dialog).getByRole('button', { name: 'Continue to Checkout' }));
+      expect(await findToast('Invalid Amount')).toBeInTheDocument();
+      expect(screen.getByText('Please select a package or enter a valid amount.')).toBeInTheDocument();
+    });
+
+    it('rejects a non-integer custom amount', async () => {
+      const app = renderApp('/dashboard');
+      await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
+      await app.user.type(await screen.findByLabelText('Custom amount (credits)'), '2.5');
+      await app.user.click(screen.getByRole('button', { name: 'Continue to Checkout' }));
+      expect(await findToast('Invalid Amount')).toBeInTheDocument();
+    });
+
+    it('goes to checkout with a package; choosing one clears the other', async () => {
+      const app = renderApp('/dashboard');
+      await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
+      const custom = await screen.findByLabelText('Custom amount (credits)');
+      await app.user.type(custom, '250');
+      expect(screen.getByText(/total \$25\.00/)).toBeInTheDocument();
+      await app.user.click(screen.getByRole('radio', { name: /500 credits/ }));
+      expect(custom).toHaveValue(null);
+      await app.user.type(custom, '7');
+      expect(screen.getByRole('radio', { name: /500 credits/ })).not.toBeChecked();
+      await app.user.click(screen.getByRole('radio', { name: /1,000 credits/ }));
+      await app.user.click(screen.getByRole('button', { name: 'Continue to Checkout' }));
+      await waitFor(() => expect(app.location()).toBe('/checkout?credits=1000'));
+    });
+
+    it('goes to checkout with a custom amount', async () => {
+      const app = renderApp('/dashboard', {
+        'POST /api/credits/purchase': { body: { clientSecret: 'pi_secret', amountCents: 2500 } },
+      });
+      await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
+      await app.user.type(await screen.findByLabelText('Custom amount (credits)'), '250');
+      await app.user.click(screen.getByRole('button', { name: 'Continue to Checkout' }));
+      await waitFor(() => expect(app.location()).toBe('/checkout?credits=250'));
+    });
+  });
+});
