@@ -4,6 +4,7 @@ import { useSWRConfig } from 'swr';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
+import { parseCredits } from '@/features/credits/api/parse-credits';
 import { purchaseCredits } from '@/features/credits/api/purchase-credits';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
@@ -12,20 +13,6 @@ import { profileKey } from '@/features/profile/api/get-profile';
 import { transactionsKey } from '@/features/transactions/api/get-transactions';
 import { serverMessage } from '@/lib/api-client';
 import { centsToDollars, formatCents } from '@/lib/format';
-
-type Parsed = { ok: true; credits: number } | { ok: false; title: string; description: string };
-
-/** Spec section 5: the credits query parameter must be a positive integer. */
-export function parseCredits(raw: string | null): Parsed {
-  if (raw === null || raw.trim() === '') {
-    return { ok: false, title: 'Missing Information', description: 'Credit amount is required.' };
-  }
-  const credits = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(credits) || credits <= 0) {
-    return { ok: false, title: 'Invalid Amount', description: 'Please select a valid credit amount.' };
-  }
-  return { ok: true, credits };
-}
 
 function Rejected({ title, description }: { title: string; description: string }) {
   useEffect(() => {

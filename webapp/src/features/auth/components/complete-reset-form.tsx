@@ -8,7 +8,7 @@ import { toast } from '@/components/ui/toast-store';
 import { ApiError } from '@/lib/api-client';
 import { completePasswordReset, completeResetSchema, type CompleteResetInput } from '../api/reset-password';
 
-export const MISSING_TOKEN_MESSAGE = 'Invalid or missing reset token. Please request a new password reset link.';
+const MISSING_TOKEN_MESSAGE = 'Invalid or missing reset token. Please request a new password reset link.';
 const FAILED_MESSAGE = 'Failed to reset password. Please try again.';
 const UNEXPECTED_MESSAGE = 'An unexpected error occurred. Please try again.';
 
