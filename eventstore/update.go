@@ -129,7 +129,7 @@ func (s *Store) updateOnce(ctx context.Context, stream string, opts UpdateOption
 		if _, err := tx.Exec(ctx, `INSERT INTO idempotency_keys
 			(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			stream, opts.IdempotencyKey, opts.RequestHash, nullJSON(d.Result), res.FirstPosition, res.LastPosition, res.StreamVersion); err != nil {
+			stream, opts.IdempotencyKey, opts.RequestHash, d.Result, res.FirstPosition, res.LastPosition, res.StreamVersion); err != nil {
 			if isUniqueViolation(err) {
 				return Result{}, &ConflictError{Stream: stream, Expected: snap.Version}
 			}

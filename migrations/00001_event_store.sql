@@ -35,7 +35,7 @@ CREATE TABLE idempotency_keys (
     stream_id       text        NOT NULL,
     idempotency_key text        NOT NULL,
     request_hash    text        NOT NULL,
-    result          jsonb,
+    result          bytea, -- the first answer, byte for byte
     first_position  bigint,
     last_position   bigint,
     stream_version  bigint      NOT NULL,
