@@ -71,10 +71,11 @@ func (Profiles) Apply(ctx context.Context, tx pgx.Tx, t Tables, rec eventstore.R
 		set = `vero_checks = vero_checks + 1`
 	case domain.SoftwareDownloaded:
 		set = `downloads = downloads + 1`
-	default:
-		set = `updated_at = updated_at`
 	}
-	_, err = tx.Exec(ctx, `UPDATE `+tbl+` SET `+set+`, updated_at = $2 WHERE account_id = $1`,
+	if set != "" {
+		set += ", "
+	}
+	_, err = tx.Exec(ctx, `UPDATE `+tbl+` SET `+set+`updated_at = $2 WHERE account_id = $1`,
 		append([]any{id, rec.RecordedAt}, args...)...)
 	return err
 }
