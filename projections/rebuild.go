@@ -93,7 +93,7 @@ func (r *Runner) swap(ctx context.Context, p Projection, cp string, fresh Tables
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey(name)); err != nil {
 		return fmt.Errorf("lock projection %s: %w", name, err)
 	}
-	streams, err := r.behindStreams(ctx, cp)
+	streams, err := r.behindStreams(ctx, tx, cp)
 	if err != nil {
 		return err
 	}

@@ -166,7 +166,7 @@ func applyAll(ctx context.Context, tx pgx.Tx, p Projection, t Tables, recs []eve
 // if a message was lost.
 func (r *Runner) Sweep(ctx context.Context) error {
 	for _, name := range r.order {
-		streams, err := r.behindStreams(ctx, name)
+		streams, err := r.behindStreams(ctx, r.pool, name)
 		if err != nil {
 			return err
 		}
@@ -179,8 +179,8 @@ func (r *Runner) Sweep(ctx context.Context) error {
 	return nil
 }
 
-func (r *Runner) behindStreams(ctx context.Context, cp string) ([]string, error) {
-	rows, err := r.pool.Query(ctx, `SELECT s.stream_id FROM streams s
+func (r *Runner) behindStreams(ctx context.Context, q eventstore.Querier, cp string) ([]string, error) {
+	rows, err := q.Query(ctx, `SELECT s.stream_id FROM streams s
 		LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = s.stream_id
 		WHERE s.version > coalesce(c.version, 0) ORDER BY s.stream_id`, cp)
 	if err != nil {

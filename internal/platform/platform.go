@@ -15,6 +15,7 @@ import (
 
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/pgembed"
+	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/migrations"
 )
 
@@ -75,9 +76,9 @@ func OpenDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*Da
 			return nil, err
 		}
 	}
-	pool, err := pgxpool.New(ctx, db.URL)
+	pool, err := pgpool.New(ctx, db.URL)
 	if err != nil {
-		return nil, fmt.Errorf("connect: %w", err)
+		return nil, err
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()

@@ -32,6 +32,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/internal/pgembed"
+	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/migrations"
 )
 
@@ -59,7 +60,7 @@ func New(t testing.TB) *pgxpool.Pool {
 	dbURL := NewURL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	pool, err := pgxpool.New(ctx, dbURL)
+	pool, err := pgpool.New(ctx, dbURL)
 	if err != nil {
 		t.Fatalf("testdb: open pool: %v", err)
 	}
