@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
@@ -71,6 +72,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return serve(ctx, cfg, log, *addr, *withProjector, stdout)
 }
 
+// newDeps builds the HTTP layer's dependencies on an open pool; the tests
+// build theirs the same way.
+func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseURL string) (Deps, error) {
+	keys, err := apikeys.New(cfg.Secret)
+	if err != nil {
+		return Deps{}, err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	store := eventstore.New(pool)
+	return Deps{
+		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store,
+		Accounts:    accounts.NewRepository(store, nil),
+		Projections: projections.NewRunner(pool, store, log, projections.All()...),
+		Registry:    reg, Auth: auth.NewStore(pool), Keys: keys,
+	}, nil
+}
+
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string, withProjector bool, stdout io.Writer) error {
 	db, err := platform.OpenDatabase(ctx, cfg, log)
 	if err != nil {
@@ -78,33 +97,24 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string
 	}
 	defer db.Close()
 
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	store := eventstore.New(db.Pool)
-	repo := accounts.NewRepository(store, nil)
-	runner := projections.NewRunner(db.Pool, store, log, projections.All()...)
-
+	d, err := newDeps(cfg, log, db.Pool, db.URL)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, 2)
 	if withProjector {
-		metrics := projections.NewMetrics(reg)
+		metrics := projections.NewMetrics(d.Registry)
 		go func() {
-			if err := runner.Run(ctx, projections.RunOptions{Metrics: metrics}); err != nil {
+			if err := d.Projections.Run(ctx, projections.RunOptions{Metrics: metrics}); err != nil && ctx.Err() == nil {
 				errc <- err
 			}
 		}()
 	}
-	go repo.RunExpirySweeper(ctx, 30*time.Second, log)
+	go d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log)
 
-	keys, err := apikeys.New(cfg.Secret)
-	if err != nil {
-		return err
-	}
-	handler, err := NewServer(Deps{
-		Config: cfg, Log: log, Pool: db.Pool, DatabaseURL: db.URL, Store: store, Accounts: repo,
-		Projections: runner, Registry: reg, Auth: auth.NewStore(db.Pool), Keys: keys,
-	})
+	handler, err := NewServer(d)
 	if err != nil {
 		return err
 	}

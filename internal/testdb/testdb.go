@@ -57,7 +57,12 @@ var (
 // the test ends.
 func New(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	dbURL := NewURL(t)
+	return Pool(t, NewURL(t))
+}
+
+// Pool opens a pool on dbURL (from NewURL), closed when the test ends.
+func Pool(t testing.TB, dbURL string) *pgxpool.Pool {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	pool, err := pgpool.New(ctx, dbURL)

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/projections"
+)
+
+// testEnv is the real router on a fresh migrated database, with the
+// projector running, served by httptest.
+type testEnv struct {
+	t    *testing.T
+	deps Deps
+	srv  *httptest.Server
+}
+
+// newTestEnv starts the API for a test; configure may change the
+// development configuration first.
+func newTestEnv(t *testing.T, configure ...func(*config.Config)) *testEnv {
+	t.Helper()
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DownloadsDir = t.TempDir()
+	for _, c := range configure {
+		c(&cfg)
+	}
+	url := testdb.NewURL(t)
+	pool := testdb.Pool(t, url)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	d, err := newDeps(cfg, log, pool, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = d.Projections.Run(ctx, projections.RunOptions{PollInterval: 20 * time.Millisecond})
+	}()
+	h, err := NewServer(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); cancel(); <-done })
+	return &testEnv{t: t, deps: d, srv: srv}
+}
+
+// seeded is an account made directly through the repository.
+type seeded struct {
+	ID, Email, APIKey string
+	Cookie            *http.Cookie
+	Result            eventstore.Result
+}
+
+// seedAccount registers an account and signs it in, without going through
+// the sign-up routes.
+func (e *testEnv) seedAccount(email string) seeded {
+	e.t.Helper()
+	ctx := context.Background()
+	s, err := e.deps.Accounts.Register(ctx, e.deps.Keys, email, "not-a-real-hash", eventstore.Metadata{Actor: "test"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	token, err := e.deps.Auth.CreateSession(ctx, e.deps.Pool, s.AccountID, time.Now())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.waitFor(s.Result.LastPosition)
+	return seeded{ID: s.AccountID, Email: s.Email, APIKey: s.APIKey, Result: s.Result,
+		Cookie: &http.Cookie{Name: sessionCookie, Value: token}}
+}
+
+// waitFor waits until every projection has applied position.
+func (e *testEnv) waitFor(position int64) {
+	e.t.Helper()
+	if err := e.deps.Projections.WaitFor(context.Background(), position, 10*time.Second); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// repo is the account repository, for arranging state in tests.
+func (e *testEnv) repo() *accounts.Repository { return e.deps.Accounts }
+
+// request is one HTTP call in a test.
+type request struct {
+	method, path string
+	body         any // JSON-encoded unless a string (sent as is)
+	cookie       *http.Cookie
+	header       map[string]string
+}
+
+// response is what came back.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// json decodes the body into v.
+func (r response) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// message is the body's "message" field.
+func (r response) message(t *testing.T) string {
+	var b struct{ Message string }
+	r.json(t, &b)
+	return b.Message
+}
+
+func (e *testEnv) do(req request) response {
+	e.t.Helper()
+	var body io.Reader
+	switch b := req.body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		body = bytes.NewReader(buf)
+	}
+	hr, err := http.NewRequest(req.method, e.srv.URL+req.path, body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range req.header {
+		hr.Header.Set(k, v)
+	}
+	if req.cookie != nil {
+		hr.AddCookie(req.cookie)
+	}
+	res, err := e.srv.Client().Do(hr)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	e := newTestEnv(t)
+	if r := e.do(request{method: "GET", path: "/healthz"}); r.status != 200 {
+		t.Fatalf("healthz = %d", r.status)
+	}
+	if r := e.do(request{method: "GET", path: "/readyz"}); r.status != 200 {
+		t.Fatalf("readyz = %d %s", r.status, r.body)
+	}
+	if r := e.do(request{method: "GET", path: "/metrics"}); r.status != 200 || !strings.Contains(string(r.body), "go_goroutines") {
+		t.Fatalf("metrics = %d", r.status)
+	}
+	r := e.do(request{method: "GET", path: "/api/plans"})
+	var plans struct {
+		Plan struct{ PriceCents int64 }
+	}
+	r.json(t, &plans)
+	if r.status != 200 || plans.Plan.PriceCents != 2999 {
+		t.Fatalf("plans = %d %s", r.status, r.body)
+	}
+	if r := e.do(request{method: "GET", path: "/api/nope"}); r.status != 404 || r.message(t) == "" {
+		t.Fatalf("unknown api route = %d %s", r.status, r.body)
+	}
+}
+
+func TestCrossSiteStateChangeRefused(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedAccount("csrf@example.com")
+	r := e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: s.Cookie,
+		header: map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"}})
+	if r.status != http.StatusForbidden {
+		t.Fatalf("cross-site POST = %d, want 403", r.status)
+	}
+}
