@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"time"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
@@ -143,3 +144,22 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
 	encode(w, http.StatusInternalServerError, errorBody{Message: "An unexpected error occurred"})
 }
+
+// metadata is the event metadata of a command caused by request r on behalf
+// of actor (for example "account:<id>", "stripe", "staff:<id>").
+func metadata(r *http.Request, actor string) eventstore.Metadata {
+	id := requestID(r.Context())
+	return eventstore.Metadata{Actor: actor, RequestID: id, CorrelationID: id}
+}
+
+// awaitProjections waits, bounded, until the read tables show the command
+// that appended up to position, so the caller's next read sees its write.
+// A slow projector delays the answer at most readYourWritesTimeout; it never
+// fails a command that already happened.
+func awaitProjections(d Deps, r *http.Request, position int64) {
+	if err := d.Projections.WaitFor(r.Context(), position, readYourWritesTimeout); err != nil {
+		d.Log.WarnContext(r.Context(), "read tables behind after a command", "position", position, "err", err)
+	}
+}
+
+const readYourWritesTimeout = 3 * time.Second
