@@ -24,9 +24,17 @@ func addRoutes(r chi.Router, d Deps) {
 		r.Use(cop.Handler)
 		addAccountRoutes(r, d)
 		addPaymentRoutes(r, d)
-		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, r, d.Log, errStatus(http.StatusNotFound, "No such API route"))
-		})
+		r.NotFound(apiNotFound(d))
 	})
-	r.Route("/v1", func(r chi.Router) { addDesktopRoutes(r, d) })
+	r.Route("/v1", func(r chi.Router) {
+		addDesktopRoutes(r, d)
+		r.NotFound(apiNotFound(d))
+	})
+	r.NotFound(handleWebapp(d.Config.WebappDir))
+}
+
+func apiNotFound(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, d.Log, errStatus(http.StatusNotFound, "No such API route"))
+	}
 }
