@@ -160,7 +160,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("pgembed: server in %s started but does not accept connections: %w\n%s",
 			dataDir, err, logTail(filepath.Join(dataDir, logFile), 0))
 	}
-	log.Info("pgembed: server started", "url", s.URL(), "data", dataDir, "bin", bins.dir, "version", bins.major, "user", acct)
+	log.Info("pgembed: server started", "url", s.URL(), "data", dataDir, "bin", bins.dir, "version", bins.major, "user", acct.String())
 	return s, nil
 }
 
@@ -218,7 +218,7 @@ func initCluster(ctx context.Context, bins binDir, acct account, dataDir string,
 		}
 	}
 	tmp := dataDir + ".initdb"
-	log.Info("pgembed: creating cluster", "data", dataDir, "bin", bins.dir, "version", bins.major, "user", acct)
+	log.Info("pgembed: creating cluster", "data", dataDir, "bin", bins.dir, "version", bins.major, "user", acct.String())
 	var out []byte
 	var err error
 	// C.UTF-8 gives Unicode-aware lower()/upper(); fall back to plain C
