@@ -1,0 +1,126 @@
+package listings
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseAmazonURL(t *testing.T) {
+	accepted := []struct {
+		raw, asin, host string
+	}{
+		{"https://www.amazon.com/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"http://amazon.com/dp/B08N5WRWNW/", "B08N5WRWNW", "www.amazon.com"},
+		{"  https://www.amazon.com/dp/B08N5WRWNW  ", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/Apple-MacBook-Air-13-inch/dp/B08N5WRWNW/ref=sr_1_1?crid=2X&keywords=macbook", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/dp/B08N5WRWNW?th=1#reviews", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/gp/product/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/gp/product/B08N5WRWNW/ref=ppx_yo_dt_b_asin_title", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/gp/aw/d/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/exec/obidos/ASIN/0140449264/", "0140449264", "www.amazon.com"},
+		{"https://www.amazon.com/exec/obidos/0140449264", "0140449264", "www.amazon.com"},
+		{"https://www.amazon.com/o/ASIN/0140449264", "0140449264", "www.amazon.com"},
+		{"https://www.amazon.com/o/0140449264", "0140449264", "www.amazon.com"},
+		{"https://www.amazon.co.uk/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.co.uk"},
+		{"https://amazon.de/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.de"},
+		{"https://smile.amazon.com/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.co.jp/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.co.jp"},
+		{"https://www.amazon.com.au/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com.au"},
+		{"HTTPS://WWW.AMAZON.COM/DP/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/dp/b08n5wrwnw", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com./dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+	}
+	for _, c := range accepted {
+		p, err := ParseAmazonURL(c.raw)
+		if err != nil || p.ASIN != c.asin || p.Host != c.host {
+			t.Errorf("ParseAmazonURL(%q) = %+v, %v; want %s on %s", c.raw, p, err, c.asin, c.host)
+		}
+	}
+
+	refused := []string{
+		"",
+		"   ",
+		"B08N5WRWNW",
+		"www.amazon.com/dp/B08N5WRWNW",              // no scheme
+		"//www.amazon.com/dp/B08N5WRWNW",            // no scheme
+		"ftp://www.amazon.com/dp/B08N5WRWNW",        // not http(s)
+		"https:www.amazon.com/dp/B08N5WRWNW",        // opaque
+		"https://www.amazon.com",                    // no product
+		"https://www.amazon.com/",                   // no product
+		"https://www.amazon.com/s?k=macbook",        // a search
+		"https://www.amazon.com/dp/",                // no ASIN
+		"https://www.amazon.com/dp/B08N5WRWN",       // 9 characters
+		"https://www.amazon.com/dp/B08N5WRWNWX",     // 11 characters
+		"https://www.amazon.com/dp/B08N5-RWNW",      // not alphanumeric
+		"https://www.amazon.com/dp/B08N5WRWſ",       // non-ASCII that uppercases to ASCII
+		"https://www.amazon.com/a/b/dp/B08N5WRWNW",  // two slugs
+		"https://www.amazon.com/gp/B08N5WRWNW",      // gp without product
+		"https://www.amazon.com/exec/obidos/ASIN/",  // no ASIN
+		"https://www.amazon.com/o/ASIN",             // no ASIN
+		"https://www.amazon.com:8443/dp/B08N5WRWNW", // a port
+		"https://user@www.amazon.com/dp/B08N5WRWNW", // credentials
+		"https://amazon.com@evil.example/dp/B08N5WRWNW",
+		"https://www.amazon.evil.example/dp/B08N5WRWNW",
+		"https://amazon.com.evil.example/dp/B08N5WRWNW",
+		"https://evil-amazon.com/dp/B08N5WRWNW",
+		"https://www.www.amazon.com/dp/B08N5WRWNW",
+		"https://aws.amazon.com/dp/B08N5WRWNW",
+		"https://www.amazon.xyz/dp/B08N5WRWNW",
+		"https://www.ebay.com/itm/B08N5WRWNW",
+		"https://www.amazon.com/dp/B08N5WRWNW" + strings.Repeat("x", maxURLLength),
+		"https://www.amazon.com/%zz/dp/B08N5WRWNW", // malformed escape
+	}
+	for _, raw := range refused {
+		if p, err := ParseAmazonURL(raw); !errors.Is(err, ErrNotProductURL) {
+			t.Errorf("ParseAmazonURL(%q) = %+v, %v; want ErrNotProductURL", raw, p, err)
+		}
+	}
+}
+
+func TestProductURL(t *testing.T) {
+	p, err := ParseAmazonURL("http://smile.amazon.de/Some-Name/dp/b08n5wrwnw/ref=x?tag=aff-21")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.URL(); got != "https://www.amazon.de/dp/B08N5WRWNW" {
+		t.Fatalf("URL() = %s", got)
+	}
+}
+
+// FuzzParseAmazonURL checks that an accepted address always gives a
+// well-formed ASIN on a known marketplace, and that the canonical URL reads
+// back as the same product.
+func FuzzParseAmazonURL(f *testing.F) {
+	for _, seed := range []string{
+		"https://www.amazon.com/dp/B08N5WRWNW",
+		"https://www.amazon.co.uk/Name/dp/B08N5WRWNW/ref=x?y=z",
+		"https://www.amazon.com/gp/product/0140449264",
+		"https://www.amazon.com/exec/obidos/ASIN/0140449264/",
+		"https://smile.amazon.de/o/ASIN/B08N5WRWNW",
+		"https://www.amazon.com/gp/aw/d/B08N5WRWNW",
+		"https://amazon.com@evil.example/dp/B08N5WRWNW",
+		"not a url",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		p, err := ParseAmazonURL(raw)
+		if err != nil {
+			if !errors.Is(err, ErrNotProductURL) || p != (Product{}) {
+				t.Fatalf("refusal of %q = %+v, %v", raw, p, err)
+			}
+			return
+		}
+		if _, ok := asin(p.ASIN); !ok || strings.ToUpper(p.ASIN) != p.ASIN {
+			t.Fatalf("%q gave ASIN %q", raw, p.ASIN)
+		}
+		if h, ok := marketplaceHost(p.Host); !ok || h != p.Host {
+			t.Fatalf("%q gave host %q", raw, p.Host)
+		}
+		again, err := ParseAmazonURL(p.URL())
+		if err != nil || again != p {
+			t.Fatalf("%q: canonical %s reads back as %+v, %v", raw, p.URL(), again, err)
+		}
+	})
+}
