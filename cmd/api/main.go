@@ -86,7 +86,7 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store,
 		Accounts:    accounts.NewRepository(store, nil),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
-		Registry:    reg, Auth: auth.NewStore(pool), Keys: keys,
+		Registry:    reg, Auth: auth.NewStore(pool, cfg.Secret), Keys: keys,
 	}, nil
 }
 

@@ -32,11 +32,17 @@ type Execer interface {
 
 // Store reads and writes the sign-in tables.
 type Store struct {
-	pool *pgxpool.Pool
+	pool      *pgxpool.Pool
+	passwords *hasher
+	codeKey   []byte // HMAC key of verification code hashes
 }
 
-// NewStore returns a Store on pool.
-func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+// NewStore returns a Store on pool; secret (APP_SECRET) keys the hashes of
+// verification codes, which are too short to be stored with a plain hash.
+func NewStore(pool *pgxpool.Pool, secret string) *Store {
+	k := sha256.Sum256([]byte("a2e verification code\x00" + secret))
+	return &Store{pool: pool, passwords: newHasher(), codeKey: k[:]}
+}
 
 // Session is a signed-in user.
 type Session struct {

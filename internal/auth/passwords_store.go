@@ -1,0 +1,59 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ErrBadCredentials is the one answer to a wrong email or a wrong password.
+var ErrBadCredentials = errors.New("invalid email or password")
+
+// ErrUnknownEmail is returned for an email no account has.
+var ErrUnknownEmail = errors.New("unknown email")
+
+// HashPassword returns the stored form of password.
+func (s *Store) HashPassword(ctx context.Context, password string) (string, error) {
+	return s.passwords.hash(ctx, password)
+}
+
+// Authenticate returns the account whose email and password these are, or
+// ErrBadCredentials. An unknown email costs the same hashing as a known
+// one, so the answer's timing does not tell them apart.
+func (s *Store) Authenticate(ctx context.Context, email, password string) (string, error) {
+	var id, hash string
+	err := s.pool.QueryRow(ctx, `SELECT account_id::text, password_hash FROM users WHERE lower(email) = lower($1)`,
+		strings.TrimSpace(email)).Scan(&id, &hash)
+	if errors.Is(err, pgx.ErrNoRows) {
+		s.passwords.checkNone(ctx, password)
+		return "", ErrBadCredentials
+	}
+	if err != nil {
+		return "", fmt.Errorf("load credentials: %w", err)
+	}
+	ok, err := s.passwords.check(ctx, hash, password)
+	if err != nil {
+		return "", fmt.Errorf("check password of %s: %w", id, err)
+	}
+	if !ok {
+		return "", ErrBadCredentials
+	}
+	return id, nil
+}
+
+// AccountByEmail returns the account registered with email, or
+// ErrUnknownEmail.
+func (s *Store) AccountByEmail(ctx context.Context, email string) (string, error) {
+	var id string
+	err := s.pool.QueryRow(ctx, `SELECT account_id::text FROM users WHERE lower(email) = lower($1)`, strings.TrimSpace(email)).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", ErrUnknownEmail
+	}
+	if err != nil {
+		return "", fmt.Errorf("look up account by email: %w", err)
+	}
+	return id, nil
+}
