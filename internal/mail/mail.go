@@ -1,0 +1,34 @@
+// Package mail sends the product's emails: over SMTP when SMTP_URL is set,
+// otherwise into the development mailbox (table dev_mail), where
+// GET /api/dev/mail reads them. Logs name the recipient and the subject,
+// never the body: bodies hold verification codes and reset links.
+package mail
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Message is one plain-text email.
+type Message struct {
+	To      string
+	ReplyTo string // optional
+	Subject string
+	Text    string
+}
+
+// Mailer sends messages.
+type Mailer interface {
+	Send(ctx context.Context, m Message) error
+}
+
+// New returns the SMTP mailer of smtpURL sending as from, or, when smtpURL
+// is empty, the development mailbox on pool.
+func New(smtpURL, from string, pool *pgxpool.Pool, log *slog.Logger) (Mailer, error) {
+	if smtpURL == "" {
+		return NewMailbox(pool, log), nil
+	}
+	return NewSMTP(smtpURL, from, log)
+}
