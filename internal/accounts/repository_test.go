@@ -15,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/accounts/accountstest"
 	"github.com/a2e-automation/app/internal/testdb"
 )
 
@@ -32,36 +33,9 @@ func newRepo(t testing.TB) (*accounts.Repository, *clock) {
 	return accounts.NewRepository(eventstore.New(testdb.New(t)), c.Now), c
 }
 
-func register(t testing.TB, r *accounts.Repository) string {
-	t.Helper()
-	id := uuid.NewString()
-	_, err := r.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, now time.Time) (*domain.Account, error) {
-		return domain.Register(id, id+"@example.com", domain.APIKeyMaterial{KeyID: "k1", Prefix: "a2e_k1", Hash: "h-" + id, Encrypted: "enc"}, now)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-func update(t testing.TB, r *accounts.Repository, id string, cmd func(a *domain.Account, now time.Time) error) {
-	t.Helper()
-	if _, err := r.Update(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-		return nil, cmd(a, now)
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func grant(amount int64, source string, expires *time.Time) func(a *domain.Account, now time.Time) error {
-	return func(a *domain.Account, now time.Time) error {
-		return a.GrantCredits(domain.CreditsGranted{Amount: amount, Source: source, ExpiresAt: expires}, now)
-	}
-}
-
 func TestCreateTwiceConflicts(t *testing.T) {
 	r, _ := newRepo(t)
-	id := register(t, r)
+	id := accountstest.Register(t, r)
 	_, err := r.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, now time.Time) (*domain.Account, error) {
 		return domain.Register(id, "other@example.com", domain.APIKeyMaterial{KeyID: "k", Prefix: "p", Hash: "h", Encrypted: "e"}, now)
 	})
@@ -80,8 +54,8 @@ func TestCreateTwiceConflicts(t *testing.T) {
 // exactly 100 spends succeed and the balance ends at zero.
 func TestNoOverdraft(t *testing.T) {
 	r, _ := newRepo(t)
-	id := register(t, r)
-	update(t, r, id, grant(100, domain.SourcePurchase, nil))
+	id := accountstest.Register(t, r)
+	accountstest.Do(t, r, id, accountstest.Grant(100, domain.SourcePurchase, nil))
 
 	var ok, refused atomic.Int64
 	var wg sync.WaitGroup
@@ -127,15 +101,15 @@ func TestNoOverdraft(t *testing.T) {
 // event, however often the sweeper runs.
 func TestExpiryExactlyOnce(t *testing.T) {
 	r, c := newRepo(t)
-	id := register(t, r)
+	id := accountstest.Register(t, r)
 	start := c.Now()
 	end := start.Add(30 * 24 * time.Hour)
-	update(t, r, id, func(a *domain.Account, now time.Time) error {
+	accountstest.Do(t, r, id, func(a *domain.Account, now time.Time) error {
 		return a.StartOrRenewCycle("sub_1", start, end, domain.MonthlyCredits, now)
 	})
-	update(t, r, id, grant(10, domain.SourcePurchase, nil))
+	accountstest.Do(t, r, id, accountstest.Grant(10, domain.SourcePurchase, nil))
 	for range 3 {
-		update(t, r, id, func(a *domain.Account, now time.Time) error { return a.Spend(domain.OperationAPIRequest, "", now) })
+		accountstest.Do(t, r, id, func(a *domain.Account, now time.Time) error { return a.Spend(domain.OperationAPIRequest, "", now) })
 	}
 	ctx := context.Background()
 	if n, err := r.ExpireDue(ctx, 100); err != nil || n != 0 {
@@ -171,8 +145,8 @@ func TestExpiryExactlyOnce(t *testing.T) {
 
 func TestSnapshotBehindIsReplayed(t *testing.T) {
 	r, _ := newRepo(t)
-	id := register(t, r)
-	update(t, r, id, grant(5, domain.SourcePurchase, nil))
+	id := accountstest.Register(t, r)
+	accountstest.Do(t, r, id, accountstest.Grant(5, domain.SourcePurchase, nil))
 	// Append a spend behind the snapshot's back, as a raw append would.
 	ctx := context.Background()
 	pool := r.Store().Pool()
@@ -205,8 +179,8 @@ func TestSnapshotBehindIsReplayed(t *testing.T) {
 
 func TestIdempotentCommandResult(t *testing.T) {
 	r, _ := newRepo(t)
-	id := register(t, r)
-	update(t, r, id, grant(5, domain.SourcePurchase, nil))
+	id := accountstest.Register(t, r)
+	accountstest.Do(t, r, id, accountstest.Grant(5, domain.SourcePurchase, nil))
 	spend := func(hash string) (eventstore.Result, error) {
 		return r.Update(context.Background(), id, eventstore.UpdateOptions{IdempotencyKey: "req-1", RequestHash: hash},
 			func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
