@@ -3,6 +3,8 @@
 //
 //	api [-with-projector]   serve (default)
 //	api migrate             apply database migrations and exit
+//	api staff add EMAIL     make an existing account support staff
+//	api staff remove EMAIL  undo it
 package main
 
 import (
@@ -30,6 +32,7 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/platform"
+	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/projections"
 )
@@ -49,6 +52,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log := platform.NewLogger(stderr, cfg.LogLevel)
+	if len(args) > 1 && args[1] == "staff" {
+		return staffCommand(ctx, cfg, log, args[2:], stdout)
+	}
 	if len(args) > 1 && args[1] == "migrate" {
 		if cfg.DatabaseURL == "" {
 			return errors.New("migrate: DATABASE_URL is required")
@@ -82,9 +88,11 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	store := eventstore.New(pool)
+	repo := accounts.NewRepository(store, nil)
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store,
-		Accounts:    accounts.NewRepository(store, nil),
+		Accounts:    repo,
+		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: auth.NewStore(pool, cfg.Secret), Keys: keys,
 	}, nil

@@ -24,6 +24,7 @@ func addRoutes(r chi.Router, d Deps) {
 		r.Use(cop.Handler)
 		addAccountRoutes(r, d)
 		addPaymentRoutes(r, d)
+		addStaffRoutes(r, d)
 		r.NotFound(apiNotFound(d))
 	})
 	r.Route("/v1", func(r chi.Router) {

@@ -13,6 +13,7 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -28,6 +29,7 @@ type Deps struct {
 	Registry    *prometheus.Registry
 	Auth        *auth.Store
 	Keys        *apikeys.Keys
+	Staff       *staff.Console
 }
 
 // NewServer returns the product's HTTP handler.

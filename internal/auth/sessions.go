@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -134,3 +135,19 @@ func (s *Store) AccountForAPIKey(ctx context.Context, keyHash string) (string, e
 
 // ErrUnknownAPIKey is returned for a key that is not any account's current key.
 var ErrUnknownAPIKey = errors.New("unknown API key")
+
+// SetStaff makes the account with email staff (or not). It returns
+// ErrNoSuchUser when no account has that email.
+func (s *Store) SetStaff(ctx context.Context, email string, staff bool) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE users SET is_staff = $2 WHERE lower(email) = lower($1)`, strings.TrimSpace(email), staff)
+	if err != nil {
+		return fmt.Errorf("set staff: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNoSuchUser
+	}
+	return nil
+}
+
+// ErrNoSuchUser is returned for an email no account has.
+var ErrNoSuchUser = errors.New("no account with that email")

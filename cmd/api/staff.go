@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
+
+	"github.com/a2e-automation/app/internal/auth"
+)
+
+// requireStaff hides staff routes from everyone but staff: anonymous
+// visitors and sellers alike get the same 404 as an unknown route.
+func requireStaff(d Deps) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			sess, err := d.Auth.Session(r.Context(), sessionToken(r), time.Now())
+			if err != nil && !errors.Is(err, auth.ErrNoSession) {
+				writeError(w, r, d.Log, err)
+				return
+			}
+			if err != nil || !sess.IsStaff {
+				apiNotFound(d)(w, r)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey, sess)))
+		})
+	}
+}
+
+func staffActor(r *http.Request) string { return "staff:" + currentSession(r.Context()).AccountID }
+
+// accountParam is the {id} of a staff route, a uuid.
+func accountParam(r *http.Request) (string, error) {
+	id := chi.URLParam(r, "id")
+	if _, err := uuid.Parse(id); err != nil {
+		return "", errStatus(http.StatusNotFound, "Account not found")
+	}
+	return id, nil
+}
+
+// asOfParam reads ?asOf= as RFC 3339 or a date (end of that day, UTC).
+func asOfParam(r *http.Request) (*time.Time, error) {
+	v := strings.TrimSpace(r.URL.Query().Get("asOf"))
+	if v == "" {
+		return nil, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return &t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		end := t.Add(24*time.Hour - time.Nanosecond)
+		return &end, nil
+	}
+	return nil, invalid(map[string]string{"asOf": "asOf must be a date (2026-11-22) or a time (2026-11-22T10:00:00Z)"})
+}
+
+func handleStaffSearch(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		hits, err := d.Staff.Search(r.Context(), r.URL.Query().Get("q"))
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, hits)
+	}
+}
+
+func handleStaffHistory(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := accountParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		asOf, err := asOfParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		limit := 50
+		if v := r.URL.Query().Get("limit"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 500 {
+				writeError(w, r, d.Log, invalid(map[string]string{"limit": "limit must be a whole number from 1 to 500"}))
+				return
+			}
+			limit = n
+		}
+		page, err := d.Staff.History.Page(r.Context(), id, asOf, r.URL.Query().Get("cursor"), limit)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, page)
+	}
+}
+
+func handleStaffBalance(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := accountParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		asOf, err := asOfParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		at := d.Accounts.Now()
+		if asOf != nil {
+			at = *asOf
+		}
+		report, err := d.Staff.BalanceAt(r.Context(), id, at)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, report)
+	}
+}
+
+func handleStaffComparison(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := accountParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		// Compare what the projector has had the chance to apply.
+		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		defer cancel()
+		cmp, err := d.Staff.Compare(ctx, id)
+		if err == nil && !cmp.Consistent {
+			awaitProjections(d, r, cmp.Position)
+			cmp, err = d.Staff.Compare(ctx, id)
+		}
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, cmp)
+	}
+}
+
+// adjustmentRequest is a staff credit adjustment.
+type adjustmentRequest struct {
+	Credits int64  `json:"credits"`
+	Reason  string `json:"reason"`
+}
+
+// Valid implements validator.
+func (a *adjustmentRequest) Valid(context.Context) map[string]string {
+	p := map[string]string{}
+	if a.Credits == 0 {
+		p["credits"] = "Credits must be a whole number other than 0"
+	} else if a.Credits > 1_000_000 || a.Credits < -1_000_000 {
+		p["credits"] = "Credits must be between -1,000,000 and 1,000,000"
+	}
+	if n := len(strings.TrimSpace(a.Reason)); n < 3 || n > 500 {
+		p["reason"] = "A reason of 3 to 500 characters is required"
+	}
+	return p
+}
+
+func handleStaffAdjustment(d Deps) http.HandlerFunc {
+	type response struct {
+		Balance  int64 `json:"balance"`
+		Position int64 `json:"position"`
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := accountParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		req, err := decode[adjustmentRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		res, balance, err := d.Staff.Adjust(r.Context(), id, req.Credits, req.Reason, metadata(r, staffActor(r)))
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		d.Log.InfoContext(r.Context(), "staff adjustment", "staff", staffActor(r), "account", id, "credits", req.Credits)
+		awaitProjections(d, r, res.LastPosition)
+		encode(w, http.StatusCreated, response{Balance: balance, Position: res.LastPosition})
+	}
+}
+
+func handleStaffRebuild(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := chi.URLParam(r, "name")
+		if _, err := d.Projections.Projection(name); err != nil {
+			writeError(w, r, d.Log, errStatus(http.StatusNotFound, "Unknown projection %q", name))
+			return
+		}
+		start := time.Now()
+		d.Log.InfoContext(r.Context(), "staff projection rebuild", "staff", staffActor(r), "projection", name)
+		if err := d.Projections.Rebuild(r.Context(), name, 1000); err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, map[string]any{
+			"message": "Projection " + name + " rebuilt", "projection": name, "ms": time.Since(start).Milliseconds(),
+		})
+	}
+}

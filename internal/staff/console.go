@@ -1,0 +1,232 @@
+package staff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
+)
+
+// Console is what staff routes call.
+type Console struct {
+	pool    *pgxpool.Pool
+	repo    *accounts.Repository
+	History *History
+}
+
+// NewConsole returns a Console; secret signs history cursors.
+func NewConsole(pool *pgxpool.Pool, repo *accounts.Repository, secret string) *Console {
+	return &Console{pool: pool, repo: repo, History: NewHistory(repo.Store(), secret)}
+}
+
+// AccountSummary is a search hit.
+type AccountSummary struct {
+	ID                 string    `json:"id"`
+	Email              string    `json:"email"`
+	IsStaff            bool      `json:"isStaff"`
+	CreatedAt          time.Time `json:"createdAt"`
+	CreditsAvailable   int64     `json:"creditsAvailable"`
+	SubscriptionStatus string    `json:"subscriptionStatus"`
+}
+
+// Search finds up to 20 accounts by exact id or by part of the email.
+func (c *Console) Search(ctx context.Context, q string) ([]AccountSummary, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return []AccountSummary{}, nil
+	}
+	like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q)) + "%"
+	rows, err := c.pool.Query(ctx, `SELECT u.account_id::text, u.email, u.is_staff, u.created_at,
+			coalesce(p.credits_available, 0), coalesce(p.subscription_status, 'inactive')
+		FROM users u LEFT JOIN profiles p USING (account_id)
+		WHERE u.account_id::text = $1 OR lower(u.email) LIKE $2
+		ORDER BY u.email LIMIT 20`, strings.ToLower(q), like)
+	if err != nil {
+		return nil, fmt.Errorf("search accounts: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AccountSummary, error) {
+		var a AccountSummary
+		err := r.Scan(&a.ID, &a.Email, &a.IsStaff, &a.CreatedAt, &a.CreditsAvailable, &a.SubscriptionStatus)
+		return a, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search accounts: %w", err)
+	}
+	return out, nil
+}
+
+// BalanceReport is an account's balance and grants at a moment.
+type BalanceReport struct {
+	AsOf    time.Time      `json:"asOf"`
+	Balance int64          `json:"balance"`
+	Grants  []domain.Grant `json:"grants"`
+}
+
+// BalanceAt answers from the events alone what account id held at asOf.
+func (c *Console) BalanceAt(ctx context.Context, id string, asOf time.Time) (BalanceReport, error) {
+	history, err := c.repo.History(ctx, id)
+	if err != nil {
+		return BalanceReport{}, err
+	}
+	if len(history) == 0 {
+		return BalanceReport{}, accounts.ErrNotFound
+	}
+	grants := domain.GrantsAt(history, asOf)
+	if grants == nil {
+		grants = []domain.Grant{}
+	}
+	return BalanceReport{AsOf: asOf, Balance: domain.BalanceAt(history, asOf), Grants: grants}, nil
+}
+
+// Adjust grants (credits > 0) or removes (credits < 0) credits on behalf of
+// staff member staffID, with a reason; the event's actor is the staff
+// member. Removal never takes the balance below zero.
+func (c *Console) Adjust(ctx context.Context, id string, credits int64, reason string, md eventstore.Metadata) (eventstore.Result, int64, error) {
+	reason = strings.TrimSpace(reason)
+	if credits == 0 {
+		return eventstore.Result{}, 0, domain.Errorf(domain.CodeInvalid, "Credits must be a whole number other than 0")
+	}
+	if reason == "" {
+		return eventstore.Result{}, 0, domain.Errorf(domain.CodeInvalid, "A reason is required")
+	}
+	var balance int64
+	res, err := c.repo.Update(ctx, id, eventstore.UpdateOptions{Metadata: md}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+		var err error
+		if credits > 0 {
+			err = a.GrantCredits(domain.CreditsGranted{Amount: credits, Source: domain.SourceAdjustment, Reason: reason, Reference: md.Actor}, now)
+		} else {
+			err = a.Debit(-credits, reason, now)
+		}
+		balance = a.Balance(now)
+		return nil, err
+	})
+	return res, balance, err
+}
+
+// Difference is one field where the read tables and the events disagree.
+type Difference struct {
+	Field     string `json:"field"`
+	Events    any    `json:"events"`
+	ReadModel any    `json:"readModel"`
+}
+
+// Comparison is the result of replaying an account against its read rows.
+type Comparison struct {
+	Consistent  bool         `json:"consistent"`
+	Differences []Difference `json:"differences"`
+	Position    int64        `json:"position"` // the last event replayed
+}
+
+// replayed are the read-model facts recomputed from the events alone.
+type replayed struct {
+	email                               string
+	verified                            bool
+	status                              string
+	credits, used, listings, veroChecks int64
+	daily                               [3]int64 // credits used, listings, VeRO checks summed over usage_statistics
+	payments                            map[string]string
+}
+
+// Compare replays account id from its events and reports every difference
+// from the read tables (profile, usage totals, transactions).
+func (c *Console) Compare(ctx context.Context, id string) (Comparison, error) {
+	recs, err := c.repo.Store().ReadStream(ctx, domain.StreamID(id), 0, 0)
+	if err != nil {
+		return Comparison{}, err
+	}
+	if len(recs) == 0 {
+		return Comparison{}, accounts.ErrNotFound
+	}
+	history, err := accounts.Decode(recs)
+	if err != nil {
+		return Comparison{}, err
+	}
+	a, err := domain.Rehydrate(id, history)
+	if err != nil {
+		return Comparison{}, err
+	}
+	want := replayed{email: a.Email(), verified: a.IsVerified(), status: a.SubscriptionStatus(), payments: map[string]string{}}
+	// A missing profile row reads as zero values, so every field differs.
+	for _, h := range history {
+		_, change := Describe(h.Event)
+		want.credits += change
+		switch e := h.Event.(type) {
+		case domain.CreditsSpent:
+			want.used += e.Amount
+		case domain.ListingRequested:
+			want.listings++
+		case domain.VeroCheckPerformed:
+			want.veroChecks++
+		case domain.PaymentRecorded:
+			want.payments[e.PaymentID] = e.Status
+		}
+	}
+	got, err := c.readModel(ctx, id)
+	if err != nil {
+		return Comparison{}, err
+	}
+	cmp := Comparison{Position: recs[len(recs)-1].GlobalPosition, Differences: []Difference{}}
+	check := func(field string, events, read any) {
+		if events != read {
+			cmp.Differences = append(cmp.Differences, Difference{Field: field, Events: events, ReadModel: read})
+		}
+	}
+	check("email", want.email, got.email)
+	check("isVerified", want.verified, got.verified)
+	check("subscriptionStatus", want.status, got.status)
+	check("creditsAvailable", want.credits, got.credits)
+	check("creditsUsed", want.used, got.used)
+	check("listingsCreated", want.listings, got.listings)
+	check("veroChecks", want.veroChecks, got.veroChecks)
+	check("usageStatistics.creditsUsed", want.used, got.daily[0])
+	check("usageStatistics.listingsCreated", want.listings, got.daily[1])
+	check("usageStatistics.veroChecks", want.veroChecks, got.daily[2])
+	for _, pid := range slices.Sorted(maps.Keys(want.payments)) {
+		check("transaction "+pid, want.payments[pid], got.payments[pid])
+	}
+	for _, pid := range slices.Sorted(maps.Keys(got.payments)) {
+		if _, ok := want.payments[pid]; !ok {
+			check("transaction "+pid, "", got.payments[pid])
+		}
+	}
+	cmp.Consistent = len(cmp.Differences) == 0
+	return cmp, nil
+}
+
+func (c *Console) readModel(ctx context.Context, id string) (replayed, error) {
+	got := replayed{payments: map[string]string{}}
+	err := c.pool.QueryRow(ctx, `SELECT email, is_verified, subscription_status, credits_available, credits_used, listings_created, vero_checks
+		FROM profiles WHERE account_id = $1`, id).
+		Scan(&got.email, &got.verified, &got.status, &got.credits, &got.used, &got.listings, &got.veroChecks)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return replayed{}, fmt.Errorf("read profile: %w", err)
+	}
+	if err := c.pool.QueryRow(ctx, `SELECT coalesce(sum(credits_used), 0)::bigint, coalesce(sum(listings_created), 0)::bigint,
+			coalesce(sum(vero_checks), 0)::bigint FROM usage_statistics WHERE account_id = $1`, id).
+		Scan(&got.daily[0], &got.daily[1], &got.daily[2]); err != nil {
+		return replayed{}, fmt.Errorf("read usage: %w", err)
+	}
+	rows, err := c.pool.Query(ctx, `SELECT payment_id, status FROM transactions WHERE account_id = $1`, id)
+	if err != nil {
+		return replayed{}, fmt.Errorf("read transactions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pid, status string
+		if err := rows.Scan(&pid, &status); err != nil {
+			return replayed{}, fmt.Errorf("read transactions: %w", err)
+		}
+		got.payments[pid] = status
+	}
+	return got, rows.Err()
+}

@@ -1,0 +1,198 @@
+// Package staff answers support staff's question "where did my credits go?":
+// an account's history read from the event store with a human summary,
+// credit change and running balance per event, the balance at any moment,
+// and a comparison of the read tables with a replay of the events.
+package staff
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
+)
+
+// Entry is one event of an account's history.
+type Entry struct {
+	Version        int64     `json:"version"`
+	Position       int64     `json:"position"`
+	Time           time.Time `json:"time"`
+	Type           string    `json:"type"`
+	Actor          string    `json:"actor"`
+	Summary        string    `json:"summary"`
+	CreditChange   int64     `json:"creditChange"`
+	RunningBalance int64     `json:"runningBalance"`
+}
+
+// Page is a page of history, oldest first; NextCursor is empty on the last.
+type Page struct {
+	Entries    []Entry `json:"entries"`
+	NextCursor string  `json:"nextCursor,omitempty"`
+}
+
+// ErrBadCursor is returned for a cursor this server did not issue.
+var ErrBadCursor = domain.Errorf(domain.CodeInvalid, "Invalid cursor")
+
+// History pages through account histories. The cursor carries the running
+// balance where the previous page ended, signed so it cannot be forged, so a
+// page costs the same on a stream of any length.
+type History struct {
+	store *eventstore.Store
+	key   []byte
+}
+
+// NewHistory returns a History; secret signs cursors.
+func NewHistory(store *eventstore.Store, secret string) *History {
+	k := sha256.Sum256([]byte("a2e staff cursor\x00" + secret))
+	return &History{store: store, key: k[:]}
+}
+
+// Page returns up to limit events of account id after cursor, only those
+// recorded at or before asOf when asOf is not nil.
+func (h *History) Page(ctx context.Context, id string, asOf *time.Time, cursor string, limit int) (Page, error) {
+	after, balance, err := h.parseCursor(id, cursor)
+	if err != nil {
+		return Page{}, err
+	}
+	recs, err := h.store.ReadStream(ctx, domain.StreamID(id), after, limit+1)
+	if err != nil {
+		return Page{}, err
+	}
+	if after == 0 && len(recs) == 0 {
+		return Page{}, accounts.ErrNotFound
+	}
+	more := len(recs) > limit
+	if more {
+		recs = recs[:limit]
+	}
+	page := Page{Entries: make([]Entry, 0, len(recs))}
+	for _, rec := range recs {
+		if asOf != nil && rec.RecordedAt.After(*asOf) {
+			more = false
+			break
+		}
+		ev, err := domain.DecodeEvent(rec.Type, rec.SchemaVersion, rec.Data)
+		if err != nil {
+			return Page{}, fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
+		}
+		summary, change := Describe(ev)
+		balance += change
+		page.Entries = append(page.Entries, Entry{
+			Version: rec.StreamVersion, Position: rec.GlobalPosition, Time: rec.RecordedAt, Type: rec.Type,
+			Actor: rec.Metadata.Actor, Summary: summary, CreditChange: change, RunningBalance: balance,
+		})
+	}
+	if more && len(page.Entries) > 0 {
+		page.NextCursor = h.cursor(id, page.Entries[len(page.Entries)-1].Version, balance)
+	}
+	return page, nil
+}
+
+func (h *History) sign(id string, version, balance int64) string {
+	m := hmac.New(sha256.New, h.key)
+	fmt.Fprintf(m, "%s|%d|%d", id, version, balance)
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+func (h *History) cursor(id string, version, balance int64) string {
+	raw := fmt.Sprintf("%d.%d.%s", version, balance, h.sign(id, version, balance))
+	return base64.RawURLEncoding.EncodeToString([]byte(raw))
+}
+
+func (h *History) parseCursor(id, cursor string) (version, balance int64, err error) {
+	if cursor == "" {
+		return 0, 0, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		return 0, 0, ErrBadCursor
+	}
+	parts := strings.Split(string(raw), ".")
+	if len(parts) != 3 {
+		return 0, 0, ErrBadCursor
+	}
+	version, err1 := strconv.ParseInt(parts[0], 10, 64)
+	balance, err2 := strconv.ParseInt(parts[1], 10, 64)
+	if err := errors.Join(err1, err2); err != nil || !hmac.Equal([]byte(parts[2]), []byte(h.sign(id, version, balance))) {
+		return 0, 0, ErrBadCursor
+	}
+	return version, balance, nil
+}
+
+// Describe says in words what an event did and how it changed the balance.
+func Describe(ev domain.Event) (summary string, creditChange int64) {
+	date := func(t time.Time) string { return t.UTC().Format("Jan 02, 2006") }
+	switch e := ev.(type) {
+	case domain.AccountRegistered:
+		return "Registered as " + e.Email, 0
+	case domain.EmailVerified:
+		return "Email verified", 0
+	case domain.PasswordChanged:
+		return "Password changed (" + e.Reason + ")", 0
+	case domain.APIKeyIssued:
+		return "API key issued (" + e.Prefix + "…)", 0
+	case domain.APIKeyRotated:
+		return "API key regenerated (" + e.Prefix + "…); the previous key stopped working", 0
+	case domain.SubscriptionActivated:
+		return fmt.Sprintf("Subscription activated, paid until %s", date(e.PeriodEnd)), 0
+	case domain.SubscriptionRenewed:
+		return fmt.Sprintf("Subscription renewed, paid until %s", date(e.PeriodEnd)), 0
+	case domain.SubscriptionPastDue:
+		return "Subscription past due (renewal payment failed)", 0
+	case domain.SubscriptionCancelled:
+		return fmt.Sprintf("Subscription cancelled, ends %s", date(e.EndsAt)), 0
+	case domain.SubscriptionEnded:
+		return "Subscription ended", 0
+	case domain.CreditsGranted:
+		s := fmt.Sprintf("%d %s credits granted", e.Amount, e.Source)
+		if e.ExpiresAt != nil {
+			s += ", expiring " + date(*e.ExpiresAt)
+		}
+		if e.Reason != "" {
+			s += ": " + e.Reason
+		}
+		return s, e.Amount
+	case domain.CreditsSpent:
+		s := fmt.Sprintf("%d credit%s spent on %s", e.Amount, plural(e.Amount), strings.ReplaceAll(e.Operation, "_", " "))
+		if e.Reference != "" {
+			s += " (" + e.Reference + ")"
+		}
+		return s, -e.Amount
+	case domain.CreditsDebited:
+		return fmt.Sprintf("%d credit%s removed by staff: %s", e.Amount, plural(e.Amount), e.Reason), -e.Amount
+	case domain.CreditsExpired:
+		return fmt.Sprintf("%d unspent credit%s expired", e.Amount, plural(e.Amount)), -e.Amount
+	case domain.ListingRequested:
+		return "Listing requested for ASIN " + e.ASIN, 0
+	case domain.VeroCheckPerformed:
+		verdict := "not protected"
+		if e.Protected {
+			verdict = "protected"
+		}
+		return fmt.Sprintf("VeRO check of %q: %s", e.Brand, verdict), 0
+	case domain.SoftwareDownloaded:
+		return fmt.Sprintf("Downloaded the %s software v%s", e.Platform, e.Version), 0
+	case domain.PaymentRecorded:
+		return fmt.Sprintf("Payment %s of $%d.%02d: %s", e.Status, e.AmountCents/100, e.AmountCents%100, e.Description), 0
+	case domain.StaffNoteRecorded:
+		return "Staff note: " + e.Note, 0
+	default:
+		return ev.EventType(), 0
+	}
+}
+
+func plural(n int64) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
