@@ -1,0 +1,129 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Reader answers the dashboard's queries from the read tables. It never
+// reads the event store.
+type Reader struct {
+	pool *pgxpool.Pool
+}
+
+// NewReader returns a Reader on pool.
+func NewReader(pool *pgxpool.Pool) *Reader { return &Reader{pool: pool} }
+
+// ErrNoProfile is returned for an account whose profile row does not exist
+// (yet: the projector may not have applied its registration).
+var ErrNoProfile = errors.New("no profile for this account")
+
+// Profile is an account's row in profiles.
+type Profile struct {
+	AccountID               string
+	Email                   string
+	IsVerified              bool
+	SubscriptionStatus      string
+	SubscriptionRenewalDate *time.Time
+	APIKeyEncrypted         string
+	CreditsAvailable        int64
+	ListingsCreated         int64
+	VeroChecks              int64
+}
+
+// Profile returns the profile of accountID, or ErrNoProfile.
+func (r *Reader) Profile(ctx context.Context, accountID string) (Profile, error) {
+	p := Profile{AccountID: accountID}
+	err := r.pool.QueryRow(ctx, `SELECT email, is_verified, subscription_status, subscription_renewal_date, api_key_encrypted,
+			credits_available, listings_created, vero_checks
+		FROM profiles WHERE account_id = $1`, accountID).
+		Scan(&p.Email, &p.IsVerified, &p.SubscriptionStatus, &p.SubscriptionRenewalDate, &p.APIKeyEncrypted,
+			&p.CreditsAvailable, &p.ListingsCreated, &p.VeroChecks)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Profile{}, ErrNoProfile
+	}
+	if err != nil {
+		return Profile{}, fmt.Errorf("load profile: %w", err)
+	}
+	return p, nil
+}
+
+// UsageCounts are the metered operations of one period.
+type UsageCounts struct {
+	CreditsUsed     int64
+	ListingsCreated int64
+	VeroChecks      int64
+}
+
+// Usage is an account's usage today, this week, this month and in total.
+// Days are UTC days and weeks start on Monday.
+type Usage struct {
+	Today, ThisWeek, ThisMonth, Total UsageCounts
+}
+
+// Usage sums accountID's usage_statistics rows for the periods around now.
+func (r *Reader) Usage(ctx context.Context, accountID string, now time.Time) (Usage, error) {
+	today, week, month := periodStarts(now)
+	rows, err := r.pool.Query(ctx, `SELECT p.period, coalesce(sum(u.credits_used), 0)::bigint,
+			coalesce(sum(u.listings_created), 0)::bigint, coalesce(sum(u.vero_checks), 0)::bigint
+		FROM (VALUES ('today', $2::date), ('week', $3::date), ('month', $4::date), ('total', '-infinity'::date)) AS p (period, since)
+		LEFT JOIN usage_statistics u ON u.account_id = $1 AND u.day >= p.since
+		GROUP BY p.period`, accountID, today, week, month)
+	if err != nil {
+		return Usage{}, fmt.Errorf("load usage: %w", err)
+	}
+	var u Usage
+	periods := map[string]*UsageCounts{"today": &u.Today, "week": &u.ThisWeek, "month": &u.ThisMonth, "total": &u.Total}
+	var period string
+	var c UsageCounts
+	_, err = pgx.ForEachRow(rows, []any{&period, &c.CreditsUsed, &c.ListingsCreated, &c.VeroChecks}, func() error {
+		*periods[period] = c
+		return nil
+	})
+	if err != nil {
+		return Usage{}, fmt.Errorf("load usage: %w", err)
+	}
+	return u, nil
+}
+
+// periodStarts returns the first day of now's UTC day, week (from Monday)
+// and month, as dates.
+func periodStarts(now time.Time) (today, week, month string) {
+	d := now.UTC().Truncate(24 * time.Hour)
+	sinceMonday := (int(d.Weekday()) + 6) % 7
+	const date = "2006-01-02"
+	return d.Format(date), d.AddDate(0, 0, -sinceMonday).Format(date), d.AddDate(0, 0, 1-d.Day()).Format(date)
+}
+
+// Transaction is a row of the transactions list.
+type Transaction struct {
+	ID          string
+	Date        time.Time
+	Description string
+	AmountCents int64
+	Status      string
+	InvoiceURL  string // empty when there is none
+}
+
+// Transactions returns accountID's payments, newest first.
+func (r *Reader) Transactions(ctx context.Context, accountID string) ([]Transaction, error) {
+	rows, err := r.pool.Query(ctx, `SELECT payment_id, transaction_date, description, amount_cents, status, coalesce(invoice_url, '')
+		FROM transactions WHERE account_id = $1 ORDER BY transaction_date DESC, payment_id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("load transactions: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Transaction, error) {
+		var t Transaction
+		err := row.Scan(&t.ID, &t.Date, &t.Description, &t.AmountCents, &t.Status, &t.InvoiceURL)
+		return t, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load transactions: %w", err)
+	}
+	return list, nil
+}
