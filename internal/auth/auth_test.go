@@ -98,7 +98,7 @@ func TestAuthenticate(t *testing.T) {
 	if got, err := f.store.AccountByEmail(ctx, "SELLER@example.com"); err != nil || got != f.account {
 		t.Fatalf("AccountByEmail = %q, %v", got, err)
 	}
-	if _, err := f.store.AccountByEmail(ctx, "nobody@example.com"); !errors.Is(err, ErrUnknownEmail) {
+	if _, err := f.store.AccountByEmail(ctx, "nobody@example.com"); !errors.Is(err, ErrNoSuchUser) {
 		t.Fatalf("AccountByEmail(unknown) = %v", err)
 	}
 }

@@ -12,9 +12,6 @@ import (
 // ErrBadCredentials is the one answer to a wrong email or a wrong password.
 var ErrBadCredentials = errors.New("invalid email or password")
 
-// ErrUnknownEmail is returned for an email no account has.
-var ErrUnknownEmail = errors.New("unknown email")
-
 // HashPassword returns the stored form of password.
 func (s *Store) HashPassword(ctx context.Context, password string) (string, error) {
 	return s.passwords.hash(ctx, password)
@@ -45,12 +42,12 @@ func (s *Store) Authenticate(ctx context.Context, email, password string) (strin
 }
 
 // AccountByEmail returns the account registered with email, or
-// ErrUnknownEmail.
+// ErrNoSuchUser.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (string, error) {
 	var id string
 	err := s.pool.QueryRow(ctx, `SELECT account_id::text FROM users WHERE lower(email) = lower($1)`, strings.TrimSpace(email)).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", ErrUnknownEmail
+		return "", ErrNoSuchUser
 	}
 	if err != nil {
 		return "", fmt.Errorf("look up account by email: %w", err)
