@@ -16,6 +16,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -106,6 +108,12 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err := os.MkdirAll(filepath.Dir(dataDir), 0o755); err != nil {
 		return nil, fmt.Errorf("pgembed: %w", err)
 	}
+	if dataDir, err = reachableDataDir(dataDir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(dataDir), 0o755); err != nil {
+		return nil, fmt.Errorf("pgembed: %w", err)
+	}
 	unlock, err := lockFile(ctx, dataDir+".lock")
 	if err != nil {
 		return nil, err
@@ -162,6 +170,23 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	log.Info("pgembed: server started", "url", s.URL(), "data", dataDir, "bin", bins.dir, "version", bins.major, "user", acct.String())
 	return s, nil
+}
+
+// reachableDataDir returns dataDir, or, when pgembed runs as root and the
+// server's unprivileged user cannot reach dataDir (a checkout under /root,
+// which is mode 0700), a directory under the system's temporary directory
+// named after dataDir, so the same checkout always finds the same cluster.
+// dataDir's parent must exist.
+func reachableDataDir(dataDir string) (string, error) {
+	acct, err := serverAccount(dataDir)
+	if err != nil {
+		return "", err
+	}
+	if acct.checkReachable(dataDir, "data directory") == nil {
+		return dataDir, nil
+	}
+	sum := sha256.Sum256([]byte(dataDir))
+	return filepath.Join(os.TempDir(), "pgembed-"+hex.EncodeToString(sum[:6]), filepath.Base(dataDir)), nil
 }
 
 // attach returns the server already running on dataDir, or nil if none is.
@@ -344,6 +369,11 @@ func StopDir(ctx context.Context, dataDir string, logger *slog.Logger) error {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {
 		return err
+	}
+	if _, err := os.Stat(filepath.Dir(abs)); err == nil {
+		if abs, err = reachableDataDir(abs); err != nil {
+			return err
+		}
 	}
 	if _, err := os.Stat(abs); err != nil {
 		if errors.Is(err, os.ErrNotExist) {

@@ -207,3 +207,30 @@ func TestNPMBinaries(t *testing.T) {
 		t.Fatalf("load an extension's shared library: %v", err)
 	}
 }
+
+// TestUnreachableDataDirMoves: as root, a data directory the server's user
+// cannot reach (under a 0700 directory, like a checkout in /root) moves to a
+// stable place under the temporary directory instead of failing.
+func TestUnreachableDataDirMoves(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root hands the server to another user")
+	}
+	private := t.TempDir() // mode 0700, owned by root
+	want := filepath.Join(private, "pg")
+	moved, err := reachableDataDir(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(filepath.Dir(moved)) }) // after the servers stop
+	s := start(t, Options{DataDir: want, Fast: true})
+	if s.DataDir() == want || !strings.HasPrefix(s.DataDir(), os.TempDir()) {
+		t.Fatalf("data dir = %s, want a reachable place under %s", s.DataDir(), os.TempDir())
+	}
+	again := start(t, Options{DataDir: want, Fast: true})
+	if !again.Reused() || again.DataDir() != s.DataDir() || again.URL() != s.URL() {
+		t.Fatalf("second start: %s reused=%v, want the first server in %s", again.DataDir(), again.Reused(), s.DataDir())
+	}
+	if s.DataDir() != moved {
+		t.Fatalf("data dir = %s, want %s", s.DataDir(), moved)
+	}
+}
