@@ -48,7 +48,7 @@ test: vet go-test webapp-test
 
 bench: pg-binaries
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
-	TEST_DATABASE_URL="$$url" $(GO) test -run '^$$' -bench . -benchtime 200x ./internal/accounts/
+	TEST_DATABASE_URL="$$url" $(GO) test -run '^$$' -bench . -benchtime 2002x ./...
 
 clean:
 	rm -rf bin $(WEBAPP)/dist
