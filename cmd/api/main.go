@@ -33,6 +33,7 @@ import (
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/platform"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/vero"
 	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/projections"
 )
@@ -87,6 +88,13 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// The VeRO check answers from vero_brands: an empty table would call
+	// every brand unprotected, so a failed seed stops the start-up.
+	seedCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := vero.Seed(seedCtx, pool); err != nil {
+		return Deps{}, err
+	}
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
 	return Deps{
