@@ -3,4 +3,14 @@ package main
 import "github.com/go-chi/chi/v5"
 
 // addDesktopRoutes declares the desktop client's metered API under /v1.
-func addDesktopRoutes(r chi.Router, d Deps) {}
+// openapi.json describes every route here; a test keeps the two in step.
+func addDesktopRoutes(r chi.Router, d Deps) {
+	r.Get("/openapi.json", handleOpenAPI())
+	r.Group(func(r chi.Router) {
+		r.Use(withAPIKey(d))
+		r.Get("/account", handleDesktopAccount(d))
+		r.Post("/listings", handleCreateListing(d))
+		r.Post("/vero-checks", handleVeroCheck(d))
+	})
+	r.MethodNotAllowed(desktopMethodNotAllowed(d))
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// TestOpenAPIDocument checks the served document against the router: it
+// parses, describes the three operations, and every /v1 route chi knows is
+// in it (and nothing else), and its references resolve.
+func TestOpenAPIDocument(t *testing.T) {
+	e := newTestEnv(t)
+	r := e.do(request{method: "GET", path: "/v1/openapi.json"})
+	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+		t.Fatalf("GET /v1/openapi.json = %d %s", r.status, r.header.Get("Content-Type"))
+	}
+	var doc struct {
+		OpenAPI string                               `json:"openapi"`
+		Servers []struct{ URL string }               `json:"servers"`
+		Paths   map[string]map[string]map[string]any `json:"paths"`
+	}
+	r.json(t, &doc)
+	if !strings.HasPrefix(doc.OpenAPI, "3.1.") || len(doc.Servers) != 1 || doc.Servers[0].URL != "/v1" {
+		t.Fatalf("openapi %q, servers %+v", doc.OpenAPI, doc.Servers)
+	}
+	for _, want := range []string{"GET /account", "POST /listings", "POST /vero-checks"} {
+		method, path, _ := strings.Cut(want, " ")
+		if doc.Paths[path][strings.ToLower(method)] == nil {
+			t.Errorf("the document lacks %s", want)
+		}
+	}
+
+	var documented, routed []string
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			documented = append(documented, strings.ToUpper(method)+" /v1"+path)
+		}
+	}
+	router := chi.NewRouter()
+	addRoutes(router, e.deps)
+	err := chi.Walk(router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if strings.HasPrefix(route, "/v1/") {
+			routed = append(routed, method+" "+route)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(documented)
+	slices.Sort(routed)
+	if !slices.Equal(documented, routed) {
+		t.Fatalf("routes under /v1:\n  %s\ndocumented:\n  %s", strings.Join(routed, "\n  "), strings.Join(documented, "\n  "))
+	}
+
+	var whole any
+	r.json(t, &whole)
+	for _, ref := range refs(whole) {
+		if !resolves(whole, ref) {
+			t.Errorf("unresolved $ref %s", ref)
+		}
+	}
+}
+
+// refs lists every $ref in v.
+func refs(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "$ref" {
+				out = append(out, s)
+			}
+			out = append(out, refs(x)...)
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, refs(x)...)
+		}
+	}
+	return out
+}
+
+// resolves reports whether ref, a local JSON pointer, names a part of doc.
+func resolves(doc any, ref string) bool {
+	p, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		m, ok := doc.(map[string]any)
+		if !ok {
+			return false
+		}
+		seg = strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
+		if doc, ok = m[seg]; !ok {
+			return false
+		}
+	}
+	return true
+}
