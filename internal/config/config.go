@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 )
@@ -39,6 +40,11 @@ type Config struct {
 	RateLimitPerMinute   int    // RATE_LIMIT_PER_MINUTE
 	WebappDir            string // WEBAPP_DIR: the built webapp served at /
 	LogLevel             string // LOG_LEVEL: debug | info | warn | error
+
+	// TrustedProxies (TRUSTED_PROXIES) are the CIDR prefixes of the reverse
+	// proxies whose X-Forwarded-For names the client; empty: the TCP peer is
+	// the client.
+	TrustedProxies []string
 }
 
 // IsDevelopment reports whether development-only features are on.
@@ -73,6 +79,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.RateLimitPerMinute, err = atoi(get("RATE_LIMIT_PER_MINUTE", "20"), "RATE_LIMIT_PER_MINUTE"); err != nil {
+		return Config{}, err
+	}
+	if c.TrustedProxies, err = cidrs(get("TRUSTED_PROXIES", ""), "TRUSTED_PROXIES"); err != nil {
 		return Config{}, err
 	}
 	c.BaseURL = strings.TrimRight(get("APP_BASE_URL", fmt.Sprintf("http://localhost:%d", c.Port)), "/")
@@ -115,6 +124,21 @@ func (c Config) validateProduction() error {
 		errs = append(errs, errors.New("APP_BASE_URL must be the public address in production"))
 	}
 	return errors.Join(errs...)
+}
+
+// cidrs splits a comma-separated list of CIDR prefixes and checks each.
+func cidrs(s, key string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if _, err := netip.ParsePrefix(p); err != nil {
+			return nil, fmt.Errorf("%s: %q is not a CIDR prefix such as 10.0.0.0/8", key, p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func atoi(s, key string) (int, error) {
