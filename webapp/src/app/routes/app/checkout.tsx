@@ -74,8 +74,12 @@ function Checkout({ credits }: { credits: number }) {
             onCancel={() => navigate('/dashboard')}
             onSucceeded={() => {
               toast({ title: 'Payment Successful', description: 'Your credits have been added to your account.', variant: 'success' });
-              void mutate(profileKey);
-              void mutate(transactionsKey);
+              // No hook on this page reads the profile or the transactions,
+              // so mutate(key) alone would find nothing to revalidate and the
+              // dashboard would show the cached, pre-payment figures. Dropping
+              // the cached values makes their next reader fetch them.
+              void mutate(profileKey, undefined, { revalidate: true });
+              void mutate(transactionsKey, undefined, { revalidate: true });
             }}
             onFailed={(message) =>
               toast({

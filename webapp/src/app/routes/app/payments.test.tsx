@@ -49,6 +49,24 @@ describe('checkout', () => {
     expect(screen.getByText('100 credits for $9.99 have been added to your account.')).toBeInTheDocument();
   });
 
+  it('shows the paid credits on the dashboard it came from', async () => {
+    let paid = false;
+    const app = renderApp('/dashboard', {
+      ...purchase,
+      'GET /api/user/profile': () => ({ body: { ...inactiveProfile, creditsAvailable: paid ? 100 : 0 } }),
+      'POST /api/dev/payments/confirm': () => {
+        paid = true;
+        return { body: { status: 'succeeded' } };
+      },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
+    await app.user.click(await screen.findByRole('radio', { name: /^100 credits/ }));
+    await app.user.click(screen.getByRole('button', { name: 'Continue to Checkout' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Pay $9.99' }));
+    await app.user.click(await screen.findByRole('link', { name: 'Go to Dashboard' }));
+    expect(await screen.findByText('100')).toBeInTheDocument();
+  });
+
   it('stays on the form with a Payment Failed toast on a decline', async () => {
     const app = renderApp('/checkout?credits=100', {
       ...purchase,
