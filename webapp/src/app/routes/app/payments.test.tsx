@@ -136,6 +136,22 @@ describe('subscribe', () => {
     expect(app.callsTo('POST', '/api/subscription/create')).toHaveLength(1);
   });
 
+  it('goes to /subscribe/success although the refetched profile is now active', async () => {
+    let paid = false;
+    const app = renderApp('/subscribe', {
+      ...inactive,
+      'GET /api/user/profile': () => ({ body: paid ? activeProfile : inactiveProfile }),
+      'POST /api/dev/payments/confirm': () => {
+        paid = true;
+        return { body: { status: 'succeeded' } };
+      },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Subscribe for $29.99/month' }));
+    expect(await screen.findByRole('heading', { name: 'Subscription Successful' })).toBeInTheDocument();
+    expect(app.location()).toBe('/subscribe/success');
+    expect(app.callsTo('GET', '/api/user/profile').length).toBeGreaterThan(1);
+  });
+
   it('shows Subscription Failed on a decline', async () => {
     const app = renderApp('/subscribe', {
       ...inactive,

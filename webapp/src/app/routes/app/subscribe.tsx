@@ -1,5 +1,5 @@
 import { Navigate, useNavigate } from 'react-router';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -16,9 +16,13 @@ import { formatCents } from '@/lib/format';
 
 export default function SubscribeRoute() {
   const { data: profile, isLoading } = useProfile();
+  const [paid, setPaid] = useState(false);
   if (isLoading || !profile) return <Spinner label="Loading your subscription" />;
-  if (normalizeStatus(profile.subscriptionStatus) === 'active') return <AlreadyActive />;
-  return <Subscribe />;
+  // After this page's own payment the refetched profile says active: that
+  // is the new subscriber on the way to /subscribe/success, not a visitor
+  // who was subscribed already.
+  if (!paid && normalizeStatus(profile.subscriptionStatus) === 'active') return <AlreadyActive />;
+  return <Subscribe onPaid={() => setPaid(true)} />;
 }
 
 function AlreadyActive() {
@@ -28,7 +32,7 @@ function AlreadyActive() {
   return <Navigate to="/subscription" replace />;
 }
 
-function Subscribe() {
+function Subscribe({ onPaid }: { onPaid: () => void }) {
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
   const { data: plans } = usePlans();
@@ -55,7 +59,10 @@ function Subscribe() {
             returnPath="/subscribe/success"
             submitLabel={plans ? `Subscribe for ${formatCents(plans.plan.priceCents)}/${plans.plan.interval}` : 'Subscribe'}
             onCancel={() => navigate('/dashboard')}
-            {...subscriptionPaymentCallbacks(() => void mutate(profileKey))}
+            {...subscriptionPaymentCallbacks(() => {
+              onPaid();
+              void mutate(profileKey);
+            })}
           />
         ) : (
           <Spinner label="Preparing payment" />
