@@ -31,8 +31,10 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/platform"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/support"
 	"github.com/a2e-automation/app/internal/vero"
 	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/projections"
@@ -95,6 +97,10 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	if _, err := vero.Seed(seedCtx, pool); err != nil {
 		return Deps{}, err
 	}
+	mailer, err := mail.New(cfg.SMTPURL, cfg.MailFrom, pool, log)
+	if err != nil {
+		return Deps{}, err
+	}
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
 	return Deps{
@@ -103,6 +109,8 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: auth.NewStore(pool, cfg.Secret), Keys: keys,
+		Mailer: mailer, Mailbox: mail.NewMailbox(pool, log),
+		Reader: projections.NewReader(pool), Support: support.NewStore(pool),
 	}, nil
 }
 

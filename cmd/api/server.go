@@ -13,7 +13,9 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/support"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -29,6 +31,10 @@ type Deps struct {
 	Registry    *prometheus.Registry
 	Auth        *auth.Store
 	Keys        *apikeys.Keys
+	Mailer      mail.Mailer
+	Mailbox     *mail.Mailbox // the development mailbox, listed at /api/dev/mail outside production
+	Reader      *projections.Reader
+	Support     *support.Store
 	Staff       *staff.Console
 }
 
