@@ -44,7 +44,17 @@ func accountParam(r *http.Request) (string, error) {
 	return id, nil
 }
 
-// asOfParam reads ?asOf= as RFC 3339 or a date (end of that day, UTC).
+// accountAsOfParams reads a staff route's {id} and its ?asOf= (RFC 3339 or
+// a date meaning the end of that day, UTC; nil when absent).
+func accountAsOfParams(r *http.Request) (string, *time.Time, error) {
+	id, err := accountParam(r)
+	if err != nil {
+		return "", nil, err
+	}
+	asOf, err := asOfParam(r)
+	return id, asOf, err
+}
+
 func asOfParam(r *http.Request) (*time.Time, error) {
 	v := strings.TrimSpace(r.URL.Query().Get("asOf"))
 	if v == "" {
@@ -73,12 +83,7 @@ func handleStaffSearch(d Deps) http.HandlerFunc {
 
 func handleStaffHistory(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id, err := accountParam(r)
-		if err != nil {
-			writeError(w, r, d.Log, err)
-			return
-		}
-		asOf, err := asOfParam(r)
+		id, asOf, err := accountAsOfParams(r)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -103,12 +108,7 @@ func handleStaffHistory(d Deps) http.HandlerFunc {
 
 func handleStaffBalance(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id, err := accountParam(r)
-		if err != nil {
-			writeError(w, r, d.Log, err)
-			return
-		}
-		asOf, err := asOfParam(r)
+		id, asOf, err := accountAsOfParams(r)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
