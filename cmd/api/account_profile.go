@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/projections"
+)
+
+type profileResponse struct {
+	Email                   string  `json:"email"`
+	IsVerified              bool    `json:"isVerified"`
+	SubscriptionStatus      string  `json:"subscriptionStatus"`
+	SubscriptionRenewalDate *string `json:"subscriptionRenewalDate"` // RFC 3339, or null
+	APIKey                  string  `json:"apiKey"`
+	CreditsAvailable        int64   `json:"creditsAvailable"`
+	ListingsCreated         int64   `json:"listingsCreated"`
+	VeroChecks              int64   `json:"veroChecks"`
+}
+
+// errProfilePending answers while the projector has not written a new
+// account's profile yet.
+var errProfilePending = errStatus(http.StatusServiceUnavailable, "Your account is still being set up. Please try again in a moment.")
+
+// profileOf reads accountID's profile. A missing row means the projector
+// has not applied the registration yet: it waits for that event, bounded,
+// then answers errProfilePending.
+func profileOf(ctx context.Context, d Deps, accountID string) (projections.Profile, error) {
+	p, err := d.Reader.Profile(ctx, accountID)
+	if !errors.Is(err, projections.ErrNoProfile) {
+		return p, err
+	}
+	first, err := d.Store.ReadStream(ctx, domain.StreamID(accountID), 0, 1)
+	if err != nil {
+		return projections.Profile{}, err
+	}
+	if len(first) == 1 && d.Projections.WaitFor(ctx, first[0].GlobalPosition, readYourWritesTimeout, projections.Profiles{}.Name()) == nil {
+		if p, err = d.Reader.Profile(ctx, accountID); !errors.Is(err, projections.ErrNoProfile) {
+			return p, err
+		}
+	}
+	return projections.Profile{}, errProfilePending
+}
+
+// handleProfile answers the dashboard's profile from the profiles read
+// table, with the API key decrypted for display.
+func handleProfile(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := currentSession(r.Context()).AccountID
+		p, err := profileOf(r.Context(), d, id)
+		if err != nil {
+			if errors.Is(err, errProfilePending) {
+				w.Header().Set("Retry-After", "1")
+			}
+			writeError(w, r, d.Log, err)
+			return
+		}
+		res := profileResponse{
+			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.SubscriptionStatus,
+			CreditsAvailable: p.CreditsAvailable, ListingsCreated: p.ListingsCreated, VeroChecks: p.VeroChecks,
+		}
+		if p.SubscriptionRenewalDate != nil {
+			date := p.SubscriptionRenewalDate.UTC().Format(time.RFC3339)
+			res.SubscriptionRenewalDate = &date
+		}
+		if p.APIKeyEncrypted != "" {
+			// A key that no longer decrypts (APP_SECRET changed) shows as
+			// empty; regenerating it gives a working one.
+			if res.APIKey, err = d.Keys.Decrypt(p.APIKeyEncrypted); err != nil {
+				d.Log.ErrorContext(r.Context(), "API key does not decrypt", "account", id, "err", err)
+			}
+		}
+		encode(w, http.StatusOK, res)
+	}
+}
+
+type regenerateResponse struct {
+	APIKey  string `json:"apiKey"`
+	Message string `json:"message"`
+}
+
+// handleRegenerateAPIKey rotates the signed-in account's API key; the old
+// key stops working in the same transaction.
+func handleRegenerateAPIKey(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := currentSession(r.Context()).AccountID
+		key, res, err := d.Accounts.RotateAPIKey(r.Context(), d.Keys, id, metadata(r, "account:"+id))
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		awaitProjections(d, r, res.LastPosition)
+		encode(w, http.StatusOK, regenerateResponse{APIKey: key, Message: "API key regenerated"})
+	}
+}
