@@ -34,9 +34,8 @@ type accountResponse struct {
 // handleDesktopAccount answers the caller's email, balance and subscription
 // status from the read tables, like the dashboard. It is free.
 func handleDesktopAccount(d Deps) http.HandlerFunc {
-	reader := projections.NewReader(d.Pool)
 	return func(w http.ResponseWriter, r *http.Request) {
-		p, err := reader.Profile(r.Context(), apiAccount(r.Context()))
+		p, err := d.Reader.Profile(r.Context(), apiAccount(r.Context()))
 		if errors.Is(err, projections.ErrNoProfile) {
 			err = errStatus(http.StatusNotFound, "Account not found")
 		}
