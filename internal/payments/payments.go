@@ -1,0 +1,128 @@
+// Package payments takes money for the monthly plan and for credit packs.
+//
+// A Provider creates what the browser confirms (a customer, a subscription
+// waiting for its first payment, a PaymentIntent): Stripe, or in development
+// without keys the Simulated provider. The Service records nothing when a
+// checkout starts; the ledger changes only when the provider reports an
+// outcome as a Stripe event (a signed webhook, or the simulated provider's
+// stand-in built in the same shape), and every such event goes through one
+// function, Service.Apply, which turns it into account commands appended
+// once per event id.
+//
+// See docs/payments.md for the flow, idempotency and out-of-order delivery.
+package payments
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/config"
+)
+
+// Provider names, as GET /api/config reports them.
+const (
+	ProviderStripe    = "stripe"
+	ProviderSimulated = "simulated"
+)
+
+// Currency of every price in the catalogue.
+const Currency = "usd"
+
+// Payment kinds of a checkout, stored in payment_intents.kind and, for
+// credit purchases, in the PaymentIntent's metadata.
+const (
+	KindSubscription = domain.PaymentKindSubscription
+	KindCredits      = domain.PaymentKindCredits
+)
+
+// Metadata keys set on the provider's objects.
+const (
+	metaAccountID = "account_id"
+	metaKind      = "kind"
+	metaCredits   = "credits"
+)
+
+// Provider creates the objects a checkout needs at the payment provider.
+type Provider interface {
+	// Name is ProviderStripe or ProviderSimulated.
+	Name() string
+	// CreateCustomer creates the provider's customer of an account.
+	CreateCustomer(ctx context.Context, c CustomerRequest) (customerID string, err error)
+	// CreateSubscription creates a monthly plan subscription whose first
+	// invoice waits for the browser to pay it.
+	CreateSubscription(ctx context.Context, s SubscriptionRequest) (Checkout, error)
+	// CreatePaymentIntent creates the payment of a credit pack.
+	CreatePaymentIntent(ctx context.Context, p PaymentIntentRequest) (Checkout, error)
+	// CancelAtPeriodEnd stops a subscription from renewing.
+	CancelAtPeriodEnd(ctx context.Context, subscriptionID string) error
+}
+
+// CustomerRequest describes the customer of an account.
+type CustomerRequest struct {
+	AccountID, Email string
+}
+
+// SubscriptionRequest asks for a monthly plan subscription.
+type SubscriptionRequest struct {
+	AccountID, CustomerID string
+}
+
+// PaymentIntentRequest asks for the payment of Credits credits.
+type PaymentIntentRequest struct {
+	AccountID, CustomerID string
+	Credits, AmountCents  int64
+}
+
+// Checkout is a payment waiting for the browser: the client secret it
+// confirms with, and the provider's ids behind it.
+type Checkout struct {
+	PaymentIntentID string
+	ClientSecret    string
+	SubscriptionID  string // subscriptions only
+	InvoiceID       string // subscriptions only: the first invoice
+}
+
+// intentMetadata is the metadata of a credit purchase's PaymentIntent: the
+// webhook grants from it.
+func intentMetadata(accountID string, credits int64) map[string]string {
+	return map[string]string{metaAccountID: accountID, metaKind: KindCredits, metaCredits: strconv.FormatInt(credits, 10)}
+}
+
+// NewProvider picks the provider cfg asks for: Stripe when a secret key is
+// set, else the simulated provider in development. Production refuses to
+// start without Stripe keys (see config), and so does this.
+func NewProvider(cfg config.Config) (Provider, error) {
+	switch {
+	case cfg.StripeSecretKey != "" && cfg.StripePriceID == "":
+		return nil, errors.New("STRIPE_PRICE_ID is required with STRIPE_SECRET_KEY")
+	case cfg.StripeSecretKey != "":
+		return NewStripe(StripeConfig{SecretKey: cfg.StripeSecretKey, PriceID: cfg.StripePriceID, APIBase: cfg.StripeAPIBase}), nil
+	case cfg.IsDevelopment():
+		return NewSimulated(), nil
+	}
+	return nil, errors.New("STRIPE_SECRET_KEY is required outside development")
+}
+
+// Service runs the payment flows of seller accounts.
+type Service struct {
+	pool          *pgxpool.Pool
+	accounts      *accounts.Repository
+	provider      Provider
+	webhookSecret string
+	log           *slog.Logger
+}
+
+// NewService returns a Service; webhookSecret verifies Stripe's webhooks
+// (empty: every webhook is refused).
+func NewService(pool *pgxpool.Pool, repo *accounts.Repository, provider Provider, webhookSecret string, log *slog.Logger) *Service {
+	return &Service{pool: pool, accounts: repo, provider: provider, webhookSecret: webhookSecret, log: log}
+}
+
+// ProviderName is the active provider, ProviderStripe or ProviderSimulated.
+func (s *Service) ProviderName() string { return s.provider.Name() }

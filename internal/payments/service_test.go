@@ -1,0 +1,484 @@
+package payments_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/payments"
+	"github.com/a2e-automation/app/internal/payments/stripetest"
+	"github.com/a2e-automation/app/internal/testdb"
+)
+
+const webhookSecret = "whsec_test_payments"
+
+// clock is a settable test clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+
+// env is a Service on a fresh database and a test clock.
+type env struct {
+	t     *testing.T
+	pool  *pgxpool.Pool
+	repo  *accounts.Repository
+	clock *clock
+	svc   *payments.Service
+}
+
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+func newEnv(t *testing.T, provider payments.Provider) *env {
+	t.Helper()
+	pool := testdb.New(t)
+	c := &clock{t: t0}
+	repo := accounts.NewRepository(eventstore.New(pool), c.Now)
+	svc := payments.NewService(pool, repo, provider, webhookSecret, slog.New(slog.DiscardHandler))
+	return &env{t: t, pool: pool, repo: repo, clock: c, svc: svc}
+}
+
+// account registers a seller account and returns its id.
+func (e *env) account(email string) string {
+	e.t.Helper()
+	keys, err := apikeys.New(config.DevelopmentSecret)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	s, err := e.repo.Register(context.Background(), keys, email, "not-a-real-hash", eventstore.Metadata{Actor: "test"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return s.AccountID
+}
+
+// deliver signs and applies a webhook of object as event id, created now.
+func (e *env) deliver(id, typ string, object map[string]any) payments.Outcome {
+	e.t.Helper()
+	out, err := e.deliverErr(id, typ, object)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", typ, id, err)
+	}
+	return out
+}
+
+func (e *env) deliverErr(id, typ string, object map[string]any) (payments.Outcome, error) {
+	payload := stripetest.Event(id, typ, e.clock.Now(), object)
+	ev, err := e.svc.ParseWebhook(payload, stripetest.Sign(payload, webhookSecret))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.svc.Apply(context.Background(), ev, eventstore.Metadata{Actor: "stripe"})
+}
+
+func (e *env) load(id string) *domain.Account {
+	e.t.Helper()
+	a, err := e.repo.Load(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return a
+}
+
+// check asserts the balance and subscription status of account id now.
+func (e *env) check(id string, balance int64, status string) {
+	e.t.Helper()
+	a := e.load(id)
+	if got := a.Balance(e.clock.Now()); got != balance {
+		e.t.Errorf("balance = %d, want %d", got, balance)
+	}
+	if got := a.SubscriptionStatus(); got != status {
+		e.t.Errorf("status = %s, want %s", got, status)
+	}
+}
+
+// history returns the events of account id of the given types, in order.
+func (e *env) history(id string, types ...string) []domain.Event {
+	e.t.Helper()
+	recs, err := e.repo.History(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var out []domain.Event
+	for _, r := range recs {
+		for _, typ := range types {
+			if r.Event.EventType() == typ {
+				out = append(out, r.Event)
+			}
+		}
+	}
+	return out
+}
+
+func (e *env) version(id string) int64 {
+	e.t.Helper()
+	recs, err := e.repo.History(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return recs[len(recs)-1].Version
+}
+
+func month(n int) time.Time { return t0.AddDate(0, n, 0) }
+
+func invoice(id, accountID string, from, to int, paid bool) stripetest.Invoice {
+	return stripetest.Invoice{
+		ID: id, CustomerID: "cus_unknown", SubscriptionID: "sub_1", AccountID: accountID,
+		PeriodStart: month(from), PeriodEnd: month(to), AmountCents: 2999, Paid: paid,
+		HostedURL: "https://invoice.stripe.com/i/acct_1/" + id,
+	}
+}
+
+func TestInvoicePaidActivatesGrantsAndRecordsThePayment(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("paid@example.com")
+	out := e.deliver("evt_1", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
+	if out.Ignored != "" || out.AccountID != id || out.Result.LastPosition == 0 {
+		t.Fatalf("outcome = %+v", out)
+	}
+	e.check(id, 500, domain.StatusActive)
+	if end := e.load(id).PeriodEnd(); end == nil || !end.Equal(month(1)) {
+		t.Fatalf("period end = %v, want %v", end, month(1))
+	}
+	pays := e.history(id, "PaymentRecorded")
+	want := domain.PaymentRecorded{
+		PaymentID: "in_1", Kind: "subscription", Description: "Monthly Plan — Nov 01, 2026 to Dec 01, 2026",
+		AmountCents: 2999, Status: "paid", InvoiceURL: "https://invoice.stripe.com/i/acct_1/in_1", Credits: 500,
+	}
+	if len(pays) != 1 || pays[0] != want {
+		t.Fatalf("payments = %+v, want %+v", pays, want)
+	}
+	grants := e.history(id, "CreditsGranted")
+	if g := grants[0].(domain.CreditsGranted); len(grants) != 1 || g.Source != domain.SourceMonthly || !g.ExpiresAt.Equal(month(1)) {
+		t.Fatalf("grants = %+v", grants)
+	}
+}
+
+func TestDuplicateDeliveryIsAppliedOnce(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("dup@example.com")
+	inv := invoice("in_1", id, 0, 1, true).Object()
+	first := e.deliver("evt_dup", "invoice.paid", inv)
+	v := e.version(id)
+	again := e.deliver("evt_dup", "invoice.paid", inv)
+	if !again.Result.Replayed || again.Result.LastPosition != first.Result.LastPosition || e.version(id) != v {
+		t.Fatalf("redelivery: %+v, version %d -> %d", again.Result, v, e.version(id))
+	}
+	e.check(id, 500, domain.StatusActive)
+
+	// Another event id about the same invoice is a no-op in the domain.
+	e.deliver("evt_other", "invoice.paid", inv)
+	e.check(id, 500, domain.StatusActive)
+	if n := len(e.history(id, "CreditsGranted", "PaymentRecorded")); n != 2 {
+		t.Fatalf("%d grants and payments, want 2", n)
+	}
+
+	// The same event id with other content is refused.
+	changed := invoice("in_1", id, 0, 1, true)
+	changed.AmountCents = 1
+	if _, err := e.deliverErr("evt_dup", "invoice.paid", changed.Object()); !errors.Is(err, eventstore.ErrIdempotencyKeyReused) {
+		t.Fatalf("reused event id: err = %v", err)
+	}
+}
+
+func TestOutOfOrderDelivery(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("order@example.com")
+	sub := stripetest.Subscription{ID: "sub_1", CustomerID: "cus_unknown", AccountID: id, Status: "active", PeriodStart: month(0), PeriodEnd: month(1)}
+
+	// The subscription's update arrives before its invoice.paid: nothing yet,
+	// and the grant still comes with the invoice.
+	if out := e.deliver("evt_upd", "customer.subscription.updated", sub.Object()); out.Ignored == "" {
+		t.Fatalf("update before invoice: %+v", out)
+	}
+	e.check(id, 0, domain.StatusInactive)
+	e.deliver("evt_paid1", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
+	e.check(id, 500, domain.StatusActive)
+
+	// The renewal is paid; then the first invoice's event comes again late
+	// under another id, and a stale past-due update and payment failure of
+	// the renewed period arrive: the period stays, nothing is past due.
+	e.clock.Set(month(1).Add(time.Hour))
+	e.deliver("evt_paid2", "invoice.paid", invoice("in_2", id, 1, 2, true).Object())
+	e.check(id, 500, domain.StatusActive)
+	e.deliver("evt_paid1_late", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
+	late := sub
+	late.Status, late.PeriodStart, late.PeriodEnd = "past_due", month(1), month(2)
+	e.deliver("evt_pastdue_late", "customer.subscription.updated", late.Object())
+	e.deliver("evt_failed_late", "invoice.payment_failed", invoice("in_2", id, 1, 2, false).Object())
+	e.check(id, 500, domain.StatusActive)
+	if end := e.load(id).PeriodEnd(); !end.Equal(month(2)) {
+		t.Fatalf("period end = %v, want %v", end, month(2))
+	}
+	for _, ev := range e.history(id, "PaymentRecorded") {
+		if p := ev.(domain.PaymentRecorded); p.Status != domain.PaymentPaid {
+			t.Fatalf("payment %+v recorded after it was paid", p)
+		}
+	}
+}
+
+func TestRenewalsAndExpiryAcrossCyclesLeavePurchasedCredits(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("cycles@example.com")
+	ctx := context.Background()
+	e.deliver("evt_c1", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
+	e.deliver("evt_pi", "payment_intent.succeeded", stripetest.PaymentIntent{
+		ID: "pi_1", AccountID: id, Credits: 100, AmountCents: 999, Succeeded: true,
+	}.Object())
+	e.check(id, 600, domain.StatusActive)
+	for range 50 {
+		if _, err := e.repo.Update(ctx, id, eventstore.UpdateOptions{}, spend); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.check(id, 550, domain.StatusActive) // monthly credits burn first
+
+	// Cycle 2: the renewal expires the 450 left, then grants 500.
+	e.clock.Set(month(1).Add(time.Minute))
+	e.deliver("evt_c2", "invoice.paid", invoice("in_2", id, 1, 2, true).Object())
+	e.check(id, 600, domain.StatusActive)
+
+	// Cycle 3: the sweeper expires the cycle before the renewal arrives.
+	e.clock.Set(month(2).Add(time.Hour))
+	if _, err := e.repo.ExpireDue(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	e.check(id, 100, domain.StatusActive)
+	e.deliver("evt_c3", "invoice.paid", invoice("in_3", id, 2, 3, true).Object())
+	e.check(id, 600, domain.StatusActive)
+
+	// Cycle 4 fails: the cycle's credits expire, the subscription is past
+	// due; the retry pays the same invoice and renews.
+	e.clock.Set(month(3).Add(time.Hour))
+	e.deliver("evt_c4_failed", "invoice.payment_failed", invoice("in_4", id, 3, 4, false).Object())
+	e.check(id, 100, domain.StatusPastDue)
+	e.clock.Set(month(3).Add(3 * time.Hour))
+	e.deliver("evt_c4_paid", "invoice.paid", invoice("in_4", id, 3, 4, true).Object())
+	e.check(id, 600, domain.StatusActive)
+
+	// A second sweep finds nothing: every cycle expired exactly once.
+	if _, err := e.repo.ExpireDue(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	expired := e.history(id, "CreditsExpired")
+	want := []int64{450, 500, 500}
+	if len(expired) != len(want) {
+		t.Fatalf("expiries = %+v, want amounts %v", expired, want)
+	}
+	for i, ev := range expired {
+		if x := ev.(domain.CreditsExpired); x.Amount != want[i] || x.GrantID == "purchase:pi_1" {
+			t.Fatalf("expiry %d = %+v, want %d monthly credits", i, x, want[i])
+		}
+	}
+	if got := e.load(id).Grants(e.clock.Now()); got[len(got)-1].ID != "purchase:pi_1" || got[len(got)-1].Remaining != 100 {
+		t.Fatalf("grants = %+v, want the purchase untouched", got)
+	}
+}
+
+// spend takes 1 credit, as a metered API request does.
+func spend(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	return nil, a.Spend(domain.OperationAPIRequest, "test", now)
+}
+
+func TestCancelAtPeriodEndThenEnd(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("cancel@example.com")
+	e.deliver("evt_paid", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
+	sub := stripetest.Subscription{ID: "sub_1", AccountID: id, Status: "active", CancelAtPeriodEnd: true, PeriodStart: month(0), PeriodEnd: month(1)}
+	e.deliver("evt_cancel", "customer.subscription.updated", sub.Object())
+	e.check(id, 500, domain.StatusCancelled) // the cycle's credits stay until they expire
+	e.deliver("evt_cancel_again", "customer.subscription.updated", sub.Object())
+	if n := len(e.history(id, "SubscriptionCancelled")); n != 1 {
+		t.Fatalf("%d cancellations, want 1", n)
+	}
+	e.clock.Set(month(1))
+	sub.Status = "canceled"
+	e.deliver("evt_deleted", "customer.subscription.deleted", sub.Object())
+	e.check(id, 0, domain.StatusCancelled)
+	if n := len(e.history(id, "SubscriptionEnded")); n != 1 {
+		t.Fatalf("%d ends, want 1", n)
+	}
+}
+
+func TestCreditPurchaseEvents(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("credits@example.com")
+	pi := stripetest.PaymentIntent{ID: "pi_1", AccountID: id, Credits: 250, AmountCents: 2500}
+
+	e.deliver("evt_failed", "payment_intent.payment_failed", pi.Object())
+	e.check(id, 0, domain.StatusInactive)
+	pi.Succeeded = true
+	e.deliver("evt_ok", "payment_intent.succeeded", pi.Object())
+	e.check(id, 250, domain.StatusInactive)
+	pays := e.history(id, "PaymentRecorded")
+	if len(pays) != 2 || pays[0].(domain.PaymentRecorded).Status != "failed" || pays[1].(domain.PaymentRecorded) != (domain.PaymentRecorded{
+		PaymentID: "pi_1", Kind: "credits", Description: "250 credits", AmountCents: 2500, Status: "paid", Credits: 250,
+	}) {
+		t.Fatalf("payments = %+v", pays)
+	}
+	g := e.history(id, "CreditsGranted")[0].(domain.CreditsGranted)
+	if g.GrantID != "purchase:pi_1" || g.Source != domain.SourcePurchase || g.ExpiresAt != nil || g.Reference != "pi_1" {
+		t.Fatalf("grant = %+v", g)
+	}
+
+	for name, bad := range map[string]stripetest.PaymentIntent{
+		"amount below the catalogue": {ID: "pi_2", AccountID: id, Credits: 100, AmountCents: 1, Succeeded: true},
+		"another currency":           {ID: "pi_3", AccountID: id, Credits: 100, AmountCents: 999, Currency: "eur", Succeeded: true},
+		"no credit count":            {ID: "pi_4", AccountID: id, Credits: -5, AmountCents: 999, Succeeded: true},
+		"a subscription's intent":    {ID: "pi_5", AccountID: id, AmountCents: 2999, Succeeded: true},
+		"an unknown account":         {ID: "pi_6", AccountID: "9d6f1a8e-0000-4000-8000-000000000000", Credits: 100, AmountCents: 999, Succeeded: true},
+		"no account at all":          {ID: "pi_7", Credits: 100, AmountCents: 999, Succeeded: true},
+	} {
+		if out := e.deliver("evt_"+bad.ID, "payment_intent.succeeded", bad.Object()); out.Ignored == "" {
+			t.Errorf("%s: applied: %+v", name, out)
+		}
+	}
+	e.check(id, 250, domain.StatusInactive)
+	if out := e.deliver("evt_charge", "charge.succeeded", map[string]any{"id": "ch_1", "object": "charge"}); out.Ignored == "" {
+		t.Fatalf("unhandled type applied: %+v", out)
+	}
+}
+
+func TestEventsFindTheAccountByCustomer(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("customer@example.com")
+	co, err := e.svc.CreateSubscription(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var customerID string
+	if err := e.pool.QueryRow(context.Background(), `SELECT customer_id FROM stripe_customers WHERE account_id = $1`, id).Scan(&customerID); err != nil {
+		t.Fatal(err)
+	}
+	inv := invoice(co.InvoiceID, "", 0, 1, true) // no metadata: the customer alone names the account
+	inv.CustomerID, inv.SubscriptionID = customerID, co.SubscriptionID
+	if out := e.deliver("evt_1", "invoice.paid", inv.Object()); out.AccountID != id {
+		t.Fatalf("outcome = %+v", out)
+	}
+	e.check(id, 500, domain.StatusActive)
+	if _, err := e.svc.CreateSubscription(context.Background(), id); !errors.Is(err, payments.ErrAlreadySubscribed) {
+		t.Fatalf("second subscription: err = %v", err)
+	}
+	var status string
+	if err := e.pool.QueryRow(context.Background(), `SELECT status FROM payment_intents WHERE invoice_id = $1`, co.InvoiceID).Scan(&status); err != nil || status != "succeeded" {
+		t.Fatalf("intent status = %q, %v", status, err)
+	}
+}
+
+func TestInvalidWebhooksAreRefused(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	payload := stripetest.Event("evt_1", "invoice.paid", t0, invoice("in_1", "x", 0, 1, true).Object())
+	for name, sig := range map[string]string{
+		"no signature":    "",
+		"another secret":  stripetest.Sign(payload, "whsec_other"),
+		"altered payload": stripetest.Sign(append([]byte(" "), payload...), webhookSecret),
+		"garbage":         "t=1,v1=zz",
+	} {
+		if _, err := e.svc.ParseWebhook(payload, sig); !errors.Is(err, payments.ErrInvalidWebhook) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	unsigned := payments.NewService(e.pool, e.repo, payments.NewSimulated(), "", slog.New(slog.DiscardHandler))
+	if _, err := unsigned.ParseWebhook(payload, stripetest.Sign(payload, "")); !errors.Is(err, payments.ErrInvalidWebhook) {
+		t.Errorf("no secret configured: err = %v", err)
+	}
+}
+
+func TestSimulatedProvider(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	ctx := context.Background()
+	md := eventstore.Metadata{Actor: "test"}
+	id, other := e.account("sim@example.com"), e.account("other@example.com")
+
+	if _, err := e.svc.PurchaseCredits(ctx, id, 0); domain.ErrorMessage(err) != "Please select a valid credit amount." {
+		t.Fatalf("0 credits: err = %v", err)
+	}
+	buy, err := e.svc.PurchaseCredits(ctx, id, 100)
+	if err != nil || buy.AmountCents != 999 || buy.ClientSecret == "" {
+		t.Fatalf("purchase = %+v, %v", buy, err)
+	}
+	if _, err := e.svc.ConfirmSimulated(ctx, other, buy.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrUnknownPayment) {
+		t.Fatalf("another account's secret: err = %v", err)
+	}
+	if _, err := e.svc.ConfirmSimulated(ctx, id, buy.ClientSecret, "maybe", md); domain.ErrorCode(err) != domain.CodeInvalid {
+		t.Fatalf("unknown outcome: err = %v", err)
+	}
+	declined, err := e.svc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeFailed, md)
+	if err != nil || declined.Status != "failed" || declined.Message != "Your card was declined." {
+		t.Fatalf("declined = %+v, %v", declined, err)
+	}
+	e.check(id, 0, domain.StatusInactive)
+	if _, err := e.svc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+		t.Fatal(err)
+	}
+	e.check(id, 100, domain.StatusInactive)
+	if _, err := e.svc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrAlreadyConfirmed) {
+		t.Fatalf("second confirmation: err = %v", err)
+	}
+
+	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNothingToRenew) {
+		t.Fatalf("advance without a subscription: err = %v", err)
+	}
+	sub, err := e.svc.CreateSubscription(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.ConfirmSimulated(ctx, id, sub.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+		t.Fatal(err)
+	}
+	e.check(id, 600, domain.StatusActive)
+	firstEnd := *e.load(id).PeriodEnd()
+	if !firstEnd.Equal(month(1)) {
+		t.Fatalf("first period ends %v, want %v", firstEnd, month(1))
+	}
+
+	// A declined renewal at the cycle's end: the cycle's credits expire and
+	// the subscription is past due; advancing again retries the invoice.
+	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeFailed, md); err != nil {
+		t.Fatal(err)
+	}
+	e.check(id, 100, domain.StatusPastDue)
+	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); err != nil {
+		t.Fatal(err)
+	}
+	e.check(id, 600, domain.StatusActive)
+	if end := e.load(id).PeriodEnd(); !end.Equal(month(2)) {
+		t.Fatalf("renewed period ends %v, want %v", end, month(2))
+	}
+	pays := e.history(id, "PaymentRecorded")
+	failed, retried := pays[len(pays)-2].(domain.PaymentRecorded), pays[len(pays)-1].(domain.PaymentRecorded)
+	if len(pays) != 5 || failed.Status != "failed" || retried.Status != "paid" || failed.PaymentID != retried.PaymentID {
+		t.Fatalf("payments = %+v, want the declined renewal's invoice paid on retry", pays)
+	}
+
+	if _, err := e.svc.CancelSubscription(ctx, id, md); err != nil {
+		t.Fatal(err)
+	}
+	e.check(id, 600, domain.StatusCancelled)
+	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNothingToRenew) {
+		t.Fatalf("advance after cancel: err = %v", err)
+	}
+	if _, err := e.svc.CancelSubscription(ctx, id, md); domain.ErrorCode(err) != domain.CodeConflict {
+		t.Fatalf("second cancel: err = %v", err)
+	}
+
+	stripeSvc := payments.NewService(e.pool, e.repo, payments.NewStripe(payments.StripeConfig{SecretKey: "sk_test_unused"}), webhookSecret, slog.New(slog.DiscardHandler))
+	if _, err := stripeSvc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNotSimulated) {
+		t.Fatalf("confirm with Stripe active: err = %v", err)
+	}
+}

@@ -1,0 +1,279 @@
+package payments
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stripe/stripe-go/v82"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/catalog"
+)
+
+// Simulated is the development Provider: ids and client secrets of its own,
+// no network. Its payments are confirmed by Service.ConfirmSimulated and its
+// subscriptions renewed by Service.AdvanceSimulatedCycle, which report the
+// outcome as the Stripe event a webhook would bring.
+type Simulated struct{}
+
+// NewSimulated returns the simulated provider.
+func NewSimulated() *Simulated { return &Simulated{} }
+
+// Prefixes of the simulated provider's ids.
+const (
+	simCustomer     = "cus_sim_"
+	simSubscription = "sub_sim_"
+	simInvoice      = "in_sim_"
+	simIntent       = "pi_sim_"
+	simEvent        = "evt_sim_"
+)
+
+// Name implements Provider.
+func (*Simulated) Name() string { return ProviderSimulated }
+
+// CreateCustomer implements Provider.
+func (*Simulated) CreateCustomer(context.Context, CustomerRequest) (string, error) {
+	return simCustomer + simToken(), nil
+}
+
+// CreateSubscription implements Provider: one token names the subscription,
+// its first invoice and that invoice's PaymentIntent.
+func (*Simulated) CreateSubscription(context.Context, SubscriptionRequest) (Checkout, error) {
+	t := simToken()
+	return Checkout{
+		PaymentIntentID: simIntent + t, ClientSecret: simClientSecret(t),
+		SubscriptionID: simSubscription + t, InvoiceID: simInvoice + t,
+	}, nil
+}
+
+// CreatePaymentIntent implements Provider.
+func (*Simulated) CreatePaymentIntent(context.Context, PaymentIntentRequest) (Checkout, error) {
+	t := simToken()
+	return Checkout{PaymentIntentID: simIntent + t, ClientSecret: simClientSecret(t)}, nil
+}
+
+// CancelAtPeriodEnd implements Provider; the simulated subscription simply
+// is not renewed again.
+func (*Simulated) CancelAtPeriodEnd(context.Context, string) error { return nil }
+
+// simToken is a random id part.
+func simToken() string { return strings.ToLower(rand.Text()) }
+
+// simClientSecret is a client secret in Stripe's shape, with its own random
+// secret part.
+func simClientSecret(token string) string { return simIntent + token + "_secret_" + rand.Text() }
+
+// Outcomes of a simulated payment.
+const (
+	OutcomeSucceeded = "succeeded"
+	OutcomeFailed    = "failed"
+)
+
+// declineMessage is what a simulated declined card says, as Stripe's test
+// card 4000 0000 0000 0002 does.
+const declineMessage = "Your card was declined."
+
+// Errors of the simulated flows, in words a developer can act on.
+var (
+	ErrNotSimulated     = domain.Errorf(domain.CodeNotFound, "The simulated payment provider is not active")
+	ErrUnknownPayment   = domain.Errorf(domain.CodeNotFound, "No such payment")
+	ErrAlreadyConfirmed = domain.Errorf(domain.CodeConflict, "This payment has already been confirmed")
+	ErrNothingToRenew   = domain.Errorf(domain.CodeConflict, "No active subscription to renew")
+	ErrNotSimulatedSub  = domain.Errorf(domain.CodeConflict, "This subscription does not belong to the simulated provider")
+)
+
+// Simulation is the answer of a simulated payment: its outcome in the
+// webapp's words and what was appended.
+type Simulation struct {
+	Status  string // OutcomeSucceeded or OutcomeFailed
+	Message string
+	Outcome Outcome
+}
+
+// ConfirmSimulated confirms the simulated payment of clientSecret, which
+// must be accountID's, as paid or declined (outcome), and records exactly
+// what the matching Stripe webhook would: it builds that event and applies
+// it with Apply. A subscription's first invoice pays the month from now.
+func (s *Service) ConfirmSimulated(ctx context.Context, accountID, clientSecret, outcome string, md eventstore.Metadata) (Simulation, error) {
+	if err := s.checkSimulated(outcome); err != nil {
+		return Simulation{}, err
+	}
+	var in intent
+	err := s.pool.QueryRow(ctx, `SELECT i.intent_id, i.kind, i.credits, i.amount_cents, i.currency,
+			coalesce(i.subscription_id, ''), coalesce(i.invoice_id, ''), i.status, c.customer_id
+		FROM payment_intents i JOIN stripe_customers c USING (account_id)
+		WHERE i.client_secret_hash = $1 AND i.account_id = $2`, secretHash(clientSecret), accountID).
+		Scan(&in.id, &in.kind, &in.credits, &in.amountCents, &in.currency, &in.subscriptionID, &in.invoiceID, &in.status, &in.customerID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Simulation{}, ErrUnknownPayment
+	}
+	if err != nil {
+		return Simulation{}, fmt.Errorf("find payment intent: %w", err)
+	}
+	if in.status == intentSucceeded {
+		return Simulation{}, ErrAlreadyConfirmed
+	}
+	in.accountID = accountID
+	if in.kind == KindSubscription {
+		a, err := s.accounts.Load(ctx, accountID)
+		if err != nil {
+			return Simulation{}, err
+		}
+		if running(a) {
+			return Simulation{}, ErrAlreadySubscribed
+		}
+	}
+	now := s.accounts.Now()
+	var ev stripe.Event
+	if in.kind == KindCredits {
+		ev, err = in.paymentIntentEvent(outcome, now)
+	} else {
+		ev, err = in.invoiceEvent(outcome, now, now.AddDate(0, 1, 0), now)
+	}
+	if err != nil {
+		return Simulation{}, err
+	}
+	return s.simulate(ctx, ev, outcome, md)
+}
+
+// AdvanceSimulatedCycle ends accountID's current billing cycle as Stripe's
+// next invoice.paid (outcome succeeded) or invoice.payment_failed would: the
+// event is created at the end of the current period, so applying it expires
+// the cycle's monthly credits first, then starts the next cycle with its
+// grant, or marks the subscription past due. A past due subscription
+// retries the same invoice.
+func (s *Service) AdvanceSimulatedCycle(ctx context.Context, accountID, outcome string, md eventstore.Metadata) (Simulation, error) {
+	if err := s.checkSimulated(outcome); err != nil {
+		return Simulation{}, err
+	}
+	a, err := s.accounts.Load(ctx, accountID)
+	if err != nil {
+		return Simulation{}, err
+	}
+	if !running(a) || a.PeriodEnd() == nil {
+		return Simulation{}, ErrNothingToRenew
+	}
+	token, ok := strings.CutPrefix(a.SubscriptionID(), simSubscription)
+	if !ok {
+		return Simulation{}, ErrNotSimulatedSub
+	}
+	var customerID string
+	if err := s.pool.QueryRow(ctx, `SELECT customer_id FROM stripe_customers WHERE account_id = $1`, accountID).Scan(&customerID); err != nil {
+		return Simulation{}, fmt.Errorf("find customer: %w", err)
+	}
+	plan := catalog.MonthlyPlan()
+	start := *a.PeriodEnd()
+	in := intent{
+		accountID: accountID, customerID: customerID, kind: KindSubscription, credits: plan.Credits,
+		amountCents: plan.PriceCents, currency: Currency, subscriptionID: a.SubscriptionID(),
+		invoiceID: simInvoice + token + "_" + strconv.FormatInt(start.Unix(), 10),
+	}
+	ev, err := in.invoiceEvent(outcome, start, start.AddDate(0, 1, 0), start)
+	if err != nil {
+		return Simulation{}, err
+	}
+	return s.simulate(ctx, ev, outcome, md)
+}
+
+// checkSimulated refuses the simulated flows when another provider is
+// active, and outcomes other than succeeded and failed.
+func (s *Service) checkSimulated(outcome string) error {
+	if s.provider.Name() != ProviderSimulated {
+		return ErrNotSimulated
+	}
+	if outcome != OutcomeSucceeded && outcome != OutcomeFailed {
+		return domain.Errorf(domain.CodeInvalid, "The outcome must be %q or %q", OutcomeSucceeded, OutcomeFailed)
+	}
+	return nil
+}
+
+// simulate applies a simulated event like a webhook's.
+func (s *Service) simulate(ctx context.Context, ev stripe.Event, outcome string, md eventstore.Metadata) (Simulation, error) {
+	md.Actor = "simulated-provider"
+	out, err := s.Apply(ctx, ev, md)
+	if err != nil {
+		return Simulation{}, err
+	}
+	if out.Ignored != "" {
+		return Simulation{}, fmt.Errorf("simulated %s %s ignored: %s", ev.Type, ev.ID, out.Ignored)
+	}
+	sim := Simulation{Status: outcome, Message: "Payment succeeded", Outcome: out}
+	if outcome == OutcomeFailed {
+		sim.Message = declineMessage
+	}
+	return sim, nil
+}
+
+// intent is a simulated payment and whose it is.
+type intent struct {
+	id, accountID, customerID, kind, currency, subscriptionID, invoiceID, status string
+	credits, amountCents                                                         int64
+}
+
+// paymentIntentEvent is the payment_intent.succeeded or
+// .payment_failed event of a credit purchase, created at created.
+func (in intent) paymentIntentEvent(outcome string, created time.Time) (stripe.Event, error) {
+	pi := &stripe.PaymentIntent{
+		ID: in.id, Object: "payment_intent", Amount: in.amountCents, Currency: stripe.Currency(in.currency),
+		Customer: &stripe.Customer{ID: in.customerID}, Metadata: intentMetadata(in.accountID, in.credits),
+		Description: creditsDescription(in.credits), Created: created.Unix(),
+		Status: stripe.PaymentIntentStatusSucceeded, AmountReceived: in.amountCents,
+	}
+	typ := stripe.EventTypePaymentIntentSucceeded
+	if outcome == OutcomeFailed {
+		typ, pi.Status, pi.AmountReceived = stripe.EventTypePaymentIntentPaymentFailed, stripe.PaymentIntentStatusRequiresPaymentMethod, 0
+		pi.LastPaymentError = &stripe.Error{Type: stripe.ErrorTypeCard, Code: stripe.ErrorCodeCardDeclined, Msg: declineMessage}
+	}
+	return simulatedEvent(typ, created, pi)
+}
+
+// invoiceEvent is the invoice.paid or .payment_failed event of the
+// subscription invoice for start to end, created at created.
+func (in intent) invoiceEvent(outcome string, start, end, created time.Time) (stripe.Event, error) {
+	inv := &stripe.Invoice{
+		ID: in.invoiceID, Object: "invoice", Customer: &stripe.Customer{ID: in.customerID},
+		Currency: stripe.Currency(in.currency), AmountDue: in.amountCents, Created: created.Unix(),
+		Status: stripe.InvoiceStatusPaid, AmountPaid: in.amountCents,
+		Parent: &stripe.InvoiceParent{
+			Type: stripe.InvoiceParentTypeSubscriptionDetails,
+			SubscriptionDetails: &stripe.InvoiceParentSubscriptionDetails{
+				Subscription: &stripe.Subscription{ID: in.subscriptionID},
+				Metadata:     map[string]string{metaAccountID: in.accountID},
+			},
+		},
+		Lines: &stripe.InvoiceLineItemList{Data: []*stripe.InvoiceLineItem{{
+			Object: "line_item", Amount: in.amountCents, Currency: stripe.Currency(in.currency),
+			Period: &stripe.Period{Start: start.Unix(), End: end.Unix()},
+			Parent: &stripe.InvoiceLineItemParent{
+				Type:                    stripe.InvoiceLineItemParentTypeSubscriptionItemDetails,
+				SubscriptionItemDetails: &stripe.InvoiceLineItemParentSubscriptionItemDetails{Subscription: in.subscriptionID},
+			},
+		}}},
+	}
+	typ := stripe.EventTypeInvoicePaid
+	if outcome == OutcomeFailed {
+		typ, inv.Status, inv.AmountPaid = stripe.EventTypeInvoicePaymentFailed, stripe.InvoiceStatusOpen, 0
+	}
+	return simulatedEvent(typ, created, inv)
+}
+
+// simulatedEvent wraps object in a Stripe event of type typ, as a webhook
+// delivers it, with an id of its own.
+func simulatedEvent(typ stripe.EventType, created time.Time, object any) (stripe.Event, error) {
+	raw, err := json.Marshal(object)
+	if err != nil {
+		return stripe.Event{}, fmt.Errorf("encode simulated %s: %w", typ, err)
+	}
+	return stripe.Event{
+		ID: simEvent + simToken(), Object: "event", Type: typ, Created: created.Unix(),
+		APIVersion: stripe.APIVersion, Data: &stripe.EventData{Raw: raw},
+	}, nil
+}

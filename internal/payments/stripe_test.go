@@ -1,0 +1,148 @@
+package payments_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/payments"
+	"github.com/a2e-automation/app/internal/stripemock"
+)
+
+// sent is one request the Stripe client made.
+type sent struct {
+	method, path string
+	form         url.Values
+	header       http.Header
+}
+
+// recorder passes requests on and remembers them: stripe-mock answers with
+// fixtures, so what the client sent is what a test can check.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []sent
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.reqs = append(r.reqs, sent{method: req.Method, path: req.URL.Path, form: form, header: req.Header.Clone()})
+	r.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// last is the last request sent.
+func (r *recorder) last(t *testing.T) sent {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.reqs) == 0 {
+		t.Fatal("no request sent")
+	}
+	return r.reqs[len(r.reqs)-1]
+}
+
+func newStripe(t *testing.T, base string) (*payments.Stripe, *recorder) {
+	rec := &recorder{}
+	return payments.NewStripe(payments.StripeConfig{
+		SecretKey: "sk_test_123", PriceID: "price_monthly", APIBase: base, HTTPClient: &http.Client{Transport: rec},
+	}), rec
+}
+
+// wantForm checks the fields of a request's form.
+func wantForm(t *testing.T, s sent, method, path string, fields map[string]string) {
+	t.Helper()
+	if s.method != method || s.path != path {
+		t.Errorf("request = %s %s, want %s %s", s.method, s.path, method, path)
+	}
+	for k, v := range fields {
+		if got := s.form.Get(k); got != v {
+			t.Errorf("%s %s: %s = %q, want %q", method, path, k, got, v)
+		}
+	}
+	if auth := s.header.Get("Authorization"); auth != "Bearer sk_test_123" {
+		t.Errorf("Authorization = %q", auth)
+	}
+}
+
+func TestStripeProviderAgainstStripeMock(t *testing.T) {
+	p, rec := newStripe(t, stripemock.URL(t))
+	ctx := context.Background()
+	const account = "0b8a3c55-5a3e-4d7c-9a51-2f0f4f1e7a10"
+
+	cust, err := p.CreateCustomer(ctx, payments.CustomerRequest{AccountID: account, Email: "seller@example.com"})
+	if err != nil || !strings.HasPrefix(cust, "cus_") {
+		t.Fatalf("customer = %q, %v", cust, err)
+	}
+	s := rec.last(t)
+	wantForm(t, s, "POST", "/v1/customers", map[string]string{"email": "seller@example.com", "metadata[account_id]": account})
+	if key := s.header.Get("Idempotency-Key"); key != "customer:"+account {
+		t.Errorf("Idempotency-Key = %q", key)
+	}
+
+	sub, err := p.CreateSubscription(ctx, payments.SubscriptionRequest{AccountID: account, CustomerID: "cus_123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(sub.SubscriptionID, "sub_") || !strings.HasPrefix(sub.InvoiceID, "in_") ||
+		!strings.HasPrefix(sub.PaymentIntentID, "pi_") || !strings.Contains(sub.ClientSecret, "_secret_") {
+		t.Fatalf("subscription checkout = %+v", sub)
+	}
+	s = rec.last(t)
+	wantForm(t, s, "POST", "/v1/subscriptions", map[string]string{
+		"customer": "cus_123", "items[0][price]": "price_monthly", "payment_behavior": "default_incomplete",
+		"payment_settings[save_default_payment_method]": "on_subscription", "metadata[account_id]": account,
+	})
+	if e0, e1 := s.form.Get("expand[0]"), s.form.Get("expand[1]"); e0 != "latest_invoice.confirmation_secret" ||
+		e1 != "latest_invoice.payments.data.payment.payment_intent" {
+		t.Errorf("expand = %q, %q", e0, e1)
+	}
+
+	pi, err := p.CreatePaymentIntent(ctx, payments.PaymentIntentRequest{AccountID: account, CustomerID: "cus_123", Credits: 500, AmountCents: 3999})
+	if err != nil || !strings.HasPrefix(pi.PaymentIntentID, "pi_") || !strings.Contains(pi.ClientSecret, "_secret_") {
+		t.Fatalf("payment intent = %+v, %v", pi, err)
+	}
+	wantForm(t, rec.last(t), "POST", "/v1/payment_intents", map[string]string{
+		"amount": "3999", "currency": "usd", "customer": "cus_123", "description": "500 credits",
+		"automatic_payment_methods[enabled]": "true",
+		"metadata[account_id]":               account, "metadata[kind]": "credits", "metadata[credits]": "500",
+	})
+
+	if err := p.CancelAtPeriodEnd(ctx, "sub_123"); err != nil {
+		t.Fatal(err)
+	}
+	wantForm(t, rec.last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "true"})
+}
+
+func TestStripeAmountTooSmallIsTheUsersToFix(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"error":{"type":"invalid_request_error","code":"amount_too_small","param":"amount",
+			"message":"Amount must be at least $0.50 usd"}}`)
+	}))
+	defer srv.Close()
+	p, _ := newStripe(t, srv.URL)
+	_, err := p.CreatePaymentIntent(context.Background(), payments.PaymentIntentRequest{AccountID: "a", CustomerID: "c", Credits: 1, AmountCents: 10})
+	if domain.ErrorCode(err) != domain.CodeInvalid || domain.ErrorMessage(err) != "Amount must be at least $0.50 usd" {
+		t.Fatalf("err = %v", err)
+	}
+}
