@@ -6,11 +6,28 @@ import "github.com/go-chi/chi/v5"
 func addAccountRoutes(r chi.Router, d Deps) {
 	r.Get("/plans", handlePlans())
 
+	t := newThrottles(d)
+	r.Group(func(r chi.Router) {
+		r.Use(t.byIP)
+		r.Post("/register", handleRegister(d))
+		r.Post("/login", handleLogin(d, t))
+		r.Post("/auth/reset-password", handleResetRequest(d))
+		r.Post("/auth/reset-password/complete", handleResetComplete(d))
+	})
+	r.Post("/logout", handleLogout(d))
+
 	r.Group(func(r chi.Router) {
 		r.Use(requireSession(d))
+		r.Get("/user", handleUser(d))
+		r.Post("/auth/verify-email", handleVerifyEmail(d))
+		r.Post("/auth/resend-verification", handleResendVerification(d))
 		r.Get("/user/profile", handleProfile(d))
 		r.Post("/user/api-key/regenerate", handleRegenerateAPIKey(d))
 		r.Get("/usage-statistics", handleUsageStatistics(d))
 		r.Get("/transactions", handleTransactions(d))
 	})
+
+	if d.Config.IsDevelopment() {
+		r.Get("/dev/mail", handleDevMail(d))
+	}
 }

@@ -86,12 +86,12 @@ func (f *fixture) addUser(t *testing.T, email, password string) string {
 func TestAuthenticate(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	id, err := f.store.Authenticate(ctx, " seller@EXAMPLE.com", "s3cret-password")
-	if err != nil || id != f.account {
-		t.Fatalf("right credentials = %q, %v", id, err)
+	id, email, err := f.store.Authenticate(ctx, " seller@EXAMPLE.com", "s3cret-password")
+	if err != nil || id != f.account || email != "Seller@Example.com" {
+		t.Fatalf("right credentials = %q %q, %v", id, email, err)
 	}
 	for _, c := range [][2]string{{"seller@example.com", "wrong-password"}, {"nobody@example.com", "s3cret-password"}} {
-		if _, err := f.store.Authenticate(ctx, c[0], c[1]); !errors.Is(err, ErrBadCredentials) {
+		if _, _, err := f.store.Authenticate(ctx, c[0], c[1]); !errors.Is(err, ErrBadCredentials) {
 			t.Errorf("Authenticate(%q, %q) = %v", c[0], c[1], err)
 		}
 	}
@@ -264,7 +264,7 @@ func TestResetTokens(t *testing.T) {
 	if _, err := f.store.Session(ctx, session, t0); !errors.Is(err, ErrNoSession) {
 		t.Fatalf("session after reset = %v", err)
 	}
-	if _, err := f.store.Authenticate(ctx, "seller@example.com", "New-password!"); err != nil {
+	if _, _, err := f.store.Authenticate(ctx, "seller@example.com", "New-password!"); err != nil {
 		t.Fatalf("sign in with the new password = %v", err)
 	}
 }

@@ -17,28 +17,29 @@ func (s *Store) HashPassword(ctx context.Context, password string) (string, erro
 	return s.passwords.hash(ctx, password)
 }
 
-// Authenticate returns the account whose email and password these are, or
-// ErrBadCredentials. An unknown email costs the same hashing as a known
-// one, so the answer's timing does not tell them apart.
-func (s *Store) Authenticate(ctx context.Context, email, password string) (string, error) {
-	var id, hash string
-	err := s.pool.QueryRow(ctx, `SELECT account_id::text, password_hash FROM users WHERE lower(email) = lower($1)`,
-		strings.TrimSpace(email)).Scan(&id, &hash)
+// Authenticate returns the account whose email and password these are,
+// with the email as registered, or ErrBadCredentials. An unknown email
+// costs the same hashing as a known one, so the answer's timing does not
+// tell them apart.
+func (s *Store) Authenticate(ctx context.Context, email, password string) (accountID, registered string, err error) {
+	var hash string
+	err = s.pool.QueryRow(ctx, `SELECT account_id::text, email, password_hash FROM users WHERE lower(email) = lower($1)`,
+		strings.TrimSpace(email)).Scan(&accountID, &registered, &hash)
 	if errors.Is(err, pgx.ErrNoRows) {
 		s.passwords.checkNone(ctx, password)
-		return "", ErrBadCredentials
+		return "", "", ErrBadCredentials
 	}
 	if err != nil {
-		return "", fmt.Errorf("load credentials: %w", err)
+		return "", "", fmt.Errorf("load credentials: %w", err)
 	}
 	ok, err := s.passwords.check(ctx, hash, password)
 	if err != nil {
-		return "", fmt.Errorf("check password of %s: %w", id, err)
+		return "", "", fmt.Errorf("check password of %s: %w", accountID, err)
 	}
 	if !ok {
-		return "", ErrBadCredentials
+		return "", "", ErrBadCredentials
 	}
-	return id, nil
+	return accountID, registered, nil
 }
 
 // AccountByEmail returns the account registered with email, or

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/mail"
+)
+
+// errMailNotSent answers a call whose email the mail server refused.
+var errMailNotSent = errStatus(http.StatusServiceUnavailable, "We could not send the email. Please try again in a moment.")
+
+// sendMail sends m. A failure is logged with its cause (never the body)
+// and becomes errMailNotSent.
+func sendMail(ctx context.Context, d Deps, m mail.Message) error {
+	if err := d.Mailer.Send(ctx, m); err != nil {
+		d.Log.ErrorContext(ctx, "mail not sent", "to", m.To, "subject", m.Subject, "requestId", requestID(ctx), "err", err)
+		return errMailNotSent
+	}
+	return nil
+}
+
+// verificationMail carries a verification code.
+func verificationMail(to, code string) mail.Message {
+	return mail.Message{
+		To:      to,
+		Subject: "Your A2E Automation verification code",
+		Text: fmt.Sprintf("Your verification code is %s.\n\n"+
+			"Enter it on the Verify Email page within %d minutes. "+
+			"If you did not create an A2E Automation account, you can ignore this email.\n", code, int(auth.CodeTTL.Minutes())),
+	}
+}
+
+// resetMail carries a password reset link.
+func resetMail(d Deps, to, token string) mail.Message {
+	link := d.Config.BaseURL + "/reset-password/complete?token=" + url.QueryEscape(token)
+	return mail.Message{
+		To:      to,
+		Subject: "Reset your A2E Automation password",
+		Text: fmt.Sprintf("We received a request to reset your password. Open this link within %d minutes to choose a new one:\n\n%s\n\n"+
+			"If you did not ask for this, you can ignore this email: your password stays the same.\n", int(auth.ResetTTL.Minutes()), link),
+	}
+}

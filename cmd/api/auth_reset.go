@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/auth"
+)
+
+type resetRequest struct {
+	Email string `json:"email"`
+}
+
+// Valid implements validator.
+func (q resetRequest) Valid(context.Context) map[string]string {
+	if !validEmail(q.Email) {
+		return map[string]string{"email": msgEmail}
+	}
+	return nil
+}
+
+// handleResetRequest mails a reset link when an account has the email. The
+// answer is the same either way, a failed mail included.
+func handleResetRequest(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[resetRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		id, err := d.Auth.AccountByEmail(r.Context(), req.Email)
+		switch {
+		case errors.Is(err, auth.ErrNoSuchUser):
+		case err != nil:
+			writeError(w, r, d.Log, err)
+			return
+		default:
+			err := d.Auth.IssueResetToken(r.Context(), id, time.Now(), func(ctx context.Context, token string) error {
+				return sendMail(ctx, d, resetMail(d, req.Email, token))
+			})
+			if err != nil {
+				d.Log.WarnContext(r.Context(), "password reset requested but not sent", "account", id, "err", err)
+			}
+		}
+		encode(w, http.StatusOK, messageResponse{Message: "If an account exists for that email, we've sent instructions to reset your password."})
+	}
+}
+
+// msgResetToken answers a missing, unknown, used or expired reset token.
+const msgResetToken = "Invalid or missing reset token. Please request a new password reset link."
+
+type resetCompleteRequest struct {
+	Token           string  `json:"token"`
+	NewPassword     string  `json:"newPassword"`
+	ConfirmPassword *string `json:"confirmPassword,omitempty"`
+}
+
+// Valid implements validator.
+func (q resetCompleteRequest) Valid(context.Context) map[string]string {
+	problems := map[string]string{}
+	if q.Token == "" {
+		problems["token"] = msgResetToken
+	}
+	if msg := newPasswordProblem(q.NewPassword); msg != "" {
+		problems["newPassword"] = msg
+	}
+	confirmProblem(q.NewPassword, q.ConfirmPassword, problems)
+	return problems
+}
+
+type resetCompleteResponse struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+}
+
+// handleResetComplete sets a new password with a reset token, once: the
+// token is used up, every session of the account ends and PasswordChanged
+// ("reset") is recorded, all in the account's transaction. Failures carry
+// success: false, which the webapp reads.
+func handleResetComplete(d Deps) http.HandlerFunc {
+	fail := func(w http.ResponseWriter, r *http.Request, err error) {
+		if errors.Is(err, auth.ErrResetToken) {
+			err = errStatus(http.StatusBadRequest, msgResetToken)
+		}
+		var he *httpError
+		if errors.As(err, &he) {
+			encode(w, he.Status, errorBody{Message: he.Message, Errors: he.Fields, Success: new(bool)})
+			return
+		}
+		writeError(w, r, d.Log, err)
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[resetCompleteRequest](r)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		id, err := d.Auth.ResetTokenAccount(r.Context(), req.Token, time.Now())
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		hash, err := d.Auth.HashPassword(r.Context(), req.NewPassword)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		res, err := d.Accounts.Update(r.Context(), id, eventstore.UpdateOptions{Metadata: metadata(r, "account:"+id)},
+			func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+				if err := d.Auth.CompleteReset(ctx, tx, id, req.Token, hash, now); err != nil {
+					return nil, err
+				}
+				return nil, a.ChangePassword(domain.PasswordChangeReasonReset, now)
+			})
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		awaitProjections(d, r, res.LastPosition)
+		encode(w, http.StatusOK, resetCompleteResponse{
+			Success: true, Message: "Your password has been reset. You can now sign in with your new password.",
+		})
+	}
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/projections"
+)
+
+// userResponse is the signed-in user as the webapp keeps it.
+type userResponse struct {
+	ID         string `json:"id"`
+	Email      string `json:"email"`
+	IsVerified bool   `json:"isVerified"`
+}
+
+// authResponse answers a sign-up or sign-in. Token is the session's
+// secret, also set as the HttpOnly cookie that authenticates later calls
+// (the spec names it in the answer; docs/auth.md).
+type authResponse struct {
+	Token   string       `json:"token"`
+	User    userResponse `json:"user"`
+	Message string       `json:"message"`
+}
+
+// userOf is account accountID as the webapp sees it. A profile the
+// projector has not written yet belongs to an account just registered,
+// hence not verified.
+func userOf(ctx context.Context, d Deps, accountID, email string) (userResponse, error) {
+	p, err := d.Reader.Profile(ctx, accountID)
+	if err != nil && !errors.Is(err, projections.ErrNoProfile) {
+		return userResponse{}, err
+	}
+	return userResponse{ID: accountID, Email: email, IsVerified: p.IsVerified}, nil
+}
+
+// startSession signs accountID in: it ends the session the request came
+// with, if any, starts a new one and sets its cookie.
+func startSession(w http.ResponseWriter, r *http.Request, d Deps, accountID string) (string, error) {
+	if old := sessionToken(r); old != "" {
+		if err := d.Auth.DeleteSession(r.Context(), old); err != nil {
+			return "", err
+		}
+	}
+	token, err := d.Auth.CreateSession(r.Context(), d.Pool, accountID, time.Now())
+	if err != nil {
+		return "", err
+	}
+	setSessionCookie(w, d, token)
+	return token, nil
+}
+
+type registerRequest struct {
+	Email           string  `json:"email"`
+	Password        string  `json:"password"`
+	ConfirmPassword *string `json:"confirmPassword,omitempty"`
+}
+
+// Valid implements validator.
+func (q registerRequest) Valid(context.Context) map[string]string {
+	problems := credentialProblems(q.Email, q.Password)
+	confirmProblem(q.Password, q.ConfirmPassword, problems)
+	return problems
+}
+
+// handleRegister opens an account with its API key, signs it in and mails
+// the first verification code. A failed mail does not undo the sign-up:
+// the seller can ask for another code.
+func handleRegister(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[registerRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		hash, err := d.Auth.HashPassword(r.Context(), req.Password)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		s, err := d.Accounts.Register(r.Context(), d.Keys, req.Email, hash, metadata(r, "signup"))
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		token, err := startSession(w, r, d, s.AccountID)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		if err := sendVerificationCode(r.Context(), d, s.AccountID, s.Email); err != nil {
+			d.Log.WarnContext(r.Context(), "signed up without a verification email", "account", s.AccountID, "err", err)
+		}
+		awaitProjections(d, r, s.Result.LastPosition)
+		encode(w, http.StatusCreated, authResponse{
+			Token: token, User: userResponse{ID: s.AccountID, Email: s.Email},
+			Message: "Registration successful. Please verify your email.",
+		})
+	}
+}
+
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// Valid implements validator.
+func (q loginRequest) Valid(context.Context) map[string]string {
+	return credentialProblems(q.Email, q.Password)
+}
+
+// handleLogin signs in with email and password; a wrong email and a wrong
+// password get the same answer in about the same time.
+func handleLogin(d Deps, t throttles) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[loginRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		if t.limitAccount(w, r, req.Email) {
+			return
+		}
+		id, email, err := d.Auth.Authenticate(r.Context(), req.Email, req.Password)
+		if errors.Is(err, auth.ErrBadCredentials) {
+			err = errStatus(http.StatusUnauthorized, "Invalid email or password")
+		}
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		user, err := userOf(r.Context(), d, id, email)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		token, err := startSession(w, r, d, id)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, authResponse{Token: token, User: user, Message: "Signed in"})
+	}
+}
+
+type messageResponse struct {
+	Message string `json:"message"`
+}
+
+// handleLogout ends the request's session, if any, and clears the cookie.
+func handleLogout(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if token := sessionToken(r); token != "" {
+			if err := d.Auth.DeleteSession(r.Context(), token); err != nil {
+				writeError(w, r, d.Log, err)
+				return
+			}
+		}
+		clearSessionCookie(w, d)
+		encode(w, http.StatusOK, messageResponse{Message: "Logged out"})
+	}
+}
+
+// handleUser answers the signed-in user.
+func handleUser(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s := currentSession(r.Context())
+		user, err := userOf(r.Context(), d, s.AccountID, s.Email)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, user)
+	}
+}
