@@ -25,6 +25,7 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Post("/user/api-key/regenerate", handleRegenerateAPIKey(d))
 		r.Get("/usage-statistics", handleUsageStatistics(d))
 		r.Get("/transactions", handleTransactions(d))
+		r.Post("/support/requests", handleSupportRequest(d))
 	})
 
 	if d.Config.IsDevelopment() {
