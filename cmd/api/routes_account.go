@@ -26,6 +26,7 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Get("/usage-statistics", handleUsageStatistics(d))
 		r.Get("/transactions", handleTransactions(d))
 		r.Post("/support/requests", handleSupportRequest(d))
+		r.Get("/download/windows", handleDownloadWindows(d))
 	})
 
 	if d.Config.IsDevelopment() {
