@@ -1,0 +1,48 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser journeys against the real API server and PostgreSQL (see
+ * harness.ts), driven through Debian's Chromium: Playwright cannot download
+ * a browser on this project's machines (scripts/ensure-chromium.sh installs
+ * the system one).
+ */
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.e2e.ts',
+  // Traces and failure screenshots; the page screenshots the journeys take
+  // go to test-results/screenshots (support.ts).
+  outputDir: '../test-results/playwright',
+  globalSetup: './global-setup.ts',
+  // One browser at a time: the machine is shared, and the journeys of one
+  // seller run in order anyway.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['./summary-reporter.ts']],
+  use: {
+    // Set by global-setup.ts before the workers start.
+    baseURL: process.env.E2E_BASE_URL,
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Without the background-networking flags Chromium keeps calling out
+      // to a network it cannot reach.
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});

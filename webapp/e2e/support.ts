@@ -1,0 +1,101 @@
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { resultsDir } from './harness.ts';
+
+export const screenshotsDir = join(resultsDir, 'screenshots');
+
+/** The address of the server global-setup.ts started. */
+export function baseURL(): string {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is not set: run through `npm run e2e`');
+  return url;
+}
+
+/** A full-page screenshot at test-results/screenshots/<journey>-<name>.png. */
+export async function screenshot(page: Page, journey: string, name: string) {
+  mkdirSync(screenshotsDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotsDir, `${journey}-${name}.png`), fullPage: true });
+}
+
+export function uniqueEmail(): string {
+  return `seller-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+type CapturedMail = { to: string; subject: string; text: string; sentAt: string };
+
+/**
+ * The 6-digit code of the newest mail to `to` in the development mailbox
+ * (GET /api/dev/mail?to=…, newest first), waiting for the mail to arrive.
+ */
+export async function verificationCode(to: string): Promise<string> {
+  let code = '';
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(`${baseURL()}/api/dev/mail?to=${encodeURIComponent(to)}`);
+        if (!response.ok) return `GET /api/dev/mail: ${response.status} ${await response.text()}`;
+        const mails = (await response.json()) as CapturedMail[];
+        const match = mails.map((m) => /\b(\d{6})\b/.exec(m.text)).find(Boolean);
+        code = match?.[1] ?? '';
+        return code ? 'found' : `no code among ${mails.length} mail(s)`;
+      },
+      { message: `a verification code mailed to ${to}` },
+    )
+    .toBe('found');
+  return code;
+}
+
+/** POST /v1/listings with the desktop client's key. */
+export async function createListing(apiKey: string, amazonUrl: string) {
+  const response = await fetch(`${baseURL()}/v1/listings`, {
+    method: 'POST',
+    headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ amazonUrl }),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+/** The figure on the dashboard's Credits Available card. */
+export function creditsAvailable(page: Page) {
+  return page
+    .locator('section')
+    .filter({ has: page.getByRole('heading', { name: 'Credits Available' }) })
+    .getByText(/^\d[\d,]*$/);
+}
+
+/** The dashboard's Subscription Status card. */
+export function subscriptionCard(page: Page) {
+  return page.locator('section').filter({ has: page.getByRole('heading', { name: 'Subscription Status' }) });
+}
+
+/** A toast with this title in the notifications region. */
+export function toast(page: Page, title: string) {
+  return page.getByRole('region', { name: /Notifications/ }).getByText(title, { exact: true });
+}
+
+/**
+ * Records the /api and /v1 responses with an error status on the pages it
+ * watches; report() attaches those of a failed test to its result, where
+ * the list reporter prints them.
+ */
+export function apiFailures() {
+  let seen: string[] = [];
+  return {
+    watch(page: Page) {
+      page.on('response', async (response) => {
+        const { pathname } = new URL(response.url());
+        if (response.status() < 400 || !/^\/(api|v1)\//.test(pathname)) return;
+        const body = await response.text().catch(() => '(no body)');
+        seen.push(`${response.request().method()} ${pathname} -> ${response.status()} ${body.slice(0, 500)}`);
+      });
+    },
+    async report(testInfo: TestInfo) {
+      if (testInfo.status !== testInfo.expectedStatus && seen.length > 0) {
+        await testInfo.attach('API calls that failed', { body: seen.join('\n'), contentType: 'text/plain' });
+      }
+      seen = [];
+    },
+  };
+}
