@@ -8,11 +8,12 @@ WEBAPP := webapp
 
 include mk/pg.mk
 
-.PHONY: help deps webapp-deps build webapp-build run test go-test webapp-test vet bench clean
+.PHONY: help deps webapp-deps build webapp-build run test go-test webapp-test e2e chromium vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
-	@echo "make test   - go vet, go test -race (real PostgreSQL), webapp tests"
+	@echo "make test   - go vet, go test -race (real PostgreSQL), webapp tests, browser journeys"
+	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make bench  - benchmarks (ledger spend cost by stream length)"
 
@@ -44,7 +45,16 @@ go-test: pg-binaries
 webapp-test: webapp-deps
 	@if [ -f $(WEBAPP)/package.json ]; then $(NPM) test --prefix $(WEBAPP); fi
 
-test: vet go-test webapp-test
+# Browser journeys (webapp/e2e) against bin/api on a fresh database of the
+# TEST_DATABASE_URL server (else the private one), in Debian's Chromium.
+e2e: pg-binaries build chromium
+	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
+	TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP)
+
+chromium:
+	@scripts/ensure-chromium.sh
+
+test: vet go-test webapp-test e2e
 
 bench: pg-binaries
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
