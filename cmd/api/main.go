@@ -32,6 +32,7 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/platform"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/support"
@@ -103,10 +104,15 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	}
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
+	provider, err := payments.NewProvider(cfg)
+	if err != nil {
+		return Deps{}, err
+	}
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store,
 		Accounts:    repo,
 		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
+		Payments:    payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: auth.NewStore(pool, cfg.Secret), Keys: keys,
 		Mailer: mailer, Mailbox: mail.NewMailbox(pool, log),

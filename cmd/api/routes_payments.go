@@ -1,6 +1,25 @@
 package main
 
-import "github.com/go-chi/chi/v5"
+import (
+	"github.com/go-chi/chi/v5"
 
-// addPaymentRoutes declares subscription, credit purchase and webhook routes.
-func addPaymentRoutes(r chi.Router, d Deps) {}
+	"github.com/a2e-automation/app/internal/payments"
+)
+
+// addPaymentRoutes declares subscription, credit purchase and webhook
+// routes, and the simulated provider's development routes when it is the
+// active provider (development without Stripe keys only).
+func addPaymentRoutes(r chi.Router, d Deps) {
+	r.Get("/config", handleConfig(d))
+	r.Post("/webhooks/stripe", handleStripeWebhook(d))
+	r.Group(func(r chi.Router) {
+		r.Use(requireSession(d))
+		r.Post("/subscription/create", handleCreateSubscription(d))
+		r.Post("/subscription/cancel", handleCancelSubscription(d))
+		r.Post("/credits/purchase", handlePurchaseCredits(d))
+		if d.Payments.ProviderName() == payments.ProviderSimulated {
+			r.Post("/dev/payments/confirm", handleConfirmSimulated(d))
+			r.Post("/dev/subscription/advance-cycle", handleAdvanceCycle(d))
+		}
+	})
+}

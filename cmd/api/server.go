@@ -14,6 +14,7 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/support"
 	"github.com/a2e-automation/app/projections"
@@ -36,6 +37,7 @@ type Deps struct {
 	Reader      *projections.Reader
 	Support     *support.Store
 	Staff       *staff.Console
+	Payments    *payments.Service
 }
 
 // NewServer returns the product's HTTP handler.

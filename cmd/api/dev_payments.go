@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/a2e-automation/app/internal/payments"
+)
+
+// simulationResponse is the answer of the simulated provider's routes.
+type simulationResponse struct {
+	Status  string `json:"status"` // "succeeded" or "failed"
+	Message string `json:"message"`
+}
+
+// confirmRequest is the body of POST /api/dev/payments/confirm.
+type confirmRequest struct {
+	ClientSecret string `json:"clientSecret"`
+	Outcome      string `json:"outcome"` // "succeeded" or "failed"
+}
+
+// Valid implements validator; the outcome is the service's to check.
+func (c *confirmRequest) Valid(context.Context) map[string]string {
+	if c.ClientSecret == "" {
+		return map[string]string{"clientSecret": "A client secret is required"}
+	}
+	return nil
+}
+
+// handleConfirmSimulated is the simulated provider's stand-in for the
+// browser confirming a payment: it records exactly what the matching Stripe
+// webhook would. The client secret must be the caller's.
+func handleConfirmSimulated(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[confirmRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		id := currentSession(r.Context()).AccountID
+		sim, err := d.Payments.ConfirmSimulated(r.Context(), id, req.ClientSecret, req.Outcome, metadata(r, "account:"+id))
+		writeSimulation(w, r, d, sim, err)
+	}
+}
+
+// advanceRequest is the optional body of POST
+// /api/dev/subscription/advance-cycle; the outcome defaults to succeeded.
+type advanceRequest struct {
+	Outcome string `json:"outcome"`
+}
+
+// handleAdvanceCycle ends the caller's current billing cycle as Stripe's
+// next invoice.paid (or, with outcome failed, invoice.payment_failed) would.
+func handleAdvanceCycle(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req advanceRequest
+		if r.ContentLength != 0 {
+			var err error
+			if req, err = decode[advanceRequest](r); err != nil {
+				writeError(w, r, d.Log, err)
+				return
+			}
+		}
+		if req.Outcome == "" {
+			req.Outcome = payments.OutcomeSucceeded
+		}
+		id := currentSession(r.Context()).AccountID
+		sim, err := d.Payments.AdvanceSimulatedCycle(r.Context(), id, req.Outcome, metadata(r, "account:"+id))
+		writeSimulation(w, r, d, sim, err)
+	}
+}
+
+// writeSimulation answers a simulated payment once the read tables show it.
+func writeSimulation(w http.ResponseWriter, r *http.Request, d Deps, sim payments.Simulation, err error) {
+	if err != nil {
+		writeError(w, r, d.Log, err)
+		return
+	}
+	awaitProjections(d, r, sim.Outcome.Result.LastPosition)
+	encode(w, http.StatusOK, simulationResponse{Status: sim.Status, Message: sim.Message})
+}

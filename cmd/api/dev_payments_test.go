@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+)
+
+// simulated is the answer of the simulated provider's routes.
+type simulated struct{ Status, Message string }
+
+// checkout starts a payment at path and returns its client secret.
+func (e *testEnv) checkout(s seeded, path string, body any) string {
+	e.t.Helper()
+	var got struct{ ClientSecret string }
+	r := e.do(request{method: "POST", path: path, body: body, cookie: s.Cookie})
+	r.json(e.t, &got)
+	if r.status != 200 || got.ClientSecret == "" {
+		e.t.Fatalf("%s = %d %s", path, r.status, r.body)
+	}
+	return got.ClientSecret
+}
+
+// confirm confirms a simulated payment as s.
+func (e *testEnv) confirm(s seeded, clientSecret, outcome string) (response, simulated) {
+	e.t.Helper()
+	var got simulated
+	r := e.do(request{method: "POST", path: "/api/dev/payments/confirm", cookie: s.Cookie,
+		body: map[string]string{"clientSecret": clientSecret, "outcome": outcome}})
+	if r.status == 200 {
+		r.json(e.t, &got)
+	}
+	return r, got
+}
+
+// TestSimulatedProviderJourney buys credits, spends some, subscribes,
+// advances a cycle and cancels, checking the balance in the ledger and in
+// the profile after every step. The spending goes through the repository,
+// as the metered /v1 routes do.
+func TestSimulatedProviderJourney(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedAccount("journey@example.com")
+	other := e.seedAccount("someone-else@example.com")
+
+	// Buy 100 credits; the first attempt is declined.
+	secret := e.checkout(s, "/api/credits/purchase", map[string]int{"creditAmount": 100})
+	if r, _ := e.confirm(other, secret, "succeeded"); r.status != 404 {
+		t.Fatalf("confirming another account's payment = %d %s", r.status, r.body)
+	}
+	if r, got := e.confirm(s, secret, "failed"); r.status != 200 || got.Status != "failed" || got.Message != "Your card was declined." {
+		t.Fatalf("declined = %d %s", r.status, r.body)
+	}
+	e.checkAccount(s.ID, 0, domain.StatusInactive)
+	if r, got := e.confirm(s, secret, "succeeded"); r.status != 200 || got.Status != "succeeded" {
+		t.Fatalf("confirm = %d %s", r.status, r.body)
+	}
+	e.checkAccount(s.ID, 100, domain.StatusInactive)
+	if r, _ := e.confirm(s, secret, "succeeded"); r.status != 409 {
+		t.Fatalf("second confirmation = %d %s", r.status, r.body)
+	}
+
+	// Spend 30.
+	for range 30 {
+		_, err := e.repo().Update(context.Background(), s.ID, eventstore.UpdateOptions{Metadata: eventstore.Metadata{Actor: "test"}},
+			func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+				return nil, a.Spend(domain.OperationListing, "listing", now)
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.settle(s.ID)
+	e.checkAccount(s.ID, 70, domain.StatusInactive)
+
+	// Subscribe: the cycle's 500 credits.
+	if r := e.do(request{method: "POST", path: "/api/dev/subscription/advance-cycle", cookie: s.Cookie}); r.status != 409 {
+		t.Fatalf("advance without a subscription = %d %s", r.status, r.body)
+	}
+	secret = e.checkout(s, "/api/subscription/create", nil)
+	if r, _ := e.confirm(s, secret, "succeeded"); r.status != 200 {
+		t.Fatalf("subscribe = %d %s", r.status, r.body)
+	}
+	e.checkAccount(s.ID, 570, domain.StatusActive)
+	a, err := e.repo().Load(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstEnd := *a.PeriodEnd()
+
+	// Advance a cycle after spending 20 monthly credits: the 480 left expire,
+	// the next cycle grants 500, the purchased 70 stay.
+	for range 20 {
+		if _, err := e.repo().Update(context.Background(), s.ID, eventstore.UpdateOptions{},
+			func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+				return nil, a.Spend(domain.OperationAPIRequest, "request", now)
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.settle(s.ID)
+	e.checkAccount(s.ID, 550, domain.StatusActive)
+	var got simulated
+	r := e.do(request{method: "POST", path: "/api/dev/subscription/advance-cycle", cookie: s.Cookie})
+	r.json(t, &got)
+	if r.status != 200 || got.Status != "succeeded" {
+		t.Fatalf("advance = %d %s", r.status, r.body)
+	}
+	e.checkAccount(s.ID, 570, domain.StatusActive)
+	history, err := e.repo().History(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var expired []int64
+	for _, rec := range history {
+		if x, ok := rec.Event.(domain.CreditsExpired); ok {
+			expired = append(expired, x.Amount)
+		}
+	}
+	if len(expired) != 1 || expired[0] != 480 {
+		t.Fatalf("expiries = %v, want [480]", expired)
+	}
+	if a, _ := e.repo().Load(context.Background(), s.ID); !a.PeriodEnd().Equal(firstEnd.AddDate(0, 1, 0)) {
+		t.Fatalf("period end = %v, want a month after %v", a.PeriodEnd(), firstEnd)
+	}
+
+	// Cancel: cancelled at once, the cycle's credits still there.
+	if r := e.do(request{method: "POST", path: "/api/subscription/cancel", cookie: s.Cookie}); r.status != 200 || r.message(t) != "Subscription cancelled" {
+		t.Fatalf("cancel = %d %s", r.status, r.body)
+	}
+	e.checkAccount(s.ID, 570, domain.StatusCancelled)
+	if r := e.do(request{method: "POST", path: "/api/subscription/cancel", cookie: s.Cookie}); r.status != 409 || r.message(t) != "No active subscription to cancel" {
+		t.Fatalf("second cancel = %d %s", r.status, r.body)
+	}
+
+	// The transactions list: the declined and paid purchase (one row), and
+	// the two paid cycles.
+	paid := map[string]int64{}
+	for _, x := range e.transactions(s.ID) {
+		if x.Status != "paid" {
+			t.Errorf("transaction %+v is not paid", x)
+		}
+		paid[x.Description[:min(len(x.Description), 12)]] += x.AmountCents
+	}
+	if len(paid) != 2 || paid["100 credits"] != 999 || paid["Monthly Plan"] != 2*2999 {
+		t.Fatalf("transactions = %v", paid)
+	}
+}
+
+func TestSimulatedRoutesNeedASession(t *testing.T) {
+	e := newTestEnv(t)
+	for _, path := range []string{"/api/dev/payments/confirm", "/api/dev/subscription/advance-cycle",
+		"/api/subscription/create", "/api/subscription/cancel"} {
+		if r := e.do(request{method: "POST", path: path, body: map[string]string{"clientSecret": "x"}}); r.status != 401 {
+			t.Errorf("%s signed out = %d", path, r.status)
+		}
+	}
+}
