@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,37 +14,54 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/staff"
 )
 
-// staffEnv is a test API with a staff member and a customer.
+// staffEnv is a test API with a staff member and a customer whose history
+// is arranged in the past with a settable clock, so times are exact.
 type staffEnv struct {
 	*testEnv
 	staff, customer seeded
+	clock           time.Time
+	past            *accounts.Repository
 }
 
 func newStaffEnv(t *testing.T) *staffEnv {
 	e := newTestEnv(t)
-	s := &staffEnv{testEnv: e, staff: e.seedAccount("support@example.com"), customer: e.seedAccount("seller@example.com")}
-	if err := e.deps.Auth.SetStaff(context.Background(), "support@example.com", true); err != nil {
+	s := &staffEnv{testEnv: e, staff: e.seedAccount("support@example.com"),
+		clock: time.Now().UTC().Add(-60 * 24 * time.Hour).Truncate(time.Second)}
+	s.past = accounts.NewRepository(e.deps.Store, func() time.Time { return s.clock })
+	ctx := context.Background()
+	signup, err := s.past.Register(ctx, e.deps.Keys, "seller@example.com", "not-a-real-hash", eventstore.Metadata{Actor: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := e.deps.Auth.CreateSession(ctx, e.deps.Pool, signup.AccountID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.customer = seeded{ID: signup.AccountID, Email: signup.Email, Cookie: &http.Cookie{Name: sessionCookie, Value: token}}
+	e.waitFor(signup.Result.LastPosition)
+	if err := e.deps.Auth.SetStaff(ctx, "support@example.com", true); err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-// command runs cmd on the customer and returns the time it was recorded at.
+// command runs cmd on the customer an hour after the previous one and
+// returns the time it was recorded at.
 func (s *staffEnv) command(cmd func(a *domain.Account, now time.Time) error) time.Time {
 	s.t.Helper()
-	var at time.Time
-	res, err := s.repo().Update(context.Background(), s.customer.ID, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-		at = now
+	s.clock = s.clock.Add(time.Hour)
+	res, err := s.past.Update(context.Background(), s.customer.ID, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 		return nil, cmd(a, now)
 	})
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	s.waitFor(res.LastPosition)
-	return at
+	return s.clock
 }
 
 func (s *staffEnv) get(path string) response {
@@ -99,13 +117,13 @@ func TestStaffReplay(t *testing.T) {
 		return a.GrantCredits(domain.CreditsGranted{GrantID: "purchase:pi_1", Amount: 100, Source: domain.SourcePurchase, Reference: "pi_1"}, now)
 	})
 	spent := s.command(func(a *domain.Account, now time.Time) error { return a.Spend(domain.OperationAPIRequest, "req-1", now) })
-	periodEnd := time.Now().UTC().Add(400 * time.Millisecond)
+	periodEnd := s.clock.Add(30 * 24 * time.Hour)
 	s.command(func(a *domain.Account, now time.Time) error {
-		return a.StartOrRenewCycle("sub_1", now.Add(-time.Hour), periodEnd, domain.MonthlyCredits, now)
+		return a.StartOrRenewCycle("sub_1", now, periodEnd, domain.MonthlyCredits, now)
 	})
 	s.command(func(a *domain.Account, now time.Time) error { return a.Spend(domain.OperationListing, "l-1", now) })
-	time.Sleep(time.Until(periodEnd) + 50*time.Millisecond)
-	if _, err := s.repo().ExpireDue(ctx, 10); err != nil {
+	s.clock = periodEnd.Add(time.Minute)
+	if _, err := s.past.ExpireDue(ctx, 10); err != nil {
 		t.Fatal(err)
 	}
 	head, err := s.deps.Store.HeadPosition(ctx)
@@ -120,9 +138,9 @@ func TestStaffReplay(t *testing.T) {
 		{purchased.Add(-time.Millisecond), 0},
 		{purchased, 100},
 		{spent, 99},
-		{periodEnd.Add(-time.Millisecond), 598},
+		{periodEnd.Add(-time.Second), 598},
 		{periodEnd, 99},
-		{time.Now(), 99},
+		{s.clock, 99},
 	} {
 		if got := s.balanceAt(c.at); got != c.want {
 			t.Errorf("balance as of %s = %d, want %d", c.at.Format(time.RFC3339Nano), got, c.want)
