@@ -31,6 +31,9 @@ const CheckoutSuccess = lazy(() => import('./routes/app/checkout-success'));
 const Subscribe = lazy(() => import('./routes/app/subscribe'));
 const SubscribeSuccess = lazy(() => import('./routes/app/subscribe-success'));
 const NotFound = lazy(() => import('./routes/not-found'));
+const RequireStaff = lazy(() => import('./routes/staff/require-staff'));
+const StaffSearch = lazy(() => import('./routes/staff/search'));
+const StaffAccount = lazy(() => import('./routes/staff/account'));
 
 /**
  * Spec section 2. React Router matches paths case-insensitively and ignores
@@ -63,6 +66,20 @@ export const routes: RouteObject[] = [
       { path: '/checkout/success', element: page(CheckoutSuccess) },
       { path: '/subscribe', element: page(Subscribe) },
       { path: '/subscribe/success', element: page(SubscribeSuccess) },
+    ],
+  },
+  {
+    // Support staff only; everyone else sees the not-found screen.
+    path: '/staff',
+    element: <RequireAuth>{page(RequireStaff)}</RequireAuth>,
+    children: [
+      {
+        element: page(AppLayout),
+        children: [
+          { index: true, element: page(StaffSearch) },
+          { path: 'accounts/:id', element: page(StaffAccount) },
+        ],
+      },
     ],
   },
   { path: '*', element: page(NotFound) },

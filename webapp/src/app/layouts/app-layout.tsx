@@ -3,9 +3,10 @@ import { ChevronDown, LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Logo } from '@/components/ui/logo';
+import { useStaffAccess } from '@/features/staff/api/get-staff-access';
 import { useAuth } from '@/lib/auth';
 import { initials } from '@/lib/format';
-import { NAV_ITEMS } from './nav-items';
+import { NAV_ITEMS, STAFF_NAV_ITEM } from './nav-items';
 
 function UserMenu({ email, onLogout }: { email: string; onLogout: () => void }) {
   return (
@@ -37,6 +38,8 @@ export default function AppLayout() {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const email = user?.email ?? '';
+  const { data: isStaff } = useStaffAccess();
+  const navItems = isStaff ? [...NAV_ITEMS, STAFF_NAV_ITEM] : NAV_ITEMS;
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
 
@@ -55,7 +58,7 @@ export default function AppLayout() {
         </div>
         <nav aria-label="Main">
           <ul className="nav-list">
-            {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
+            {navItems.map(({ to, label, icon: Icon }) => (
               <li key={to}>
                 <NavLink to={to} className={navClass}>
                   <Icon size={18} aria-hidden /> {label}
@@ -85,7 +88,7 @@ export default function AppLayout() {
       {menuOpen && (
         <nav id="mobile-menu" className="mobile-menu" aria-label="Mobile">
           <ul className="nav-list">
-            {NAV_ITEMS.map(({ to, label, mobileLabel, icon: Icon }) => (
+            {navItems.map(({ to, label, mobileLabel, icon: Icon }) => (
               <li key={to}>
                 <NavLink to={to} className={navClass}>
                   <Icon size={18} aria-hidden /> {mobileLabel ?? label}

@@ -1,4 +1,4 @@
-import { CreditCard, Download, GraduationCap, Key, LayoutDashboard, LifeBuoy, type LucideIcon } from 'lucide-react';
+import { CreditCard, Download, GraduationCap, Key, LayoutDashboard, LifeBuoy, ShieldCheck, type LucideIcon } from 'lucide-react';
 
 export type NavItem = { to: string; label: string; mobileLabel?: string; icon: LucideIcon; bottomLabel?: string };
 
@@ -11,3 +11,6 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/download', label: 'Download Software', icon: Download, bottomLabel: 'Download' },
   { to: '/support', label: 'Support', icon: LifeBuoy },
 ];
+
+/** Shown after NAV_ITEMS to support staff only. */
+export const STAFF_NAV_ITEM: NavItem = { to: '/staff', label: 'Staff console', icon: ShieldCheck };

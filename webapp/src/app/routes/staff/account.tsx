@@ -1,0 +1,74 @@
+import { ArrowLeft } from 'lucide-react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useAccountBalance } from '@/features/staff/api/get-account-balance';
+import { useAccountComparison } from '@/features/staff/api/get-account-comparison';
+import { useAccountHistory } from '@/features/staff/api/get-account-history';
+import { useAccountSearch } from '@/features/staff/api/search-accounts';
+import { AdjustmentForm } from '@/features/staff/components/adjustment-form';
+import { AsOfPicker } from '@/features/staff/components/as-of-picker';
+import { BalanceCard } from '@/features/staff/components/balance-card';
+import { ComparisonCard } from '@/features/staff/components/comparison-card';
+import { endOfDayIso } from '@/features/staff/components/format';
+import { HistoryCard } from '@/features/staff/components/history-card';
+import { RebuildProjection } from '@/features/staff/components/rebuild-projection';
+import { StaffCard } from '@/features/staff/components/staff-card';
+import { ApiError } from '@/lib/api-client';
+
+/** One account's history, balance and consistency; the as-of day lives in the address (?asOf=yyyy-MM-dd). */
+export default function StaffAccountRoute() {
+  const { id = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const asOf = endOfDayIso(params.get('asOf'));
+  const day = asOf ? params.get('asOf') : null;
+
+  const account = useAccountSearch(id).data?.find((a) => a.id === id);
+  const history = useAccountHistory(id, asOf);
+  const balance = useAccountBalance(id, asOf);
+  const comparison = useAccountComparison(id);
+
+  // The history hook's own mutate reloads every page loaded so far; a
+  // global mutate by key would reload only the first.
+  const afterAdjustment = () => Promise.all([history.mutate(), balance.mutate(), comparison.mutate()]);
+
+  const back = (
+    <Link className="link" to="/staff">
+      <ArrowLeft size={16} aria-hidden /> Search accounts
+    </Link>
+  );
+
+  if (history.error instanceof ApiError && history.error.status === 404) {
+    return (
+      <div className="page">
+        {back}
+        <h1 className="page-title">Account not found</h1>
+        <p className="alert alert-error">No account has the id {id}.</p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page">
+      {back}
+      <div>
+        <h1 className="page-title">{account?.email ?? 'Account'}</h1>
+        <p className="muted">
+          Account id <code>{id}</code>
+        </p>
+      </div>
+      <AsOfPicker day={day} onChange={(next) => setParams(next ? { asOf: next } : {})} />
+      <div className="grid-2">
+        <BalanceCard balance={balance} />
+        <ComparisonCard comparison={comparison} />
+      </div>
+      <HistoryCard history={history} />
+      <div className="grid-2">
+        <StaffCard title="Adjust credits" description="Recorded with you as the actor and your reason.">
+          <AdjustmentForm accountId={id} onRecorded={afterAdjustment} />
+        </StaffCard>
+        <StaffCard title="Projections" description="Rebuild a read table from the events when the comparison shows it has drifted.">
+          <RebuildProjection onRebuilt={() => comparison.mutate()} />
+        </StaffCard>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { InputField, TextareaField } from '@/components/ui/form-field';
+import { toast } from '@/components/ui/toast-store';
+import { ApiError, serverMessage } from '@/lib/api-client';
+import {
+  adjustmentSchema,
+  createAdjustment,
+  type AdjustmentForm as AdjustmentFormValues,
+  type AdjustmentInput,
+} from '../api/create-adjustment';
+import { formatCredits } from './format';
+
+/**
+ * Grants or removes credits on the account as the signed-in staff member.
+ * onRecorded reloads what the adjustment changed (the page owns those queries).
+ */
+export function AdjustmentForm({ accountId, onRecorded }: { accountId: string; onRecorded: () => Promise<unknown> }) {
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<AdjustmentFormValues, unknown, AdjustmentInput>({
+    resolver: zodResolver(adjustmentSchema),
+    defaultValues: { credits: '', reason: '' },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const { balance } = await createAdjustment(accountId, values);
+      reset();
+      toast({
+        title: 'Adjustment recorded',
+        description: `The balance is now ${formatCredits(balance)} credits.`,
+        variant: 'success',
+      });
+      await onRecorded();
+    } catch (error) {
+      if (error instanceof ApiError) {
+        for (const [field, message] of Object.entries(error.fieldErrors)) {
+          if (field === 'credits' || field === 'reason') setError(field, { message });
+        }
+      }
+      toast({
+        title: 'Adjustment failed',
+        description: serverMessage(error) ?? 'Could not record the adjustment. Please try again.',
+        variant: 'destructive',
+      });
+    }
+  });
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <InputField
+        label="Credits"
+        type="number"
+        step={1}
+        hint="A positive number grants credits; a negative one removes them (never below 0)."
+        error={errors.credits}
+        registration={register('credits')}
+      />
+      <TextareaField label="Reason" rows={3} error={errors.reason} registration={register('reason')} />
+      <div>
+        <Button type="submit" busy={isSubmitting}>
+          {isSubmitting ? 'Recording...' : 'Record adjustment'}
+        </Button>
+      </div>
+    </form>
+  );
+}
