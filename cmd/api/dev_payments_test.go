@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/config"
 )
 
 // simulated is the answer of the simulated provider's routes.
@@ -38,12 +35,24 @@ func (e *testEnv) confirm(s seeded, clientSecret, outcome string) (response, sim
 	return r, got
 }
 
-// TestSimulatedProviderJourney buys credits, spends some, subscribes,
-// advances a cycle and cancels, checking the balance in the ledger and in
-// the profile after every step. The spending goes through the repository,
-// as the metered /v1 routes do.
+// spendV1 spends n credits as the desktop client does, one listing each.
+func (e *testEnv) spendV1(s seeded, n int) {
+	e.t.Helper()
+	for range n {
+		r := e.do(request{method: "POST", path: "/v1/listings", body: map[string]string{"amazonUrl": "https://www.amazon.com/dp/B08N5WRWNW"},
+			header: map[string]string{"X-API-Key": s.APIKey}})
+		if r.status != 201 {
+			e.t.Fatalf("POST /v1/listings = %d %s", r.status, r.body)
+		}
+	}
+	e.settle(s.ID)
+}
+
+// TestSimulatedProviderJourney buys credits, spends some through /v1,
+// subscribes, advances a cycle and cancels, checking the balance in the
+// ledger and in the profile after every step.
 func TestSimulatedProviderJourney(t *testing.T) {
-	e := newTestEnv(t)
+	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1000 })
 	s := e.seedAccount("journey@example.com")
 	other := e.seedAccount("someone-else@example.com")
 
@@ -65,16 +74,7 @@ func TestSimulatedProviderJourney(t *testing.T) {
 	}
 
 	// Spend 30.
-	for range 30 {
-		_, err := e.repo().Update(context.Background(), s.ID, eventstore.UpdateOptions{Metadata: eventstore.Metadata{Actor: "test"}},
-			func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-				return nil, a.Spend(domain.OperationListing, "listing", now)
-			})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.settle(s.ID)
+	e.spendV1(s, 30)
 	e.checkAccount(s.ID, 70, domain.StatusInactive)
 
 	// Subscribe: the cycle's 500 credits.
@@ -94,15 +94,7 @@ func TestSimulatedProviderJourney(t *testing.T) {
 
 	// Advance a cycle after spending 20 monthly credits: the 480 left expire,
 	// the next cycle grants 500, the purchased 70 stay.
-	for range 20 {
-		if _, err := e.repo().Update(context.Background(), s.ID, eventstore.UpdateOptions{},
-			func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-				return nil, a.Spend(domain.OperationAPIRequest, "request", now)
-			}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.settle(s.ID)
+	e.spendV1(s, 20)
 	e.checkAccount(s.ID, 550, domain.StatusActive)
 	var got simulated
 	r := e.do(request{method: "POST", path: "/api/dev/subscription/advance-cycle", cookie: s.Cookie})
