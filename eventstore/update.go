@@ -83,16 +83,9 @@ func (s *Store) updateOnce(ctx context.Context, stream string, opts UpdateOption
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
 
-	var snap Snapshot
-	err = tx.QueryRow(ctx, `SELECT version, state, state_version FROM streams WHERE stream_id = $1 FOR UPDATE`, stream).
-		Scan(&snap.Version, &snap.State, &snap.StateVersion)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return Result{}, fmt.Errorf("load %s: %w", stream, err)
-	}
-	if snap.StateVersion < snap.Version {
-		if snap.Tail, err = s.readStream(ctx, tx, stream, snap.StateVersion, 0); err != nil {
-			return Result{}, err
-		}
+	snap, err := s.snapshot(ctx, tx, stream, " FOR UPDATE")
+	if err != nil {
+		return Result{}, err
 	}
 
 	if opts.IdempotencyKey != "" {
@@ -143,6 +136,35 @@ func (s *Store) updateOnce(ctx context.Context, stream string, opts UpdateOption
 		return Result{}, fmt.Errorf("commit %s: %w", stream, err)
 	}
 	return res, nil
+}
+
+// Snapshot reads stream's current snapshot without locking it: what a
+// command would see, for reads that must be current (an answer built from
+// the aggregate rather than the read tables). Version 0: no such stream.
+func (s *Store) Snapshot(ctx context.Context, stream string) (Snapshot, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	return s.snapshot(ctx, tx, stream, "")
+}
+
+// snapshot loads the stream's row (lock: "" or " FOR UPDATE") and the
+// events appended after its state, in one transaction.
+func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream, lock string) (Snapshot, error) {
+	var snap Snapshot
+	err := tx.QueryRow(ctx, `SELECT version, state, state_version FROM streams WHERE stream_id = $1`+lock, stream).
+		Scan(&snap.Version, &snap.State, &snap.StateVersion)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return Snapshot{}, fmt.Errorf("load %s: %w", stream, err)
+	}
+	if snap.StateVersion < snap.Version {
+		if snap.Tail, err = s.readStream(ctx, tx, stream, snap.StateVersion, 0); err != nil {
+			return Snapshot{}, err
+		}
+	}
+	return snap, nil
 }
 
 func (s *Store) findIdempotent(ctx context.Context, tx pgx.Tx, stream string, opts UpdateOptions) (Result, bool, error) {

@@ -21,7 +21,6 @@ import (
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/vero"
-	"github.com/a2e-automation/app/projections"
 )
 
 // accountResponse is GET /v1/account's answer.
@@ -35,15 +34,12 @@ type accountResponse struct {
 // status from the read tables, like the dashboard. It is free.
 func handleDesktopAccount(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p, err := d.Reader.Profile(r.Context(), apiAccount(r.Context()))
-		if errors.Is(err, projections.ErrNoProfile) {
-			err = errStatus(http.StatusNotFound, "Account not found")
-		}
+		a, err := d.Accounts.Current(r.Context(), apiAccount(r.Context()))
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		encode(w, http.StatusOK, accountResponse{Email: p.Email, CreditsAvailable: p.CreditsAvailable, SubscriptionStatus: p.SubscriptionStatus})
+		encode(w, http.StatusOK, accountResponse{Email: a.Email(), CreditsAvailable: a.Balance(d.Accounts.Now()), SubscriptionStatus: a.SubscriptionStatus()})
 	}
 }
 
@@ -175,7 +171,8 @@ func runMetered(w http.ResponseWriter, r *http.Request, d Deps, status int, idem
 		writeDesktopError(w, r, d, err)
 		return
 	}
-	awaitProjections(d, r, res.LastPosition)
+	// No wait for the read tables: the answer comes from the aggregate, and a
+	// desktop call must not slow down when the projector does.
 	if res.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}

@@ -22,14 +22,15 @@ import (
 // testEnv is the real router on a fresh migrated database, with the
 // projector running, served by httptest.
 type testEnv struct {
-	t    *testing.T
-	deps Deps
-	srv  *httptest.Server
+	t       testing.TB
+	deps    Deps
+	handler http.Handler
+	srv     *httptest.Server
 }
 
 // newTestEnv starts the API for a test; configure may change the
 // development configuration first.
-func newTestEnv(t *testing.T, configure ...func(*config.Config)) *testEnv {
+func newTestEnv(t testing.TB, configure ...func(*config.Config)) *testEnv {
 	t.Helper()
 	cfg, err := config.Load(func(string) string { return "" })
 	if err != nil {
@@ -58,7 +59,7 @@ func newTestEnv(t *testing.T, configure ...func(*config.Config)) *testEnv {
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); cancel(); <-done })
-	return &testEnv{t: t, deps: d, srv: srv}
+	return &testEnv{t: t, deps: d, handler: h, srv: srv}
 }
 
 // seeded is an account made directly through the repository.
@@ -113,7 +114,7 @@ type response struct {
 }
 
 // json decodes the body into v.
-func (r response) json(t *testing.T, v any) {
+func (r response) json(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("decode %s: %v", r.body, err)
@@ -121,7 +122,7 @@ func (r response) json(t *testing.T, v any) {
 }
 
 // message is the body's "message" field.
-func (r response) message(t *testing.T) string {
+func (r response) message(t testing.TB) string {
 	var b struct{ Message string }
 	r.json(t, &b)
 	return b.Message

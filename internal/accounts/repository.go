@@ -87,7 +87,7 @@ func (r *Repository) Create(ctx context.Context, id string, opts eventstore.Upda
 
 // load restores the aggregate from its snapshot plus the events after it, or
 // from its whole stream when there is no usable snapshot.
-func (r *Repository) load(ctx context.Context, tx pgx.Tx, id string, snap eventstore.Snapshot) (*domain.Account, error) {
+func (r *Repository) load(ctx context.Context, q eventstore.Querier, id string, snap eventstore.Snapshot) (*domain.Account, error) {
 	if snap.State != nil {
 		if a, err := domain.RestoreSnapshot(id, snap.StateVersion, snap.State); err == nil {
 			tail, err := Decode(snap.Tail)
@@ -97,7 +97,7 @@ func (r *Repository) load(ctx context.Context, tx pgx.Tx, id string, snap events
 			return a, a.Replay(tail)
 		}
 	}
-	recs, err := r.store.ReadStreamIn(ctx, tx, domain.StreamID(id), 0, 0)
+	recs, err := r.store.ReadStreamIn(ctx, q, domain.StreamID(id), 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +141,19 @@ func Decode(recs []eventstore.Record) ([]domain.Recorded, error) {
 		out = append(out, domain.Recorded{Version: rec.StreamVersion, At: rec.RecordedAt, Event: ev})
 	}
 	return out, nil
+}
+
+// Current returns account id as its next command would see it, from its
+// snapshot (not from the read tables, not by replaying the stream).
+func (r *Repository) Current(ctx context.Context, id string) (*domain.Account, error) {
+	snap, err := r.store.Snapshot(ctx, domain.StreamID(id))
+	if err != nil {
+		return nil, err
+	}
+	if snap.Version == 0 {
+		return nil, ErrNotFound
+	}
+	return r.load(ctx, r.store.Pool(), id, snap)
 }
 
 // Load returns the current account id, read-only.
