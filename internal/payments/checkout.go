@@ -110,13 +110,9 @@ func (s *Service) CancelSubscription(ctx context.Context, accountID string, md e
 // Two concurrent first uses keep one: the provider call carries an
 // idempotency key, and the table keeps the first row.
 func (s *Service) customer(ctx context.Context, a *domain.Account) (string, error) {
-	var id string
-	err := s.pool.QueryRow(ctx, `SELECT customer_id FROM stripe_customers WHERE account_id = $1`, a.ID()).Scan(&id)
-	if err == nil {
-		return id, nil
-	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return "", fmt.Errorf("find customer: %w", err)
+	id, err := s.customerOf(ctx, a.ID())
+	if err == nil || !errors.Is(err, pgx.ErrNoRows) {
+		return id, err
 	}
 	created, err := s.provider.CreateCustomer(ctx, CustomerRequest{AccountID: a.ID(), Email: a.Email()})
 	if err != nil {
@@ -128,8 +124,15 @@ func (s *Service) customer(ctx context.Context, a *domain.Account) (string, erro
 	}
 	// A separate statement, so that it sees a row a concurrent first use
 	// committed while the insert waited for it.
-	if err := s.pool.QueryRow(ctx, `SELECT customer_id FROM stripe_customers WHERE account_id = $1`, a.ID()).Scan(&id); err != nil {
-		return "", fmt.Errorf("find customer: %w", err)
+	return s.customerOf(ctx, a.ID())
+}
+
+// customerOf is the saved customer of accountID; an error matching
+// pgx.ErrNoRows when there is none yet.
+func (s *Service) customerOf(ctx context.Context, accountID string) (string, error) {
+	var id string
+	if err := s.pool.QueryRow(ctx, `SELECT customer_id FROM stripe_customers WHERE account_id = $1`, accountID).Scan(&id); err != nil {
+		return "", fmt.Errorf("find customer of %s: %w", accountID, err)
 	}
 	return id, nil
 }

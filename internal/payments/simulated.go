@@ -165,9 +165,9 @@ func (s *Service) AdvanceSimulatedCycle(ctx context.Context, accountID, outcome 
 	if !ok {
 		return Simulation{}, ErrNotSimulatedSub
 	}
-	var customerID string
-	if err := s.pool.QueryRow(ctx, `SELECT customer_id FROM stripe_customers WHERE account_id = $1`, accountID).Scan(&customerID); err != nil {
-		return Simulation{}, fmt.Errorf("find customer: %w", err)
+	customerID, err := s.customerOf(ctx, accountID)
+	if err != nil {
+		return Simulation{}, err
 	}
 	plan := catalog.MonthlyPlan()
 	start := *a.PeriodEnd()
