@@ -18,11 +18,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,6 +31,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/internal/pgembed"
+	"github.com/a2e-automation/app/internal/pgpool"
 )
 
 func main() {
@@ -115,13 +114,13 @@ func createDatabase(ctx context.Context, admin, name string) (string, error) {
 	if !databaseName.MatchString(name) {
 		return "", fmt.Errorf("-create %q: want lower-case letters, digits and underscores", name)
 	}
-	dbURL, err := withDatabase(admin, name)
+	dbURL, err := pgpool.WithDatabase(admin, name)
 	if err != nil {
 		return "", err
 	}
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
-		return "", fmt.Errorf("connect to %s: %w", redact(admin), err)
+		return "", fmt.Errorf("connect to %s: %w", pgpool.Redact(admin), err)
 	}
 	defer conn.Close(context.Background())
 	dropStale(ctx, conn)
@@ -165,23 +164,4 @@ func dropStale(ctx context.Context, conn *pgx.Conn) {
 			fmt.Fprintf(os.Stderr, "devdb: %s: %v\n", sql, err)
 		}
 	}
-}
-
-// withDatabase returns the URL u pointing at database name.
-func withDatabase(u, name string) (string, error) {
-	parsed, err := url.Parse(u)
-	if err != nil || (parsed.Scheme != "postgres" && parsed.Scheme != "postgresql") {
-		return "", errors.New("want a postgres:// URL, got " + redact(u))
-	}
-	parsed.Path = "/" + name
-	parsed.RawPath = ""
-	return parsed.String(), nil
-}
-
-func redact(u string) string {
-	parsed, err := url.Parse(u)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return parsed.Redacted()
 }

@@ -7,6 +7,7 @@ package pgpool
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -29,4 +30,24 @@ func New(ctx context.Context, url string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	return pool, nil
+}
+
+// WithDatabase returns the postgres:// URL u pointing at database name.
+func WithDatabase(u, name string) (string, error) {
+	parsed, err := url.Parse(u)
+	if err != nil || (parsed.Scheme != "postgres" && parsed.Scheme != "postgresql") {
+		return "", fmt.Errorf("want a postgres:// URL, got %q", Redact(u))
+	}
+	parsed.Path = "/" + name
+	parsed.RawPath = ""
+	return parsed.String(), nil
+}
+
+// Redact hides the password of a database URL, for messages and logs.
+func Redact(u string) string {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return parsed.Redacted()
 }

@@ -69,7 +69,9 @@ func OpenDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*Da
 		if err := ensureDatabase(ctx, db.URL, "a2e"); err != nil {
 			return nil, err
 		}
-		db.URL = withDatabase(db.URL, "a2e")
+		if db.URL, err = pgpool.WithDatabase(db.URL, "a2e"); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.IsDevelopment() {
 		if err := migrations.Apply(ctx, db.URL); err != nil {
@@ -104,18 +106,4 @@ func ensureDatabase(ctx context.Context, adminURL, name string) error {
 		}
 	}
 	return nil
-}
-
-// withDatabase replaces the database name in a postgres:// URL.
-func withDatabase(url, name string) string {
-	rest, query, _ := strings.Cut(url, "?")
-	i := strings.LastIndex(rest, "/")
-	if i < len("postgres://") {
-		return url
-	}
-	out := rest[:i+1] + name
-	if query != "" {
-		out += "?" + query
-	}
-	return out
 }

@@ -19,7 +19,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -71,7 +70,7 @@ func Pool(t testing.TB, dbURL string) *pgxpool.Pool {
 	}
 	t.Cleanup(pool.Close) // runs before the drop registered by NewURL
 	if err := pool.Ping(ctx); err != nil {
-		t.Fatalf("testdb: connect to %s: %v", redact(dbURL), err)
+		t.Fatalf("testdb: connect to %s: %v", pgpool.Redact(dbURL), err)
 	}
 	return pool
 }
@@ -98,7 +97,7 @@ func NewURL(t testing.TB) string {
 			t.Errorf("testdb: drop database %s: %v", name, err)
 		}
 	})
-	u, err := withDatabase(admin, name)
+	u, err := pgpool.WithDatabase(admin, name)
 	if err != nil {
 		t.Fatalf("testdb: %v", err)
 	}
@@ -117,16 +116,16 @@ func setup(ctx context.Context) (admin string, pool *pgxpool.Pool, tmpl string, 
 		}
 		cfg, err := pgxpool.ParseConfig(admin)
 		if err != nil {
-			return "", nil, "", fmt.Errorf("parse admin URL %s: %w", redact(admin), err)
+			return "", nil, "", fmt.Errorf("parse admin URL %s: %w", pgpool.Redact(admin), err)
 		}
 		cfg.MaxConns = 4
 		p, err := pgxpool.NewWithConfig(ctx, cfg)
 		if err != nil {
-			return "", nil, "", fmt.Errorf("connect to %s: %w", redact(admin), err)
+			return "", nil, "", fmt.Errorf("connect to %s: %w", pgpool.Redact(admin), err)
 		}
 		if err := p.Ping(ctx); err != nil {
 			p.Close()
-			return "", nil, "", fmt.Errorf("connect to %s: %w", redact(admin), err)
+			return "", nil, "", fmt.Errorf("connect to %s: %w", pgpool.Redact(admin), err)
 		}
 		adminURL, adminPool = admin, p
 	}
@@ -143,7 +142,7 @@ func setup(ctx context.Context) (admin string, pool *pgxpool.Pool, tmpl string, 
 // serverURL is TEST_DATABASE_URL or the URL of the private server.
 func serverURL(ctx context.Context) (string, error) {
 	if u := os.Getenv(EnvURL); u != "" {
-		if _, err := withDatabase(u, "postgres"); err != nil {
+		if _, err := pgpool.WithDatabase(u, "postgres"); err != nil {
 			return "", fmt.Errorf("%s: %w", EnvURL, err)
 		}
 		return u, nil
@@ -190,7 +189,7 @@ func ensureTemplate(ctx context.Context, admin string) (string, error) {
 	}
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
-		return "", fmt.Errorf("connect to %s: %w", redact(admin), err)
+		return "", fmt.Errorf("connect to %s: %w", pgpool.Redact(admin), err)
 	}
 	defer conn.Close(context.Background()) // also releases the advisory lock
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", templateLockKey); err != nil {
@@ -214,7 +213,7 @@ func ensureTemplate(ctx context.Context, admin string) (string, error) {
 			return "", fmt.Errorf("%s: %w", sql, err)
 		}
 	}
-	buildURL, err := withDatabase(admin, build)
+	buildURL, err := pgpool.WithDatabase(admin, build)
 	if err != nil {
 		return "", err
 	}
@@ -255,25 +254,6 @@ func sweep(ctx context.Context, conn *pgx.Conn) {
 			_, _ = conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", ident(n)))
 		}
 	}
-}
-
-// withDatabase returns the URL u pointing at database name.
-func withDatabase(u, name string) (string, error) {
-	parsed, err := url.Parse(u)
-	if err != nil || (parsed.Scheme != "postgres" && parsed.Scheme != "postgresql") {
-		return "", fmt.Errorf("want a postgres:// URL, got %q", redact(u))
-	}
-	parsed.Path = "/" + name
-	parsed.RawPath = ""
-	return parsed.String(), nil
-}
-
-func redact(u string) string {
-	parsed, err := url.Parse(u)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return parsed.Redacted()
 }
 
 func ident(name string) string { return pgx.Identifier{name}.Sanitize() }

@@ -93,13 +93,3 @@ func TestTemplateName(t *testing.T) {
 		t.Fatalf("TemplateName = %q then %q, want one stable tmpl_<12 hex>", n1, n2)
 	}
 }
-
-func TestWithDatabase(t *testing.T) {
-	got, err := withDatabase("postgres://u:p@h:5/admin?sslmode=disable", "t_1_ab")
-	if err != nil || got != "postgres://u:p@h:5/t_1_ab?sslmode=disable" {
-		t.Fatalf("withDatabase = %q, %v", got, err)
-	}
-	if _, err := withDatabase("host=h dbname=x", "y"); err == nil {
-		t.Fatal("withDatabase accepted a keyword/value DSN")
-	}
-}
