@@ -56,7 +56,7 @@ export default function StaffAccountRoute() {
         </p>
       </div>
       <AsOfPicker day={day} onChange={(next) => setParams(next ? { asOf: next } : {})} />
-      <div className="grid-2">
+      <div className="staff-grid">
         <BalanceCard balance={balance} />
         <ComparisonCard comparison={comparison} />
       </div>

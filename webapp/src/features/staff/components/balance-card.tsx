@@ -4,6 +4,7 @@ import { capitalize, formatDate } from '@/lib/format';
 import type { BalanceReport } from '../api/get-account-balance';
 import { formatCredits, STAFF_TIME_FORMAT } from './format';
 import { StaffCard } from './staff-card';
+import './staff.css';
 
 /** The balance at the as-of moment and the grants it is made of. */
 export function BalanceCard({ balance }: { balance: SWRResponse<BalanceReport> }) {
@@ -45,8 +46,10 @@ export function BalanceCard({ balance }: { balance: SWRResponse<BalanceReport> }
                       <td>{capitalize(g.source)}</td>
                       <td className="num">{formatCredits(g.amount)}</td>
                       <td className="num">{formatCredits(g.remaining)}</td>
-                      <td>{g.expiresAt ? formatDate(g.expiresAt, STAFF_TIME_FORMAT) : <span className="muted">Never</span>}</td>
-                      <td>{formatDate(g.grantedAt, STAFF_TIME_FORMAT)}</td>
+                      <td className="staff-time">
+                        {g.expiresAt ? formatDate(g.expiresAt, STAFF_TIME_FORMAT) : <span className="muted">Never</span>}
+                      </td>
+                      <td className="staff-time">{formatDate(g.grantedAt, STAFF_TIME_FORMAT)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -42,7 +42,7 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
               <tbody>
                 {entries.map((e) => (
                   <tr key={e.position}>
-                    <td>{formatDate(e.time, STAFF_TIME_FORMAT)}</td>
+                    <td className="staff-time">{formatDate(e.time, STAFF_TIME_FORMAT)}</td>
                     <td>{e.type}</td>
                     <td>
                       <code>{e.actor || 'unknown'}</code>
