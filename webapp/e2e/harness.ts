@@ -31,7 +31,8 @@ export const resultsDir = join(webappDir, 'test-results');
 
 const START_TIMEOUT_MS = 120_000;
 
-export type Harness = { baseURL: string; stop: () => Promise<void> };
+/** databaseURL is the server's DATABASE_URL, for commands such as `bin/api staff add`. */
+export type Harness = { baseURL: string; databaseURL: string; stop: () => Promise<void> };
 
 function log(message: string) {
   process.stderr.write(`e2e: ${message}\n`);
@@ -165,7 +166,7 @@ export async function startHarness(): Promise<Harness> {
     const baseURL = await listeningAddress(server, logPath);
     await waitReady(baseURL);
     log(`server ${baseURL} (log: ${logPath})`);
-    return { baseURL, stop };
+    return { baseURL, databaseURL, stop };
   } catch (error) {
     await stop();
     throw error;
