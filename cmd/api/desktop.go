@@ -210,7 +210,9 @@ func readIdempotency(r *http.Request) (idempotency, error) {
 	h := sha256.New()
 	_, _ = io.WriteString(h, r.Method+" "+r.URL.Path+"\n")
 	_, _ = h.Write(body)
-	return idempotency{key: key, hash: hex.EncodeToString(h.Sum(nil))}, nil
+	// The account's stream also holds Stripe's event ids ("stripe:…"): a
+	// prefix keeps a client's keys from ever meeting them.
+	return idempotency{key: "desktop:" + key, hash: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // insufficientCreditsBody is the 402 answer: the domain's message and the
