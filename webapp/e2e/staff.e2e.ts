@@ -1,0 +1,154 @@
+/**
+ * The support staff console against the real server: a staff member finds
+ * a seller who bought credits, replays the account's history, looks at it
+ * as of the day before the purchase, records an adjustment and checks the
+ * read tables against the events. Role and label locators, no sleeps;
+ * screenshots in test-results/screenshots/staff-<step>.png.
+ */
+import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from './harness.ts';
+import { apiFailures, baseURL, screenshot, toast, uniqueEmail, verificationCode } from './support.ts';
+
+const PASSWORD = 'Correct-Horse-42!';
+const REASON = 'Goodwill: a listing failed on our side';
+
+const failures = apiFailures();
+test.afterEach(async ({}, testInfo) => failures.report(testInfo));
+
+/** Signs up through the API in this browser context (the cookie stays in it) and verifies the mailed code. */
+async function signUp(request: APIRequestContext, email: string) {
+  const registered = await request.post('/api/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD } });
+  expect(registered.status(), `POST /api/register: ${await registered.text()}`).toBe(201);
+  const verified = await request.post('/api/auth/verify-email', { data: { code: await verificationCode(email) } });
+  expect(verified.ok(), `POST /api/auth/verify-email: ${await verified.text()}`).toBe(true);
+}
+
+/** `bin/api staff add EMAIL` on the harness's database. */
+async function makeStaff(email: string) {
+  const databaseURL = process.env.E2E_DATABASE_URL;
+  if (!databaseURL) throw new Error('E2E_DATABASE_URL is not set: run through `npm run e2e`');
+  const { stdout } = await promisify(execFile)(join(repoRoot, 'bin', 'api'), ['staff', 'add', email], {
+    cwd: repoRoot,
+    env: { ...process.env, APP_ENV: 'development', DATABASE_URL: databaseURL },
+  });
+  expect(stdout).toContain(`${email} is now staff`);
+}
+
+/** The balance card's figure, "N credits". */
+const figure = (balance: Locator) => balance.getByText(/^[\d,]+ credits$/);
+
+/** yyyy-MM-dd of the day before today, in the browser's (and this process's) time zone. */
+function yesterday(): string {
+  const d = new Date();
+  d.setDate(d.getDate() - 1);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+test.describe.serial('staff', () => {
+  const sellerEmail = uniqueEmail();
+  const staffEmail = uniqueEmail().replace('seller-', 'support-');
+  let seller: BrowserContext;
+  let staff: BrowserContext;
+  let page: Page;
+
+  test.beforeAll(async ({ browser }) => {
+    seller = await browser.newContext({ baseURL: baseURL() });
+    staff = await browser.newContext({ baseURL: baseURL() });
+  });
+
+  test.afterAll(async () => {
+    await seller.close();
+    await staff.close();
+  });
+
+  test('a seller buys 100 credits through the simulated provider', async () => {
+    const sellerPage = await seller.newPage();
+    failures.watch(sellerPage);
+    await signUp(seller.request, sellerEmail);
+    await sellerPage.goto('/checkout?credits=100');
+    const pay = sellerPage.getByRole('button', { name: 'Pay $9.99' });
+    await expect(pay).toBeEnabled();
+    await pay.click();
+    await expect(sellerPage.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
+    // A seller is not staff: the console does not exist for them.
+    await sellerPage.goto('/staff');
+    await expect(sellerPage.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await screenshot(sellerPage, 'staff', 'seller-not-found');
+  });
+
+  test('a staff member finds the seller and replays the account', async () => {
+    await signUp(staff.request, staffEmail);
+    await makeStaff(staffEmail);
+    page = await staff.newPage();
+    failures.watch(page);
+    await page.goto('/dashboard');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Staff console' }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Staff console' })).toBeVisible();
+
+    await page.getByRole('searchbox', { name: 'Email or account id' }).fill(sellerEmail);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const hit = page.getByRole('row').filter({ hasText: sellerEmail });
+    await expect(hit).toHaveCount(1);
+    await expect(hit.getByRole('cell').nth(2)).toHaveText('100');
+    await screenshot(page, 'staff', 'search');
+    await hit.getByRole('link', { name: sellerEmail }).click();
+
+    await expect(page.getByRole('heading', { level: 1, name: sellerEmail })).toBeVisible();
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    const purchase = timeline.getByRole('row').filter({ hasText: '100 purchase credits granted' });
+    await expect(purchase).toHaveCount(1);
+    await expect(purchase.getByRole('cell').nth(4)).toHaveText('+100');
+    await expect(purchase.getByRole('cell').nth(5)).toHaveText('100');
+    await expect(timeline.getByRole('row').filter({ hasText: /Payment \w+ of \$9\.99/ })).toHaveCount(1);
+    const balance = page.getByRole('region', { name: 'Balance' });
+    await expect(figure(balance)).toHaveText('100 credits');
+    await expect(balance.getByRole('row').filter({ hasText: 'Purchase' })).toHaveCount(1);
+    await screenshot(page, 'staff', 'account');
+  });
+
+  test('as of the day before the purchase the balance is 0', async () => {
+    await page.getByLabel('As of').fill(yesterday());
+    await expect(page).toHaveURL(new RegExp(`asOf=${yesterday()}$`));
+    const balance = page.getByRole('region', { name: 'Balance' });
+    await expect(figure(balance)).toHaveText('0 credits');
+    await expect(balance.getByText('No grants')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Timeline' }).getByText('No events up to this moment')).toBeVisible();
+    await screenshot(page, 'staff', 'as-of');
+
+    await page.getByRole('button', { name: 'Back to now' }).click();
+    await expect(figure(balance)).toHaveText('100 credits');
+  });
+
+  test('records an adjustment of +25 with the staff member as actor', async () => {
+    const form = page.getByRole('region', { name: 'Adjust credits' });
+    await form.getByRole('button', { name: 'Record adjustment' }).click();
+    await expect(form.getByText('Credits must be a whole number other than 0')).toBeVisible();
+    await expect(form.getByText('A reason of 3 to 500 characters is required')).toBeVisible();
+
+    await form.getByLabel('Credits').fill('25');
+    await form.getByLabel('Reason').fill(REASON);
+    await form.getByRole('button', { name: 'Record adjustment' }).click();
+    await expect(toast(page, 'Adjustment recorded')).toBeVisible();
+
+    await expect(figure(page.getByRole('region', { name: 'Balance' }))).toHaveText('125 credits');
+    const row = page.getByRole('region', { name: 'Timeline' }).getByRole('row').filter({ hasText: REASON });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole('cell').nth(2)).toHaveText(/^staff:[0-9a-f-]{36}$/);
+    await expect(row.getByRole('cell').nth(4)).toHaveText('+25');
+    await expect(row.getByRole('cell').nth(5)).toHaveText('125');
+    await screenshot(page, 'staff', 'adjusted');
+  });
+
+  test('the read tables match the events', async () => {
+    const card = page.getByRole('region', { name: 'Read tables vs events' });
+    await card.getByRole('button', { name: 'Compare again' }).click();
+    await expect(card.getByText('Read tables match the events')).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Compare again' })).toBeEnabled();
+    await screenshot(page, 'staff', 'comparison');
+  });
+});
