@@ -15,6 +15,7 @@ type userResponse struct {
 	ID         string `json:"id"`
 	Email      string `json:"email"`
 	IsVerified bool   `json:"isVerified"`
+	IsStaff    bool   `json:"isStaff"` // the webapp shows the staff console to staff only
 }
 
 // authResponse answers a sign-up or sign-in. Token is the session's
@@ -34,7 +35,11 @@ func userOf(ctx context.Context, d Deps, accountID, email string) (userResponse,
 	if err != nil && !errors.Is(err, projections.ErrNoProfile) {
 		return userResponse{}, err
 	}
-	return userResponse{ID: accountID, Email: email, IsVerified: p.IsVerified}, nil
+	staff, err := d.Auth.IsStaff(ctx, accountID)
+	if err != nil {
+		return userResponse{}, err
+	}
+	return userResponse{ID: accountID, Email: email, IsVerified: p.IsVerified, IsStaff: staff}, nil
 }
 
 // startSession signs accountID in: it ends the session the request came

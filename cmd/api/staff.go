@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
@@ -163,7 +164,7 @@ func (a *adjustmentRequest) Valid(context.Context) map[string]string {
 	} else if a.Credits > 1_000_000 || a.Credits < -1_000_000 {
 		p["credits"] = "Credits must be between -1,000,000 and 1,000,000"
 	}
-	if n := len(strings.TrimSpace(a.Reason)); n < 3 || n > 500 {
+	if n := utf8.RuneCountInString(strings.TrimSpace(a.Reason)); n < 3 || n > 500 {
 		p["reason"] = "A reason of 3 to 500 characters is required"
 	}
 	return p

@@ -203,6 +203,12 @@ func TestStaffReplay(t *testing.T) {
 	if r := adjust(5, ""); r.status != 400 {
 		t.Fatalf("adjustment without a reason = %d", r.status)
 	}
+	if r := adjust(1, strings.Repeat("é", 300)); r.status != 201 {
+		t.Fatalf("a 300-character reason of 2-byte letters = %d %s", r.status, r.body)
+	}
+	if r := adjust(-1, strings.Repeat("é", 300)); r.status != 201 {
+		t.Fatalf("undoing it = %d %s", r.status, r.body)
+	}
 	history, err := s.repo().History(ctx, s.customer.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -257,11 +263,17 @@ func TestStaffCommand(t *testing.T) {
 	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=new", cookie: s.Cookie}); r.status != 200 {
 		t.Fatalf("after staff add: %d", r.status)
 	}
+	if r := e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}); !strings.Contains(string(r.body), `"isStaff":true`) {
+		t.Fatalf("the user of a staff member: %d %s", r.status, r.body)
+	}
 	if err := run(context.Background(), []string{"api", "staff", "remove", "new-staff@example.com"}, getenv, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=new", cookie: s.Cookie}); r.status != 404 {
 		t.Fatalf("after staff remove: %d", r.status)
+	}
+	if r := e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}); !strings.Contains(string(r.body), `"isStaff":false`) {
+		t.Fatalf("the user of a former staff member: %d %s", r.status, r.body)
 	}
 	if err := run(context.Background(), []string{"api", "staff", "add", "nobody@example.com"}, getenv, &out, &errOut); err == nil || !strings.Contains(err.Error(), "no account") {
 		t.Fatalf("unknown email: %v", err)

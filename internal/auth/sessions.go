@@ -149,5 +149,15 @@ func (s *Store) SetStaff(ctx context.Context, email string, staff bool) error {
 	return nil
 }
 
+// IsStaff reports whether accountID is support staff.
+func (s *Store) IsStaff(ctx context.Context, accountID string) (bool, error) {
+	var staff bool
+	err := s.pool.QueryRow(ctx, `SELECT is_staff FROM users WHERE account_id = $1`, accountID).Scan(&staff)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return false, fmt.Errorf("is staff: %w", err)
+	}
+	return staff, nil
+}
+
 // ErrNoSuchUser is returned for an email no account has.
 var ErrNoSuchUser = errors.New("no account with that email")
