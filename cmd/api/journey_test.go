@@ -36,6 +36,7 @@ func TestBrowserJourney(t *testing.T) {
 		t.Fatalf("issued key resolves to %q, %v", id, err)
 	}
 
+	firstKey := p.APIKey
 	var regen regenerateResponse
 	r = e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: acc.Cookie})
 	r.json(t, &regen)
@@ -51,6 +52,16 @@ func TestBrowserJourney(t *testing.T) {
 	e.do(request{method: "GET", path: "/api/user/profile", cookie: acc.Cookie}).json(t, &p)
 	if p.APIKey != regen.APIKey {
 		t.Fatal("the profile does not show the new key")
+	}
+
+	// The desktop client: the old key is refused, the new one is known but
+	// the account has no credits yet.
+	listing := map[string]string{"amazonUrl": "https://www.amazon.com/dp/B08N5WRWNW"}
+	if r := e.do(request{method: "POST", path: "/v1/listings", body: listing, header: map[string]string{"X-API-Key": regen.APIKey}}); r.status != http.StatusPaymentRequired {
+		t.Fatalf("/v1 with the new key and no credits = %d %s, want 402", r.status, r.body)
+	}
+	if r := e.do(request{method: "POST", path: "/v1/listings", body: listing, header: map[string]string{"X-API-Key": firstKey}}); r.status != http.StatusUnauthorized {
+		t.Fatalf("/v1 with the old key = %d %s, want 401", r.status, r.body)
 	}
 
 	if r := e.do(request{method: "POST", path: "/api/logout", cookie: acc.Cookie}); r.status != http.StatusOK {
