@@ -97,6 +97,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       async verify(code) {
         try {
           await verifyEmail({ code });
+          // Only isVerified changes; the rest (isStaff too) is the session's user.
           if (user) await setUser({ ...user, isVerified: true });
           toast({
             title: 'Email Verified',

@@ -5,7 +5,7 @@ import type { Profile } from '@/features/profile/api/get-profile';
 import type { Transaction } from '@/features/transactions/api/get-transactions';
 import type { UsageStatistics } from '@/features/usage/api/get-usage-statistics';
 
-export const verifiedUser: User = { id: 'u1', email: 'jane.doe@example.com', isVerified: true };
+export const verifiedUser: User = { id: 'u1', email: 'jane.doe@example.com', isVerified: true, isStaff: false };
 export const unverifiedUser: User = { ...verifiedUser, isVerified: false };
 
 export const activeProfile: Profile = {

@@ -3,7 +3,6 @@ import { ChevronDown, LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Logo } from '@/components/ui/logo';
-import { useStaffAccess } from '@/features/staff/api/get-staff-access';
 import { useAuth } from '@/lib/auth';
 import { initials } from '@/lib/format';
 import { NAV_ITEMS, STAFF_NAV_ITEM } from './nav-items';
@@ -38,8 +37,7 @@ export default function AppLayout() {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const email = user?.email ?? '';
-  const { data: isStaff } = useStaffAccess();
-  const navItems = isStaff ? [...NAV_ITEMS, STAFF_NAV_ITEM] : NAV_ITEMS;
+  const navItems = user?.isStaff ? [...NAV_ITEMS, STAFF_NAV_ITEM] : NAV_ITEMS;
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
 

@@ -50,6 +50,6 @@ describe('staff search', () => {
     const app = renderApp('/staff', staffApi());
     await app.user.type(await screen.findByRole('searchbox', { name: 'Email or account id' }), '   {Enter}');
     expect(app.location()).toBe('/staff');
-    expect(app.callsTo('GET', '/api/staff/accounts').map((c) => c.url)).toEqual(['/api/staff/accounts?q=']);
+    expect(app.callsTo('GET', '/api/staff/accounts')).toHaveLength(0);
   });
 });

@@ -1,3 +1,4 @@
+import type { User } from '@/features/auth/api/types';
 import type { Handler } from '@/testing/fake-api';
 import type { BalanceReport } from '@/features/staff/api/get-account-balance';
 import type { Comparison } from '@/features/staff/api/get-account-comparison';
@@ -33,6 +34,9 @@ export const seller: AccountSummary = {
   creditsAvailable: 1234,
   subscriptionStatus: 'active',
 };
+
+/** The signed-in staff member, as GET /api/user and the sign-in answer give it. */
+export const staffUser: User = { id: STAFF_ID, email: 'support@example.com', isVerified: true, isStaff: true };
 
 export const support: AccountSummary = {
   id: STAFF_ID,
@@ -72,15 +76,15 @@ export const drifted: Comparison = {
 const query = (url: string, name: string) => new URL(url, 'http://localhost').searchParams.get(name);
 
 /**
- * A signed-in staff member's endpoints: the search (whose empty query is the
- * staff probe) finds the seller by email or id, the seller's history comes
- * in pages of two (cursor "p2"), and anything may be overridden.
+ * A signed-in staff member's endpoints: GET /api/user says isStaff, the
+ * search finds the seller by email or id, the seller's history comes in
+ * pages of two (cursor "p2"), and anything may be overridden.
  */
 export function staffApi(overrides: Record<string, Handler> = {}): Record<string, Handler> {
   return {
+    'GET /api/user': { body: staffUser },
     'GET /api/staff/accounts': ({ url }) => {
       const q = (query(url, 'q') ?? '').toLowerCase();
-      if (!q) return { body: [] };
       return { body: [seller, support].filter((a) => a.id === q || a.email.includes(q)) };
     },
     [`GET ${accountPath}/history`]: ({ url }): { body: HistoryPage } =>
