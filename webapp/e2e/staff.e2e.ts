@@ -68,7 +68,13 @@ test.describe.serial('staff', () => {
   test('a seller buys 100 credits through the simulated provider', async () => {
     const sellerPage = await seller.newPage();
     failures.watch(sellerPage);
+    const staffRequests: string[] = [];
+    sellerPage.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/staff')) staffRequests.push(request.url());
+    });
     await signUp(seller.request, sellerEmail);
+    const user = await seller.request.get('/api/user');
+    expect(await user.json()).toMatchObject({ email: sellerEmail, isVerified: true, isStaff: false });
     await sellerPage.goto('/checkout?credits=100');
     const pay = sellerPage.getByRole('button', { name: 'Pay $9.99' });
     await expect(pay).toBeEnabled();
@@ -77,6 +83,8 @@ test.describe.serial('staff', () => {
     // A seller is not staff: the console does not exist for them.
     await sellerPage.goto('/staff');
     await expect(sellerPage.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    // The user object says who is staff: the seller's browser never asks the staff API.
+    expect(staffRequests).toEqual([]);
     await screenshot(sellerPage, 'staff', 'seller-not-found');
   });
 
