@@ -82,7 +82,7 @@ func handleVerifyEmail(d Deps) http.HandlerFunc {
 		awaitProjections(d, r, res.LastPosition)
 		encode(w, http.StatusOK, verifyResponse{
 			Message: "Your email has been verified.",
-			User:    userResponse{ID: s.AccountID, Email: s.Email, IsVerified: true},
+			User:    userResponse{ID: s.AccountID, Email: s.Email, IsVerified: true, IsStaff: s.IsStaff},
 		})
 	}
 }
