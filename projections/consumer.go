@@ -49,6 +49,10 @@ type RunOptions struct {
 	LagInterval  time.Duration // how often lag is measured
 	Metrics      *Metrics      // optional
 	Logger       watermill.LoggerAdapter
+
+	// Subscriber returns the subscriber of a projection's consumer group on
+	// eventstore.Topic; nil: a watermill-sql subscriber on the runner's pool.
+	Subscriber func(consumerGroup string) (message.Subscriber, error)
 }
 
 // Run consumes the event topic until ctx ends: one watermill handler (and
@@ -74,13 +78,19 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 		MaxRetries: 5, InitialInterval: 50 * time.Millisecond, MaxInterval: 2 * time.Second, Multiplier: 2,
 		Logger: opts.Logger,
 	}.Middleware)
+	subscribe := opts.Subscriber
+	if subscribe == nil {
+		subscribe = func(group string) (message.Subscriber, error) {
+			return wsql.NewSubscriber(wsql.BeginnerFromPgx(r.pool), wsql.SubscriberConfig{
+				ConsumerGroup:  group,
+				PollInterval:   opts.PollInterval,
+				SchemaAdapter:  wsql.DefaultPostgreSQLSchema{},
+				OffsetsAdapter: wsql.DefaultPostgreSQLOffsetsAdapter{},
+			}, opts.Logger)
+		}
+	}
 	for _, name := range r.order {
-		sub, err := wsql.NewSubscriber(wsql.BeginnerFromPgx(r.pool), wsql.SubscriberConfig{
-			ConsumerGroup:  ConsumerGroup(name),
-			PollInterval:   opts.PollInterval,
-			SchemaAdapter:  wsql.DefaultPostgreSQLSchema{},
-			OffsetsAdapter: wsql.DefaultPostgreSQLOffsetsAdapter{},
-		}, opts.Logger)
+		sub, err := subscribe(ConsumerGroup(name))
 		if err != nil {
 			return fmt.Errorf("subscriber %s: %w", name, err)
 		}
