@@ -1,0 +1,8 @@
+package natstest
+
+import "syscall"
+
+// childAttr makes the kernel kill the server when the test binary exits.
+func childAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

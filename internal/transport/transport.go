@@ -1,0 +1,183 @@
+// Package transport chooses how "stream S moved" notifications reach the
+// projectors. Nothing outside this package knows which transport is in use.
+//
+//   - sql (default): projectors read watermill-sql's table for the topic
+//     eventstore.Topic directly, on the same PostgreSQL.
+//   - nats: a forwarder moves the rows of that table to a NATS JetStream
+//     stream (subject eventstore.Topic), and projectors consume the stream
+//     through durable queue consumers, so projector workers on several
+//     machines share the work.
+//
+// The append path never changes: an event is published into the SQL table in
+// the append's own transaction (no dual write). With nats, the forwarder only
+// carries those rows on, at least once; a duplicate is harmless because a
+// projector catches up per stream from the events table.
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	wnats "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/nats"
+	wsql "github.com/ThreeDotsLabs/watermill-sql/v4/pkg/sql"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
+
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/projections"
+)
+
+// Transport kinds.
+const (
+	KindSQL  = "sql"
+	KindNATS = "nats"
+)
+
+// ForwarderConsumerGroup is the watermill-sql consumer group of the
+// SQL-to-NATS forwarder. Never renamed: a new name would forward the whole
+// table again.
+const ForwarderConsumerGroup = "forwarder_nats"
+
+// pollInterval is how often an idle watermill-sql subscriber looks for rows.
+const pollInterval = 100 * time.Millisecond
+
+// Config selects the transport.
+type Config struct {
+	Kind    string // KindSQL (default when empty) or KindNATS
+	NATSURL string // the NATS server(s) when Kind is KindNATS
+}
+
+// Transport builds the projectors' subscribers and runs what the chosen
+// transport needs beside them.
+type Transport struct {
+	cfg    Config
+	pool   *pgxpool.Pool
+	logger watermill.LoggerAdapter
+}
+
+// New checks cfg and returns its transport over pool. logger may be nil.
+func New(cfg Config, pool *pgxpool.Pool, logger watermill.LoggerAdapter) (*Transport, error) {
+	if cfg.Kind == "" {
+		cfg.Kind = KindSQL
+	}
+	switch cfg.Kind {
+	case KindSQL:
+	case KindNATS:
+		if cfg.NATSURL == "" {
+			return nil, errors.New("transport nats: no NATS URL")
+		}
+	default:
+		return nil, fmt.Errorf("transport: unknown kind %q (want %q or %q)", cfg.Kind, KindSQL, KindNATS)
+	}
+	if logger == nil {
+		logger = watermill.NopLogger{}
+	}
+	return &Transport{cfg: cfg, pool: pool, logger: logger}, nil
+}
+
+// Subscriber returns the subscriber of consumerGroup on the topic
+// eventstore.Topic: a watermill-sql subscriber (sql), or a JetStream durable
+// queue consumer named consumerGroup (nats), which every worker of the group
+// shares so each message goes to one of them.
+func (t *Transport) Subscriber(consumerGroup string) (message.Subscriber, error) {
+	if t.cfg.Kind == KindSQL {
+		return t.sqlSubscriber(consumerGroup)
+	}
+	return wnats.NewSubscriber(wnats.SubscriberConfig{
+		URL:              t.cfg.NATSURL,
+		QueueGroupPrefix: consumerGroup,
+		AckWaitTimeout:   30 * time.Second,
+		CloseTimeout:     10 * time.Second,
+		NatsOptions:      natsOptions(),
+		JetStream: wnats.JetStreamConfig{
+			AutoProvision:    true,
+			DurablePrefix:    consumerGroup,
+			SubscribeOptions: []nats.SubOpt{nats.DeliverAll(), nats.AckExplicit(), nats.ManualAck()},
+		},
+	}, t.logger)
+}
+
+func (t *Transport) sqlSubscriber(consumerGroup string) (message.Subscriber, error) {
+	return wsql.NewSubscriber(wsql.BeginnerFromPgx(t.pool), wsql.SubscriberConfig{
+		ConsumerGroup:  consumerGroup,
+		PollInterval:   pollInterval,
+		SchemaAdapter:  wsql.DefaultPostgreSQLSchema{},
+		OffsetsAdapter: wsql.DefaultPostgreSQLOffsetsAdapter{},
+	}, t.logger)
+}
+
+// RunProjector runs r with this transport's subscribers until ctx ends, and,
+// for nats, the forwarder beside it; either failing stops both.
+func (t *Transport) RunProjector(ctx context.Context, r *projections.Runner, opts projections.RunOptions) error {
+	opts.Subscriber = t.Subscriber
+	if t.cfg.Kind == KindSQL {
+		return r.Run(ctx, opts)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	fwd := make(chan error, 1)
+	go func() {
+		err := t.RunForwarder(ctx)
+		cancel()
+		fwd <- err
+	}()
+	runErr := r.Run(ctx, opts)
+	cancel()
+	return errors.Join(runErr, <-fwd)
+}
+
+// RunForwarder moves the SQL table of eventstore.Topic to the JetStream
+// stream of the same name until ctx ends (consumer group
+// ForwarderConsumerGroup). The message's UUID is its JetStream message id,
+// so a row forwarded twice within the stream's duplicate window is stored
+// once. It is an error for the sql transport.
+func (t *Transport) RunForwarder(ctx context.Context) error {
+	if t.cfg.Kind != KindNATS {
+		return fmt.Errorf("transport %s has no forwarder", t.cfg.Kind)
+	}
+	sub, err := t.sqlSubscriber(ForwarderConsumerGroup)
+	if err != nil {
+		return fmt.Errorf("forwarder subscriber: %w", err)
+	}
+	pub, err := wnats.NewPublisher(wnats.PublisherConfig{
+		URL:         t.cfg.NATSURL,
+		NatsOptions: natsOptions(),
+		JetStream:   wnats.JetStreamConfig{AutoProvision: true, TrackMsgId: true},
+	}, t.logger)
+	if err != nil {
+		_ = sub.Close()
+		return fmt.Errorf("forwarder publisher: %w", err)
+	}
+	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 10 * time.Second}, t.logger)
+	if err != nil {
+		_ = sub.Close()
+		_ = pub.Close()
+		return fmt.Errorf("forwarder router: %w", err)
+	}
+	router.AddMiddleware(middleware.Retry{
+		MaxRetries: 5, InitialInterval: 50 * time.Millisecond, MaxInterval: 2 * time.Second, Multiplier: 2,
+		Logger: t.logger,
+	}.Middleware)
+	router.AddHandler("ForwardToNATS", eventstore.Topic, sub, eventstore.Topic, pub,
+		func(msg *message.Message) ([]*message.Message, error) {
+			out := message.NewMessage(msg.UUID, msg.Payload)
+			for k, v := range msg.Metadata {
+				out.Metadata.Set(k, v)
+			}
+			return []*message.Message{out}, nil
+		})
+	if err := router.Run(ctx); err != nil {
+		return fmt.Errorf("forwarder: %w", err)
+	}
+	return nil
+}
+
+// natsOptions keep a connection trying through a server restart.
+func natsOptions() []nats.Option {
+	return []nats.Option{nats.Name("a2e-projector"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second)}
+}

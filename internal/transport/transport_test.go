@@ -1,0 +1,139 @@
+package transport_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/accounts/accountstest"
+	"github.com/a2e-automation/app/internal/natstest"
+	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/transport"
+	"github.com/a2e-automation/app/projections"
+)
+
+func TestNewRefusesUnknownKind(t *testing.T) {
+	if _, err := transport.New(transport.Config{Kind: "kafka"}, nil, nil); err == nil {
+		t.Fatal("kind kafka accepted")
+	}
+	if _, err := transport.New(transport.Config{Kind: transport.KindNATS}, nil, nil); err == nil {
+		t.Fatal("nats without a URL accepted")
+	}
+}
+
+// TestProjectorsOverNATS runs two projector workers on the nats transport
+// against a real JetStream server. Events appended after the workers have
+// subscribed (so the start-up sweep cannot have applied them) reach the read
+// tables, and every projection's durable consumer has acknowledged the whole
+// stream: the notifications travelled SQL table -> forwarder -> JetStream ->
+// projector.
+func TestProjectorsOverNATS(t *testing.T) {
+	natsURL := natstest.URL(t)
+	pool := testdb.New(t)
+	store := eventstore.New(pool)
+	repo := accounts.NewRepository(store, nil)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tr, err := transport.New(transport.Config{Kind: transport.KindNATS, NATSURL: natsURL}, pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	var runners []*projections.Runner
+	var dones []chan error
+	for range 2 {
+		r := projections.NewRunner(pool, store, log, projections.All()...)
+		done := make(chan error, 1)
+		go func() { done <- tr.RunProjector(ctx, r, projections.RunOptions{}) }()
+		runners = append(runners, r)
+		dones = append(dones, done)
+	}
+	defer func() {
+		stop()
+		for _, done := range dones {
+			if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("projector: %v", err)
+			}
+		}
+	}()
+
+	nc, err := nats.Connect(natsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := nc.JetStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := runners[0].Names()
+	waitUntil(t, "every projection's durable consumer exists", func() bool {
+		for _, name := range names {
+			if _, err := js.ConsumerInfo(eventstore.Topic, projections.ConsumerGroup(name)); err != nil {
+				return false
+			}
+		}
+		return true
+	})
+
+	ids := []string{accountstest.Register(t, repo), accountstest.Register(t, repo), accountstest.Register(t, repo)}
+	var last int64
+	for i, id := range ids {
+		for range i + 1 {
+			last = accountstest.Do(t, repo, id, accountstest.Grant(100, domain.SourcePromo, nil)).LastPosition
+		}
+	}
+	for _, r := range runners {
+		if err := r.WaitFor(ctx, last, 20*time.Second); err != nil {
+			t.Fatalf("projections did not reach position %d: %v", last, err)
+		}
+	}
+
+	for _, id := range ids {
+		a, err := repo.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var credits int64
+		if err := pool.QueryRow(ctx, `SELECT credits_available FROM profiles WHERE account_id = $1`, id).Scan(&credits); err != nil {
+			t.Fatal(err)
+		}
+		if want := a.Balance(time.Now()); credits != want {
+			t.Errorf("account %s: profiles.credits_available = %d, want %d", id, credits, want)
+		}
+	}
+
+	waitUntil(t, "every durable consumer acknowledged the whole stream", func() bool {
+		si, err := js.StreamInfo(eventstore.Topic)
+		if err != nil || si.State.LastSeq == 0 {
+			return false
+		}
+		for _, name := range names {
+			ci, err := js.ConsumerInfo(eventstore.Topic, projections.ConsumerGroup(name))
+			if err != nil || ci.AckFloor.Stream < si.State.LastSeq {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitUntil polls cond for up to 20 seconds.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
