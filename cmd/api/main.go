@@ -36,6 +36,7 @@ import (
 	"github.com/a2e-automation/app/internal/platform"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/support"
+	"github.com/a2e-automation/app/internal/transport"
 	"github.com/a2e-automation/app/internal/vero"
 	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/projections"
@@ -135,9 +136,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string
 	defer cancel()
 	errc := make(chan error, 2)
 	if withProjector {
+		tr, err := transport.New(transport.Config{Kind: cfg.MessageTransport, NATSURL: cfg.NATSURL}, db.Pool, nil)
+		if err != nil {
+			return err
+		}
 		metrics := projections.NewMetrics(d.Registry)
 		go func() {
-			if err := d.Projections.Run(ctx, projections.RunOptions{Metrics: metrics}); err != nil && ctx.Err() == nil {
+			if err := tr.RunProjector(ctx, d.Projections, projections.RunOptions{Metrics: metrics}); err != nil && ctx.Err() == nil {
 				errc <- err
 			}
 		}()

@@ -25,6 +25,7 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/platform"
+	"github.com/a2e-automation/app/internal/transport"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -77,8 +78,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()
 	}
-	log.Info("projector running", "projections", runner.Names())
-	err = runner.Run(ctx, projections.RunOptions{Metrics: metrics})
+	tr, err := transport.New(transport.Config{Kind: cfg.MessageTransport, NATSURL: cfg.NATSURL}, db.Pool, nil)
+	if err != nil {
+		return err
+	}
+	log.Info("projector running", "projections", runner.Names(), "transport", cfg.MessageTransport)
+	err = tr.RunProjector(ctx, runner, projections.RunOptions{Metrics: metrics})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

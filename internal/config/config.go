@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -40,6 +41,8 @@ type Config struct {
 	RateLimitPerMinute   int    // RATE_LIMIT_PER_MINUTE
 	WebappDir            string // WEBAPP_DIR: the built webapp served at /
 	LogLevel             string // LOG_LEVEL: debug | info | warn | error
+	MessageTransport     string // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
+	NATSURL              string // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
 
 	// TrustedProxies (TRUSTED_PROXIES) are the CIDR prefixes of the reverse
 	// proxies whose X-Forwarded-For names the client; empty: the TCP peer is
@@ -79,6 +82,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.RateLimitPerMinute, err = atoi(get("RATE_LIMIT_PER_MINUTE", "20"), "RATE_LIMIT_PER_MINUTE"); err != nil {
+		return Config{}, err
+	}
+	if c.MessageTransport, c.NATSURL, err = transport(get("MESSAGE_TRANSPORT", TransportSQL), get("NATS_URL", "")); err != nil {
 		return Config{}, err
 	}
 	if c.TrustedProxies, err = cidrs(get("TRUSTED_PROXIES", ""), "TRUSTED_PROXIES"); err != nil {
@@ -124,6 +130,38 @@ func (c Config) validateProduction() error {
 		errs = append(errs, errors.New("APP_BASE_URL must be the public address in production"))
 	}
 	return errors.Join(errs...)
+}
+
+// Message transports (MESSAGE_TRANSPORT).
+const (
+	TransportSQL  = "sql"
+	TransportNATS = "nats"
+)
+
+// DefaultNATSURL is NATS_URL when MESSAGE_TRANSPORT is nats and NATS_URL is unset.
+const DefaultNATSURL = "nats://127.0.0.1:4222"
+
+// transport checks MESSAGE_TRANSPORT and NATS_URL. NATS_URL is read (and
+// defaulted) only for nats; with sql it is ignored, so switching back to sql
+// needs no other change.
+func transport(kind, natsURL string) (string, string, error) {
+	switch kind {
+	case TransportSQL:
+		return kind, "", nil
+	case TransportNATS:
+		if natsURL == "" {
+			natsURL = DefaultNATSURL
+		}
+		for _, u := range strings.Split(natsURL, ",") {
+			p, err := url.Parse(strings.TrimSpace(u))
+			if err != nil || p.Host == "" || (p.Scheme != "nats" && p.Scheme != "tls") {
+				return "", "", fmt.Errorf("NATS_URL: %q is not a nats:// or tls:// address such as %s", u, DefaultNATSURL)
+			}
+		}
+		return kind, natsURL, nil
+	default:
+		return "", "", fmt.Errorf("MESSAGE_TRANSPORT must be %q or %q, not %q", TransportSQL, TransportNATS, kind)
+	}
 }
 
 // cidrs splits a comma-separated list of CIDR prefixes and checks each.
