@@ -366,3 +366,15 @@ func (s *Store) DueStreams(ctx context.Context, now time.Time, limit int) ([]str
 	}
 	return ids, nil
 }
+
+// NewSubscriber reads the outbox of appended events (topic Topic) as
+// consumerGroup, polling every pollInterval when idle. Each consumer group
+// gets every event, in commit order, at least once.
+func NewSubscriber(pool *pgxpool.Pool, consumerGroup string, pollInterval time.Duration, logger watermill.LoggerAdapter) (message.Subscriber, error) {
+	return wsql.NewSubscriber(wsql.BeginnerFromPgx(pool), wsql.SubscriberConfig{
+		ConsumerGroup:  consumerGroup,
+		PollInterval:   pollInterval,
+		SchemaAdapter:  wsql.DefaultPostgreSQLSchema{},
+		OffsetsAdapter: wsql.DefaultPostgreSQLOffsetsAdapter{},
+	}, logger)
+}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
-	wsql "github.com/ThreeDotsLabs/watermill-sql/v4/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 	"github.com/prometheus/client_golang/prometheus"
@@ -81,12 +80,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 	subscribe := opts.Subscriber
 	if subscribe == nil {
 		subscribe = func(group string) (message.Subscriber, error) {
-			return wsql.NewSubscriber(wsql.BeginnerFromPgx(r.pool), wsql.SubscriberConfig{
-				ConsumerGroup:  group,
-				PollInterval:   opts.PollInterval,
-				SchemaAdapter:  wsql.DefaultPostgreSQLSchema{},
-				OffsetsAdapter: wsql.DefaultPostgreSQLOffsetsAdapter{},
-			}, opts.Logger)
+			return eventstore.NewSubscriber(r.pool, group, opts.PollInterval, opts.Logger)
 		}
 	}
 	for _, name := range r.order {

@@ -22,7 +22,6 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill"
 	wnats "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/nats"
-	wsql "github.com/ThreeDotsLabs/watermill-sql/v4/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -103,12 +102,7 @@ func (t *Transport) Subscriber(consumerGroup string) (message.Subscriber, error)
 }
 
 func (t *Transport) sqlSubscriber(consumerGroup string) (message.Subscriber, error) {
-	return wsql.NewSubscriber(wsql.BeginnerFromPgx(t.pool), wsql.SubscriberConfig{
-		ConsumerGroup:  consumerGroup,
-		PollInterval:   pollInterval,
-		SchemaAdapter:  wsql.DefaultPostgreSQLSchema{},
-		OffsetsAdapter: wsql.DefaultPostgreSQLOffsetsAdapter{},
-	}, t.logger)
+	return eventstore.NewSubscriber(t.pool, consumerGroup, pollInterval, t.logger)
 }
 
 // RunProjector runs r with this transport's subscribers until ctx ends, and,
