@@ -11,17 +11,15 @@ package natstest
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/a2e-automation/app/internal/testbin"
 )
 
 // Version is the nats-server release the tests run.
@@ -29,11 +27,8 @@ const Version = "v2.15.2"
 
 const module = "github.com/nats-io/nats-server/v2"
 
-// Generous bounds: the first install downloads and compiles nats-server.
-const (
-	installTimeout = 5 * time.Minute
-	readyTimeout   = 30 * time.Second
-)
+// readyTimeout is generous: a busy machine starts it slowly.
+const readyTimeout = 30 * time.Second
 
 // URL returns the address (nats://HOST:PORT) of a JetStream-enabled server
 // for t: NATS_TEST_URL if set, otherwise a private server stopped at the end
@@ -43,100 +38,27 @@ func URL(t testing.TB) string {
 	if u := os.Getenv("NATS_TEST_URL"); u != "" {
 		return u
 	}
-	bin, err := binary()
+	addr, err := start(t)
 	if err != nil {
 		t.Fatalf("nats-server %s: %v", Version, err)
 	}
-	addr, stop, err := start(bin, t.TempDir())
-	if err != nil {
-		t.Fatalf("nats-server %s: %v", Version, err)
-	}
-	t.Cleanup(stop)
 	return "nats://" + addr
 }
 
-// binary installs nats-server once per machine and returns its path.
-func binary() (string, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "a2e-nats-server", Version)
-	bin := filepath.Join(dir, "nats-server")
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, "install", module+"@"+Version)
-	cmd.Dir = os.TempDir() // outside any module: module@version ignores go.mod anyway
-	cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go install %s@%s: %v\n%s", module, Version, err, out)
-	}
-	return bin, nil
-}
-
 // start runs the server with JetStream on a loopback port the server picks
-// (-p -1, so no other process can take it in between), waits until it is
-// ready and accepts a connection, and returns its address and a function that
-// kills it and waits for it to exit.
-func start(bin, storeDir string) (addr string, stop func(), err error) {
-	type started struct {
-		addr string
-		err  error
+// (-p -1, so no other process can take it in between) and a temporary store,
+// waits until it is ready and accepts a connection, and stops it when t ends.
+func start(t testing.TB) (string, error) {
+	bin, err := testbin.Install(module, Version, "nats-server")
+	if err != nil {
+		return "", err
 	}
-	ready := make(chan started, 1)
-	exited := make(chan struct{})
-	procs := make(chan *os.Process, 1)
-	go func() {
-		defer close(exited)
-		// The parent-death signal follows the thread that started the
-		// child, so this goroutine keeps its thread until the child exits.
-		runtime.LockOSThread()
-		cmd := exec.Command(bin, "-js", "-a", "127.0.0.1", "-p", "-1", "-sd", storeDir)
-		cmd.SysProcAttr = childAttr()
-		out, err := cmd.StderrPipe()
-		if err == nil {
-			cmd.Stdout = io.Discard
-			err = cmd.Start()
-		}
-		if err != nil {
-			ready <- started{err: err}
-			return
-		}
-		procs <- cmd.Process
-		addr, err := waitReady(out)
-		ready <- started{addr: addr, err: err}
-		_, _ = io.Copy(io.Discard, out)
-		_ = cmd.Wait()
-	}()
-	kill := func() {
-		select {
-		case p := <-procs:
-			_ = p.Kill()
-		default:
-		}
-		<-exited
+	addr, stop, err := testbin.Start(bin, []string{"-js", "-a", "127.0.0.1", "-p", "-1", "-sd", t.TempDir()}, waitReady, readyTimeout)
+	if err != nil {
+		return "", err
 	}
-	select {
-	case s := <-ready:
-		if s.err == nil {
-			s.err = dial(s.addr)
-		}
-		if s.err != nil {
-			kill()
-			return "", nil, s.err
-		}
-		return s.addr, kill, nil
-	case <-time.After(readyTimeout):
-		kill()
-		return "", nil, fmt.Errorf("not ready within %s", readyTimeout)
-	}
+	t.Cleanup(stop)
+	return addr, dial(addr)
 }
 
 // waitReady reads the server's log until it names its client address and

@@ -11,18 +11,14 @@ package stripemock
 
 import (
 	"bufio"
-	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/a2e-automation/app/internal/testbin"
 )
 
 // Version is the stripe-mock release the tests run.
@@ -30,11 +26,8 @@ const Version = "v0.203.0"
 
 const module = "github.com/stripe/stripe-mock"
 
-// Generous bounds: the first install downloads and compiles stripe-mock.
-const (
-	installTimeout = 5 * time.Minute
-	listenTimeout  = time.Minute
-)
+// listenTimeout is generous: a busy machine starts it slowly.
+const listenTimeout = time.Minute
 
 var (
 	once     sync.Once
@@ -53,73 +46,19 @@ func URL(t testing.TB) string {
 	return url
 }
 
-// binary installs stripe-mock once per machine and returns its path.
-func binary() (string, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "a2e-stripe-mock", Version)
-	bin := filepath.Join(dir, "stripe-mock")
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, "install", module+"@"+Version)
-	cmd.Dir = os.TempDir() // outside any module: module@version ignores go.mod anyway
-	cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go install %s@%s: %v\n%s", module, Version, err, out)
-	}
-	return bin, nil
-}
-
-// start launches the server and waits until it listens. Both listeners get
-// a free loopback port (stripe-mock opens HTTPS too unless told where).
+// start launches the server and waits until it listens; it runs until the
+// test binary exits. Both listeners get a free loopback port (stripe-mock
+// opens HTTPS too unless told where).
 func start() (string, error) {
-	bin, err := binary()
+	bin, err := testbin.Install(module, Version, "stripe-mock")
 	if err != nil {
 		return "", err
 	}
-	type started struct {
-		addr string
-		err  error
+	addr, _, err := testbin.Start(bin, []string{"-http-addr", "127.0.0.1:", "-https-addr", "127.0.0.1:"}, listenAddr, listenTimeout)
+	if err != nil {
+		return "", err
 	}
-	ready := make(chan started, 1)
-	go func() {
-		// The parent-death signal follows the thread that started the
-		// child, so this goroutine keeps its thread until the child exits.
-		runtime.LockOSThread()
-		cmd := exec.Command(bin, "-http-addr", "127.0.0.1:", "-https-addr", "127.0.0.1:")
-		cmd.SysProcAttr = childAttr()
-		out, err := cmd.StdoutPipe()
-		if err == nil {
-			cmd.Stderr = cmd.Stdout
-			err = cmd.Start()
-		}
-		if err != nil {
-			ready <- started{err: err}
-			return
-		}
-		addr, err := listenAddr(out)
-		ready <- started{addr: addr, err: err}
-		_, _ = io.Copy(io.Discard, out)
-		_ = cmd.Wait()
-	}()
-	select {
-	case s := <-ready:
-		if s.err != nil {
-			return "", s.err
-		}
-		return "http://" + s.addr, nil
-	case <-time.After(listenTimeout):
-		return "", errors.New("no HTTP listener announced within " + listenTimeout.String())
-	}
+	return "http://" + addr, nil
 }
 
 // listenAddr reads the server's output until it names its HTTP address.

@@ -1,9 +1,9 @@
 //go:build !linux
 
-package natstest
+package testbin
 
 import "syscall"
 
-// childAttr has no parent-death signal outside Linux: there the server may
+// childAttr has no parent-death signal outside Linux: there the program may
 // outlive the test binary.
 func childAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{} }

@@ -1,8 +1,8 @@
-package natstest
+package testbin
 
 import "syscall"
 
-// childAttr makes the kernel kill the server when the test binary exits.
+// childAttr makes the kernel kill the program when the test binary exits.
 func childAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }

@@ -1,8 +1,0 @@
-package stripemock
-
-import "syscall"
-
-// childAttr makes the kernel kill the server when the test binary exits.
-func childAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-}

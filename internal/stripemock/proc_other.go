@@ -1,9 +1,0 @@
-//go:build !linux
-
-package stripemock
-
-import "syscall"
-
-// childAttr has no parent-death signal outside Linux: there the server may
-// outlive the test binary.
-func childAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{} }

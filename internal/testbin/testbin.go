@@ -1,0 +1,102 @@
+// Package testbin runs the helper servers tests need (stripe-mock,
+// nats-server): each is installed once per machine by the Go toolchain at a
+// pinned version (go install module@version into the user cache) and
+// executed directly, so it is the test binary's own child and the kernel
+// stops it when the test binary dies (Linux).
+package testbin
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// installTimeout is generous: the first install downloads and compiles.
+const installTimeout = 5 * time.Minute
+
+// Install installs module@version once per machine and returns the path of
+// its binary name.
+func Install(module, version, name string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "a2e-"+name, version)
+	bin := filepath.Join(dir, name)
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goBin, "install", module+"@"+version)
+	cmd.Dir = os.TempDir() // outside any module: module@version ignores go.mod anyway
+	cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go install %s@%s: %v\n%s", module, version, err, out)
+	}
+	return bin, nil
+}
+
+// Start runs bin with args and hands its output (stdout and stderr) to
+// ready, which reads until the program announces its address. It returns
+// that address and a function that kills the program and waits for it; on
+// an error or after timeout the program is killed.
+func Start(bin string, args []string, ready func(io.Reader) (string, error), timeout time.Duration) (addr string, stop func(), err error) {
+	type started struct {
+		addr string
+		err  error
+	}
+	announced := make(chan started, 1)
+	exited := make(chan struct{})
+	procs := make(chan *os.Process, 1)
+	go func() {
+		defer close(exited)
+		// The parent-death signal follows the thread that started the
+		// child, so this goroutine keeps its thread until the child exits.
+		runtime.LockOSThread()
+		cmd := exec.Command(bin, args...)
+		cmd.SysProcAttr = childAttr()
+		out, err := cmd.StdoutPipe()
+		if err == nil {
+			cmd.Stderr = cmd.Stdout
+			err = cmd.Start()
+		}
+		if err != nil {
+			announced <- started{err: err}
+			return
+		}
+		procs <- cmd.Process
+		addr, err := ready(out)
+		announced <- started{addr: addr, err: err}
+		_, _ = io.Copy(io.Discard, out)
+		_ = cmd.Wait()
+	}()
+	kill := func() {
+		select {
+		case p := <-procs:
+			_ = p.Kill()
+		default:
+		}
+		<-exited
+	}
+	select {
+	case s := <-announced:
+		if s.err != nil {
+			kill()
+			return "", nil, s.err
+		}
+		return s.addr, kill, nil
+	case <-time.After(timeout):
+		kill()
+		return "", nil, fmt.Errorf("%s did not announce its address within %s", filepath.Base(bin), timeout)
+	}
+}
