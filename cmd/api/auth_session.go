@@ -27,19 +27,16 @@ type authResponse struct {
 	Message string       `json:"message"`
 }
 
-// userOf is account accountID as the webapp sees it. A profile the
-// projector has not written yet belongs to an account just registered,
-// hence not verified.
-func userOf(ctx context.Context, d Deps, accountID, email string) (userResponse, error) {
+// userOf is account accountID as the webapp sees it; isStaff comes from
+// the session, or from the users table at sign-in. A profile the projector
+// has not written yet belongs to an account just registered, hence not
+// verified.
+func userOf(ctx context.Context, d Deps, accountID, email string, isStaff bool) (userResponse, error) {
 	p, err := d.Reader.Profile(ctx, accountID)
 	if err != nil && !errors.Is(err, projections.ErrNoProfile) {
 		return userResponse{}, err
 	}
-	staff, err := d.Auth.IsStaff(ctx, accountID)
-	if err != nil {
-		return userResponse{}, err
-	}
-	return userResponse{ID: accountID, Email: email, IsVerified: p.IsVerified, IsStaff: staff}, nil
+	return userResponse{ID: accountID, Email: email, IsVerified: p.IsVerified, IsStaff: isStaff}, nil
 }
 
 // startSession signs accountID in: it ends the session the request came
@@ -137,7 +134,12 @@ func handleLogin(d Deps, t throttles) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		user, err := userOf(r.Context(), d, id, email)
+		staff, err := d.Auth.IsStaff(r.Context(), id)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		user, err := userOf(r.Context(), d, id, email, staff)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -173,7 +175,7 @@ func handleLogout(d Deps) http.HandlerFunc {
 func handleUser(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s := currentSession(r.Context())
-		user, err := userOf(r.Context(), d, s.AccountID, s.Email)
+		user, err := userOf(r.Context(), d, s.AccountID, s.Email, s.IsStaff)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

@@ -92,7 +92,7 @@ func handleVerifyEmail(d Deps) http.HandlerFunc {
 func handleResendVerification(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s := currentSession(r.Context())
-		user, err := userOf(r.Context(), d, s.AccountID, s.Email)
+		user, err := userOf(r.Context(), d, s.AccountID, s.Email, s.IsStaff)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
