@@ -32,8 +32,10 @@ build: webapp-build
 	$(GO) build -o bin/api ./cmd/api
 	$(GO) build -o bin/projector ./cmd/projector
 
+# make run is development: the dev mailbox, the simulated provider and the
+# development secret. The binaries alone default to production rules.
 run: pg-binaries build
-	./bin/api -with-projector
+	APP_ENV=development ./bin/api -with-projector
 
 vet:
 	$(GO) vet ./...

@@ -254,7 +254,7 @@ func TestStaffReplay(t *testing.T) {
 func TestStaffCommand(t *testing.T) {
 	e := newTestEnv(t)
 	s := e.seedAccount("new-staff@example.com")
-	env := map[string]string{"DATABASE_URL": e.deps.DatabaseURL}
+	env := map[string]string{"APP_ENV": "development", "DATABASE_URL": e.deps.DatabaseURL}
 	getenv := func(k string) string { return env[k] }
 	var out, errOut bytes.Buffer
 	if err := run(context.Background(), []string{"api", "staff", "add", "New-Staff@example.com"}, getenv, &out, &errOut); err != nil {

@@ -23,7 +23,7 @@ const DevelopmentSecret = "development-only-secret-do-not-use-in-production"
 
 // Config is the process configuration.
 type Config struct {
-	Env                  string // APP_ENV: development | production
+	Env                  string // APP_ENV: production (the default) | development
 	Port                 int    // PORT
 	DatabaseURL          string // DATABASE_URL; empty: a private PostgreSQL under DataDir
 	DataDir              string // DATA_DIR: where the private PostgreSQL and other local state live
@@ -43,6 +43,7 @@ type Config struct {
 	LogLevel             string // LOG_LEVEL: debug | info | warn | error
 	MessageTransport     string // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
 	NATSURL              string // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
+	MetricsAddr          string // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
 
 	// TrustedProxies (TRUSTED_PROXIES) are the CIDR prefixes of the reverse
 	// proxies whose X-Forwarded-For names the client; empty: the TCP peer is
@@ -53,7 +54,13 @@ type Config struct {
 // IsDevelopment reports whether development-only features are on.
 func (c Config) IsDevelopment() bool { return c.Env == Development }
 
-// Load reads the configuration from getenv and validates it.
+// DefaultMetricsAddr is METRICS_ADDR when unset: loopback only, so the
+// public port never shows process internals.
+const DefaultMetricsAddr = "127.0.0.1:9091"
+
+// Load reads the configuration from getenv and validates it. Without
+// APP_ENV the rules are production's: a deployment that forgets a variable
+// refuses to start instead of running with development's open defaults.
 func Load(getenv func(string) string) (Config, error) {
 	get := func(key, def string) string {
 		if v := strings.TrimSpace(getenv(key)); v != "" {
@@ -62,7 +69,7 @@ func Load(getenv func(string) string) (Config, error) {
 		return def
 	}
 	c := Config{
-		Env:                  get("APP_ENV", Development),
+		Env:                  get("APP_ENV", Production),
 		DatabaseURL:          get("DATABASE_URL", ""),
 		DataDir:              get("DATA_DIR", ".data"),
 		SMTPURL:              get("SMTP_URL", ""),
@@ -76,6 +83,7 @@ func Load(getenv func(string) string) (Config, error) {
 		SupportEmail:         get("SUPPORT_EMAIL", "support@localhost"),
 		WebappDir:            get("WEBAPP_DIR", "webapp/dist"),
 		LogLevel:             get("LOG_LEVEL", "info"),
+		MetricsAddr:          get("METRICS_ADDR", DefaultMetricsAddr),
 	}
 	var err error
 	if c.Port, err = atoi(get("PORT", "8080"), "PORT"); err != nil {
@@ -102,7 +110,7 @@ func Load(getenv func(string) string) (Config, error) {
 			return Config{}, err
 		}
 	default:
-		return Config{}, fmt.Errorf("APP_ENV must be %q or %q, not %q", Development, Production, c.Env)
+		return Config{}, fmt.Errorf("APP_ENV must be %q or %q, not %q", Production, Development, c.Env)
 	}
 	return c, nil
 }
@@ -119,17 +127,29 @@ func (c Config) validateProduction() error {
 	if c.SMTPURL == "" {
 		errs = append(errs, errors.New("SMTP_URL is required in production"))
 	}
-	for key, v := range map[string]string{
-		"STRIPE_SECRET_KEY": c.StripeSecretKey, "STRIPE_WEBHOOK_SECRET": c.StripeWebhookSecret, "STRIPE_PRICE_ID": c.StripePriceID,
+	if c.StripePublishableKey == "" {
+		errs = append(errs, errors.New("STRIPE_PUBLISHABLE_KEY is required in production"))
+	}
+	for _, kv := range [][2]string{
+		{"STRIPE_SECRET_KEY", c.StripeSecretKey}, {"STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret}, {"STRIPE_PRICE_ID", c.StripePriceID},
 	} {
-		if v == "" {
-			errs = append(errs, fmt.Errorf("%s is required in production", key))
+		if kv[1] == "" {
+			errs = append(errs, fmt.Errorf("%s is required in production", kv[0]))
 		}
 	}
-	if strings.HasPrefix(c.BaseURL, "http://localhost") {
-		errs = append(errs, errors.New("APP_BASE_URL must be the public address in production"))
+	if u, err := url.Parse(c.BaseURL); err != nil || u.Scheme != "https" || u.Host == "" || isLocalHost(u.Hostname()) {
+		errs = append(errs, errors.New("APP_BASE_URL must be the public https:// address in production"))
 	}
 	return errors.Join(errs...)
+}
+
+// isLocalHost reports whether host names this machine.
+func isLocalHost(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
 // Message transports (MESSAGE_TRANSPORT).

@@ -25,6 +25,8 @@ func TestMessageTransport(t *testing.T) {
 					return tc.transport
 				case "NATS_URL":
 					return tc.natsURL
+				case "APP_ENV":
+					return Development
 				}
 				return ""
 			})

@@ -8,8 +8,11 @@ import (
 func TestTrustedProxies(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(k string) string {
-			if k == "TRUSTED_PROXIES" {
+			switch k {
+			case "TRUSTED_PROXIES":
 				return v
+			case "APP_ENV":
+				return Development
 			}
 			return ""
 		}

@@ -80,6 +80,7 @@ function serverEnv(databaseURL: string): NodeJS.ProcessEnv {
   return {
     ...env,
     APP_ENV: 'development',
+    METRICS_ADDR: '127.0.0.1:0',
     DATABASE_URL: databaseURL,
     WEBAPP_DIR: join(webappDir, 'dist'),
   };

@@ -32,7 +32,7 @@ async function makeStaff(email: string) {
   if (!databaseURL) throw new Error('E2E_DATABASE_URL is not set: run through `npm run e2e`');
   const { stdout } = await promisify(execFile)(join(repoRoot, 'bin', 'api'), ['staff', 'add', email], {
     cwd: repoRoot,
-    env: { ...process.env, APP_ENV: 'development', DATABASE_URL: databaseURL },
+    env: { ...process.env, APP_ENV: 'development', METRICS_ADDR: '127.0.0.1:0', DATABASE_URL: databaseURL },
   });
   expect(stdout).toContain(`${email} is now staff`);
 }

@@ -1,0 +1,78 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// envOf is getenv over a map.
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// production is a complete production environment.
+func production() map[string]string {
+	return map[string]string{
+		"DATABASE_URL":           "postgres://app@db.internal/a2e",
+		"APP_SECRET":             strings.Repeat("s", 40),
+		"SMTP_URL":               "smtp://user:pass@mail.internal:587",
+		"STRIPE_SECRET_KEY":      "sk_live_x",
+		"STRIPE_PUBLISHABLE_KEY": "pk_live_x",
+		"STRIPE_WEBHOOK_SECRET":  "whsec_x",
+		"STRIPE_PRICE_ID":        "price_x",
+		"APP_BASE_URL":           "https://app.example.com",
+	}
+}
+
+func TestNoAppEnvMeansProductionAndNamesEveryMissingVariable(t *testing.T) {
+	_, err := Load(envOf(nil))
+	if err == nil {
+		t.Fatal("an empty environment started")
+	}
+	for _, name := range []string{"DATABASE_URL", "APP_SECRET", "SMTP_URL", "STRIPE_SECRET_KEY",
+		"STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_ID", "APP_BASE_URL"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("the refusal does not name %s:\n%v", name, err)
+		}
+	}
+}
+
+func TestProductionRefusesDevelopmentDefaults(t *testing.T) {
+	c, err := Load(envOf(production()))
+	if err != nil {
+		t.Fatalf("a complete production environment: %v", err)
+	}
+	if c.Env != Production || c.IsDevelopment() || c.MetricsAddr != DefaultMetricsAddr {
+		t.Fatalf("config = %+v", c)
+	}
+	for key, bad := range map[string]string{
+		"APP_SECRET":   DevelopmentSecret,
+		"APP_BASE_URL": "http://app.example.com", // not https
+	} {
+		env := production()
+		env[key] = bad
+		if _, err := Load(envOf(env)); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s=%q: err = %v", key, bad, err)
+		}
+	}
+	for _, local := range []string{"https://localhost:8080", "https://127.0.0.1", "https://[::1]:8443", "https://app.localhost"} {
+		env := production()
+		env["APP_BASE_URL"] = local
+		if _, err := Load(envOf(env)); err == nil {
+			t.Errorf("APP_BASE_URL=%s started in production", local)
+		}
+	}
+}
+
+func TestDevelopmentIsExplicit(t *testing.T) {
+	c, err := Load(envOf(map[string]string{"APP_ENV": "development"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.IsDevelopment() || c.Secret != DevelopmentSecret {
+		t.Fatalf("config = %+v", c)
+	}
+	if _, err := Load(envOf(map[string]string{"APP_ENV": "staging"})); err == nil {
+		t.Fatal("APP_ENV=staging accepted")
+	}
+}
