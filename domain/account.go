@@ -32,15 +32,15 @@ const (
 )
 
 // Register opens the account accountID for email with its first API key. The
-// email is stored trimmed and lowercased.
+// email is stored in its normal form (NormalizeEmail) and must pass
+// CheckEmail.
 func Register(accountID, email string, key APIKeyMaterial, now time.Time) (*Account, error) {
 	if strings.TrimSpace(accountID) == "" {
 		return nil, Errorf(CodeInvalid, "An account id is required")
 	}
-	email = strings.ToLower(strings.TrimSpace(email))
-	local, host, ok := strings.Cut(email, "@")
-	if !ok || local == "" || host == "" || strings.ContainsAny(email, " \t\r\n") {
-		return nil, Errorf(CodeInvalid, "Please enter a valid email address")
+	email = NormalizeEmail(email)
+	if err := CheckEmail(email); err != nil {
+		return nil, err
 	}
 	if err := key.validate(); err != nil {
 		return nil, err

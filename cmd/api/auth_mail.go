@@ -35,8 +35,8 @@ func verificationMail(to, code string) mail.Message {
 }
 
 // resetMail carries a password reset link.
-func resetMail(d Deps, to, token string) mail.Message {
-	link := d.Config.BaseURL + "/reset-password/complete?token=" + url.QueryEscape(token)
+func resetMail(baseURL, to, token string) mail.Message {
+	link := baseURL + "/reset-password/complete?token=" + url.QueryEscape(token)
 	return mail.Message{
 		To:      to,
 		Subject: "Reset your A2E Automation password",

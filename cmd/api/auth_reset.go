@@ -17,6 +17,8 @@ type resetRequest struct {
 	Email string `json:"email"`
 }
 
+func (q *resetRequest) normalize() { q.Email = domain.NormalizeEmail(q.Email) }
+
 // Valid implements validator.
 func (q resetRequest) Valid(context.Context) map[string]string {
 	if !validEmail(q.Email) {
@@ -25,8 +27,9 @@ func (q resetRequest) Valid(context.Context) map[string]string {
 	return nil
 }
 
-// handleResetRequest mails a reset link when an account has the email. The
-// answer is the same either way, a failed mail included.
+// handleResetRequest queues a reset for the email; the reset worker mails
+// a link when an account has it, within the per-address limits. The work
+// and the answer are the same whether or not the address is known.
 func handleResetRequest(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[resetRequest](r)
@@ -34,20 +37,11 @@ func handleResetRequest(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		id, err := d.Auth.AccountByEmail(r.Context(), req.Email)
-		switch {
-		case errors.Is(err, auth.ErrNoSuchUser):
-		case err != nil:
+		if err := d.Auth.RequestReset(r.Context(), req.Email, time.Now()); err != nil {
 			writeError(w, r, d.Log, err)
 			return
-		default:
-			err := d.Auth.IssueResetToken(r.Context(), id, time.Now(), func(ctx context.Context, token string) error {
-				return sendMail(ctx, d, resetMail(d, req.Email, token))
-			})
-			if err != nil {
-				d.Log.WarnContext(r.Context(), "password reset requested but not sent", "account", id, "err", err)
-			}
 		}
+		d.Resets.Nudge()
 		encode(w, http.StatusOK, messageResponse{Message: "If an account exists for that email, we've sent instructions to reset your password."})
 	}
 }

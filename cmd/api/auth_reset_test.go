@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
 	"testing"
+	"time"
 )
 
 const resetAnswer = "If an account exists for that email, we've sent instructions to reset your password."
@@ -17,6 +19,7 @@ func (e *testEnv) resetToken(email string) string {
 	if r := e.do(request{method: "POST", path: "/api/auth/reset-password", body: map[string]string{"email": email}}); r.status != http.StatusOK || r.message(e.t) != resetAnswer {
 		e.t.Fatalf("reset request = %d %s", r.status, r.body)
 	}
+	e.resetsHandled()
 	m := resetLink.FindStringSubmatch(e.mailTo(email)[0].Text)
 	if m == nil || m[1] != e.deps.Config.BaseURL {
 		e.t.Fatalf("no reset link for %s in %v", email, e.mailTo(email))
@@ -28,6 +31,27 @@ func (e *testEnv) resetToken(email string) string {
 	return token
 }
 
+// resetsHandled waits until the reset worker has handled every queued
+// request (it mails after answering).
+func (e *testEnv) resetsHandled() {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := e.deps.Pool.QueryRow(context.Background(),
+			`SELECT count(*) FROM password_reset_requests WHERE outcome IS NULL OR outcome = 'sending'`).Scan(&waiting); err != nil {
+			e.t.Fatal(err)
+		}
+		if waiting == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%d reset requests still waiting", waiting)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestResetRequest(t *testing.T) {
 	e := newTestEnv(t)
 	e.register("known@example.com")
@@ -37,6 +61,7 @@ func TestResetRequest(t *testing.T) {
 			t.Fatalf("%s = %d %s", email, r.status, r.body)
 		}
 	}
+	e.resetsHandled()
 	if n := len(e.mailTo("unknown@example.com")); n != 0 {
 		t.Fatalf("%d mails to an unknown address", n)
 	}

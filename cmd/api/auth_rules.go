@@ -1,14 +1,15 @@
 package main
 
 import (
-	"net/mail"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // The spec's validation messages (section 5).
 const (
-	msgEmail           = "Please enter a valid email address"
+	msgEmail           = domain.MsgInvalidEmail
 	msgPassword        = "Password must be at least 8 characters"
 	msgPasswordsDiffer = "Passwords do not match"
 	msgNewPasswordLen  = "Password must be at least 10 characters long"
@@ -25,19 +26,9 @@ const (
 	specialChars   = `!@#$%^&*(),.?":{}|<>`
 )
 
-// validEmail reports whether s is a plain address (no display name, no
-// spaces) whose domain has a dot, as the webapp's check requires.
-func validEmail(s string) bool {
-	if s == "" || len(s) > 254 || strings.TrimSpace(s) != s {
-		return false
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Name != "" || a.Address != s {
-		return false
-	}
-	domain := s[strings.LastIndexByte(s, '@')+1:]
-	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
-}
+// validEmail reports whether s, already normalised by the request's
+// normalize, passes the domain's one email rule.
+func validEmail(s string) bool { return domain.CheckEmail(s) == nil }
 
 // credentialProblems checks the email and password of sign-in and sign-up.
 func credentialProblems(email, password string) map[string]string {

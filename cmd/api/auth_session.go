@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/projections"
 )
@@ -61,6 +62,8 @@ type registerRequest struct {
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
 }
 
+func (q *registerRequest) normalize() { q.Email = domain.NormalizeEmail(q.Email) }
+
 // Valid implements validator.
 func (q registerRequest) Valid(context.Context) map[string]string {
 	problems := credentialProblems(q.Email, q.Password)
@@ -108,6 +111,8 @@ type loginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
 }
+
+func (q *loginRequest) normalize() { q.Email = domain.NormalizeEmail(q.Email) }
 
 // Valid implements validator.
 func (q loginRequest) Valid(context.Context) map[string]string {

@@ -8,11 +8,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
@@ -230,21 +228,4 @@ func writeDesktopError(w http.ResponseWriter, r *http.Request, d Deps, err error
 		return
 	}
 	writeError(w, r, d.Log, err)
-}
-
-// desktopMethodNotAllowed answers 405 as JSON, with the Allow header listing
-// the methods the path does take.
-func desktopMethodNotAllowed(d Deps) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if rctx := chi.RouteContext(r.Context()); rctx != nil && rctx.Routes != nil {
-			var allow []string
-			for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-				if rctx.Routes.Match(chi.NewRouteContext(), m, r.URL.Path) {
-					allow = append(allow, m)
-				}
-			}
-			w.Header().Set("Allow", strings.Join(allow, ", "))
-		}
-		writeError(w, r, d.Log, errStatus(http.StatusMethodNotAllowed, "Method not allowed"))
-	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -109,16 +110,38 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	if err != nil {
 		return Deps{}, err
 	}
+	authStore := auth.NewStore(pool, cfg.Secret)
+	resets := authStore.NewResetWorker(func(ctx context.Context, to, token string) error {
+		return mailer.Send(ctx, resetMail(cfg.BaseURL, to, token))
+	}, log)
 	return Deps{
-		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store,
+		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store, Resets: resets,
 		Accounts:    repo,
 		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
 		Payments:    payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
-		Registry:    reg, Auth: auth.NewStore(pool, cfg.Secret), Keys: keys,
+		Registry:    reg, Auth: authStore, Keys: keys,
 		Mailer: mailer, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool), Support: support.NewStore(pool),
 	}, nil
+}
+
+// serveMetrics serves /metrics on addr ("off": nowhere), apart from the
+// public port: process counters and lag are for the operator only.
+func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop func(), err error) {
+	if addr == "off" {
+		return func() {}, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("METRICS_ADDR: listen %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	log.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
+	go func() { _ = srv.Serve(ln) }()
+	return func() { _ = srv.Close() }, nil
 }
 
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string, withProjector bool, stdout io.Writer) error {
@@ -148,11 +171,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string
 		}()
 	}
 	go d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log)
+	go d.Resets.Run(ctx, time.Second)
 
 	handler, err := NewServer(d)
 	if err != nil {
 		return err
 	}
+	stopMetrics, err := serveMetrics(cfg.MetricsAddr, d.Registry, log)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)

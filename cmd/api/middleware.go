@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -18,12 +20,31 @@ const (
 	sessionKey
 )
 
+// withRecover turns a handler's panic into the logged, hidden 500 that any
+// unexpected error gets, in the one error format.
+func withRecover(d Deps) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					if v == http.ErrAbortHandler {
+						panic(v)
+					}
+					writeError(w, r, d.Log, fmt.Errorf("panic: %v\n%s", v, debug.Stack()))
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
 // withRequestID gives every request an id (the client's X-Request-ID when
-// sane), echoed in the answer and carried into logs and event metadata.
+// sane: at most 64 printable ASCII characters, else a new one), echoed in
+// the answer and carried into logs and event metadata.
 func withRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-ID")
-		if len(id) == 0 || len(id) > 64 {
+		if len(id) == 0 || len(id) > 64 || !printableASCII(id) {
 			id = uuid.NewString()
 		}
 		w.Header().Set("X-Request-ID", id)

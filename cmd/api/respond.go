@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,8 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"reflect"
+	"strings"
 	"time"
 
 	"github.com/a2e-automation/app/domain"
@@ -51,6 +54,10 @@ type validator interface {
 	Valid(ctx context.Context) map[string]string
 }
 
+// normalizer is a request that puts its fields into their one stored form
+// (such as an email address's) before it is validated.
+type normalizer interface{ normalize() }
+
 // decode reads a JSON body into T: JSON content type, at most maxBody bytes,
 // one value, no unknown fields, and T's own validation.
 func decode[T any](r *http.Request) (T, error) {
@@ -63,22 +70,31 @@ func decode[T any](r *http.Request) (T, error) {
 	} else if r.ContentLength != 0 {
 		return v, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 	}
-	body := http.MaxBytesReader(nil, r.Body, maxBody)
-	dec := json.NewDecoder(body)
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return v, errStatus(http.StatusRequestEntityTooLarge, "Request body is too large")
+		}
+		return v, errStatus(http.StatusBadRequest, "The request body could not be read")
+	}
+	if field, bad := bodyTextProblem(body); bad {
+		msg := fmt.Sprintf("%s %s", field, textRule)
+		return v, &httpError{Status: http.StatusBadRequest, Message: msg, Fields: map[string]string{field: msg}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {
-		var tooBig *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooBig):
-			return v, errStatus(http.StatusRequestEntityTooLarge, "Request body is too large")
-		case errors.Is(err, io.EOF):
+		if errors.Is(err, io.EOF) {
 			return v, errStatus(http.StatusBadRequest, "Request body is empty")
-		default:
-			return v, errStatus(http.StatusBadRequest, "Malformed JSON: %s", jsonProblem(err))
 		}
+		return v, errStatus(http.StatusBadRequest, "Malformed JSON: %s", jsonProblem(err))
 	}
 	if dec.More() {
 		return v, errStatus(http.StatusBadRequest, "Malformed JSON: more than one value")
+	}
+	if n, ok := any(&v).(normalizer); ok {
+		n.normalize()
 	}
 	if val, ok := any(&v).(validator); ok {
 		if problems := val.Valid(r.Context()); len(problems) > 0 {
@@ -98,6 +114,8 @@ func invalid(problems map[string]string) *httpError {
 	return &httpError{Status: http.StatusBadRequest, Message: msg, Fields: problems}
 }
 
+// jsonProblem says what is wrong with a body in the client's terms: JSON
+// field names and kinds, never Go's type names.
 func jsonProblem(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
@@ -105,9 +123,39 @@ func jsonProblem(err error) string {
 	case errors.As(err, &syntax):
 		return fmt.Sprintf("syntax error at byte %d", syntax.Offset)
 	case errors.As(err, &typ):
-		return fmt.Sprintf("field %q must be %s", typ.Field, typ.Type)
+		if typ.Field == "" {
+			return "the body must be " + jsonKind(typ.Type)
+		}
+		return fmt.Sprintf("field %q must be %s", typ.Field, jsonKind(typ.Type))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the body ends too early"
 	default:
-		return err.Error()
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return "unknown field " + f
+		}
+		return "the body is not valid JSON"
+	}
+}
+
+// jsonKind names the JSON value that a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	default:
+		return "a JSON object"
 	}
 }
 

@@ -30,6 +30,6 @@ func addAccountRoutes(r chi.Router, d Deps) {
 	})
 
 	if d.Config.IsDevelopment() {
-		r.Get("/dev/mail", handleDevMail(d))
+		r.With(loopbackOnly(d)).Get("/dev/mail", handleDevMail(d))
 	}
 }

@@ -12,5 +12,4 @@ func addDesktopRoutes(r chi.Router, d Deps) {
 		r.Post("/listings", handleCreateListing(d))
 		r.Post("/vero-checks", handleVeroCheck(d))
 	})
-	r.MethodNotAllowed(desktopMethodNotAllowed(d))
 }

@@ -18,8 +18,8 @@ func addPaymentRoutes(r chi.Router, d Deps) {
 		r.Post("/subscription/cancel", handleCancelSubscription(d))
 		r.Post("/credits/purchase", handlePurchaseCredits(d))
 		if d.Payments.ProviderName() == payments.ProviderSimulated {
-			r.Post("/dev/payments/confirm", handleConfirmSimulated(d))
-			r.Post("/dev/subscription/advance-cycle", handleAdvanceCycle(d))
+			r.With(loopbackOnly(d)).Post("/dev/payments/confirm", handleConfirmSimulated(d))
+			r.With(loopbackOnly(d)).Post("/dev/subscription/advance-cycle", handleAdvanceCycle(d))
 		}
 	})
 }

@@ -31,6 +31,7 @@ type Deps struct {
 	Projections *projections.Runner
 	Registry    *prometheus.Registry
 	Auth        *auth.Store
+	Resets      *auth.ResetWorker // mails the password resets that Auth queues
 	Keys        *apikeys.Keys
 	Mailer      mail.Mailer
 	Mailbox     *mail.Mailbox // the development mailbox, listed at /api/dev/mail outside production

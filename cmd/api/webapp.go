@@ -12,11 +12,12 @@ import (
 // are (hashed assets cached for a year), every other path the app's
 // index.html, so client routes load and unknown paths show the app's 404
 // screen. Dot-files (such as Vite's .vite/manifest.json) are never served.
-func handleWebapp(dir string) http.HandlerFunc {
+func handleWebapp(d Deps) http.HandlerFunc {
+	dir := d.Config.WebappDir
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			writeError(w, r, d.Log, errStatus(http.StatusMethodNotAllowed, "Method not allowed"))
 			return
 		}
 		clean := path.Clean("/" + r.URL.Path)
@@ -32,7 +33,7 @@ func handleWebapp(dir string) http.HandlerFunc {
 		}
 		index := filepath.Join(dir, "index.html")
 		if _, err := os.Stat(index); err != nil {
-			http.Error(w, "The webapp is not built: run `make build` (or `make run`).", http.StatusServiceUnavailable)
+			writeError(w, r, d.Log, errStatus(http.StatusServiceUnavailable, "The webapp is not built: run `make build` (or `make run`)."))
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")

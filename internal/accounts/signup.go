@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -30,7 +29,7 @@ type Signup struct {
 // Register opens an account: its credentials row, its API key lookup row and
 // its first events, in one transaction. passwordHash is already hashed.
 func (r *Repository) Register(ctx context.Context, keys *apikeys.Keys, email, passwordHash string, md eventstore.Metadata) (Signup, error) {
-	s := Signup{AccountID: uuid.NewString(), Email: strings.ToLower(strings.TrimSpace(email))}
+	s := Signup{AccountID: uuid.NewString(), Email: domain.NormalizeEmail(email)}
 	res, err := r.Create(ctx, s.AccountID, eventstore.UpdateOptions{Metadata: md}, func(ctx context.Context, tx pgx.Tx, now time.Time) (*domain.Account, error) {
 		plain, material, err := keys.Generate()
 		if err != nil {

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"regexp"
 	"strings"
 	"testing"
@@ -214,8 +215,13 @@ func TestResetTokens(t *testing.T) {
 	issue := func(now time.Time) string {
 		t.Helper()
 		var token string
-		if err := f.store.IssueResetToken(ctx, f.account, now, func(_ context.Context, tok string) error { token = tok; return nil }); err != nil {
+		w := f.store.NewResetWorker(func(_ context.Context, _, tok string) error { token = tok; return nil }, slog.New(slog.DiscardHandler))
+		w.Now = func() time.Time { return now }
+		if err := f.store.RequestReset(ctx, "seller@example.com", now); err != nil {
 			t.Fatal(err)
+		}
+		if _, err := w.HandleAll(ctx); err != nil || token == "" {
+			t.Fatalf("no token mailed: %v", err)
 		}
 		return token
 	}
@@ -232,7 +238,7 @@ func TestResetTokens(t *testing.T) {
 		return tx.Commit(ctx)
 	}
 
-	first := issue(t0)
+	first := issue(t0.Add(-ResetMailInterval))
 	second := issue(t0)
 	if _, err := f.store.ResetTokenAccount(ctx, first, t0); !errors.Is(err, ErrResetToken) {
 		t.Fatalf("replaced token = %v", err)

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-
 	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // ErrBadCredentials is the one answer to a wrong email or a wrong password.
@@ -24,7 +24,7 @@ func (s *Store) HashPassword(ctx context.Context, password string) (string, erro
 func (s *Store) Authenticate(ctx context.Context, email, password string) (accountID, registered string, err error) {
 	var hash string
 	err = s.pool.QueryRow(ctx, `SELECT account_id::text, email, password_hash FROM users WHERE lower(email) = lower($1)`,
-		strings.TrimSpace(email)).Scan(&accountID, &registered, &hash)
+		domain.NormalizeEmail(email)).Scan(&accountID, &registered, &hash)
 	if errors.Is(err, pgx.ErrNoRows) {
 		s.passwords.checkNone(ctx, password)
 		return "", "", ErrBadCredentials
@@ -46,7 +46,7 @@ func (s *Store) Authenticate(ctx context.Context, email, password string) (accou
 // ErrNoSuchUser.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (string, error) {
 	var id string
-	err := s.pool.QueryRow(ctx, `SELECT account_id::text FROM users WHERE lower(email) = lower($1)`, strings.TrimSpace(email)).Scan(&id)
+	err := s.pool.QueryRow(ctx, `SELECT account_id::text FROM users WHERE lower(email) = lower($1)`, domain.NormalizeEmail(email)).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", ErrNoSuchUser
 	}

@@ -16,31 +16,15 @@ const ResetTTL = time.Hour
 // expired.
 var ErrResetToken = errors.New("invalid or expired reset token")
 
-// IssueResetToken makes a new reset token for accountID, replacing the
-// account's earlier ones, and hands it to deliver. The token is kept only
-// when deliver succeeds.
-func (s *Store) IssueResetToken(ctx context.Context, accountID string, now time.Time, deliver func(ctx context.Context, token string) error) error {
-	token, err := NewToken()
-	if err != nil {
-		return err
-	}
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
+// storeResetToken stores token as accountID's one live reset token,
+// replacing earlier ones, through tx.
+func storeResetToken(ctx context.Context, tx pgx.Tx, accountID, token string, now time.Time) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM password_reset_tokens WHERE account_id = $1`, accountID); err != nil {
 		return fmt.Errorf("delete reset tokens: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO password_reset_tokens (token_hash, account_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
 		HashToken(token), accountID, now.Add(ResetTTL), now); err != nil {
 		return fmt.Errorf("store reset token: %w", err)
-	}
-	if err := deliver(ctx, token); err != nil {
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("commit reset token: %w", err)
 	}
 	return nil
 }

@@ -78,12 +78,19 @@ export function toast(page: Page, title: string) {
 /**
  * Records the /api and /v1 responses with an error status on the pages it
  * watches; report() attaches those of a failed test to its result, where
- * the list reporter prints them.
+ * the list reporter prints them. A Content-Security-Policy violation on a
+ * watched page fails the test: the server's policy must fit the real app.
  */
 export function apiFailures() {
   let seen: string[] = [];
+  let cspViolations: string[] = [];
   return {
     watch(page: Page) {
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+          cspViolations.push(`${page.url()}: ${message.text()}`);
+        }
+      });
       page.on('response', async (response) => {
         const { pathname } = new URL(response.url());
         if (response.status() < 400 || !/^\/(api|v1)\//.test(pathname)) return;
@@ -96,6 +103,11 @@ export function apiFailures() {
         await testInfo.attach('API calls that failed', { body: seen.join('\n'), contentType: 'text/plain' });
       }
       seen = [];
+      const violations = cspViolations;
+      cspViolations = [];
+      if (violations.length > 0) {
+        throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+      }
     },
   };
 }

@@ -1,0 +1,210 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+)
+
+// Reset mail limits per address: a mail at most every ResetMailInterval and
+// at most ResetMailsPerHour in an hour. Requests beyond them are answered as
+// usual and send nothing.
+const (
+	ResetMailInterval = time.Minute
+	ResetMailsPerHour = 5
+)
+
+// resetRequestRetention is how long handled requests are kept.
+const resetRequestRetention = 24 * time.Hour
+
+// Outcomes of a reset request.
+const (
+	ResetSending   = "sending"
+	ResetSent      = "sent"
+	ResetFailed    = "failed"
+	ResetLimited   = "limited"
+	ResetNoAccount = "no_account"
+)
+
+// RequestReset queues a password reset for email. It does the same work
+// whether or not an account has the address, so neither the answer nor its
+// time tells them apart; ResetWorker does the rest.
+func (s *Store) RequestReset(ctx context.Context, email string, now time.Time) error {
+	if _, err := s.pool.Exec(ctx, `INSERT INTO password_reset_requests (email, requested_at) VALUES ($1, $2)`,
+		domain.NormalizeEmail(email), now); err != nil {
+		return fmt.Errorf("queue reset request: %w", err)
+	}
+	return nil
+}
+
+// ResetDeliverer mails a reset token to an address.
+type ResetDeliverer func(ctx context.Context, to, token string) error
+
+// ResetWorker handles queued reset requests: for an address with an
+// account and within the limits it stores a new token (replacing earlier
+// ones) in a short transaction, then mails it with no transaction open.
+// Several API processes can each run one: a request is claimed with SKIP
+// LOCKED and an address is decided under its advisory lock.
+type ResetWorker struct {
+	store   *Store
+	deliver ResetDeliverer
+	log     *slog.Logger
+	nudge   chan struct{}
+	Now     func() time.Time // the clock; tests set it
+	// SendTimeout bounds one delivery.
+	SendTimeout time.Duration
+}
+
+// NewResetWorker returns a worker mailing through deliver.
+func (s *Store) NewResetWorker(deliver ResetDeliverer, log *slog.Logger) *ResetWorker {
+	return &ResetWorker{store: s, deliver: deliver, log: log, nudge: make(chan struct{}, 1), Now: time.Now, SendTimeout: 20 * time.Second}
+}
+
+// Nudge makes the worker look for requests now rather than at its next poll.
+func (w *ResetWorker) Nudge() {
+	select {
+	case w.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// Run handles requests until ctx ends, looking every poll and when nudged.
+func (w *ResetWorker) Run(ctx context.Context, poll time.Duration) {
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	lastPrune := time.Time{}
+	for {
+		if _, err := w.HandleAll(ctx); err != nil && ctx.Err() == nil {
+			w.log.ErrorContext(ctx, "password reset requests", "err", err)
+		}
+		if now := w.Now(); now.Sub(lastPrune) > time.Hour {
+			if err := w.prune(ctx, now); err != nil && ctx.Err() == nil {
+				w.log.WarnContext(ctx, "prune password reset requests", "err", err)
+			}
+			lastPrune = now
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-w.nudge:
+		}
+	}
+}
+
+// HandleAll handles waiting requests until none is left and says how many
+// it handled.
+func (w *ResetWorker) HandleAll(ctx context.Context) (int, error) {
+	n := 0
+	for {
+		ok, err := w.handleOne(ctx)
+		if err != nil || !ok {
+			return n, err
+		}
+		n++
+	}
+}
+
+// claimed is a request decided in its transaction; token is set when a mail
+// is to be sent.
+type claimed struct {
+	id           int64
+	email, token string
+}
+
+func (w *ResetWorker) handleOne(ctx context.Context) (bool, error) {
+	c, found, err := w.decide(ctx)
+	if err != nil || !found || c.token == "" {
+		return found, err
+	}
+	sendCtx, cancel := context.WithTimeout(ctx, w.SendTimeout)
+	err = w.deliver(sendCtx, c.email, c.token)
+	cancel()
+	outcome := ResetSent
+	if err != nil {
+		outcome = ResetFailed
+		w.log.ErrorContext(ctx, "password reset mail not sent", "request", c.id, "err", err)
+	}
+	if _, err := w.store.pool.Exec(ctx, `UPDATE password_reset_requests SET outcome = $2 WHERE id = $1`, c.id, outcome); err != nil {
+		return true, fmt.Errorf("record reset mail %d: %w", c.id, err)
+	}
+	return true, nil
+}
+
+// decide claims the oldest waiting request and records its outcome, in one
+// short transaction; for a mail to send it also stores the token.
+func (w *ResetWorker) decide(ctx context.Context) (claimed, bool, error) {
+	var c claimed
+	tx, err := w.store.pool.Begin(ctx)
+	if err != nil {
+		return c, false, fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	err = tx.QueryRow(ctx, `SELECT id, email FROM password_reset_requests WHERE outcome IS NULL
+		ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`).Scan(&c.id, &c.email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return c, false, nil
+	}
+	if err != nil {
+		return c, false, fmt.Errorf("claim reset request: %w", err)
+	}
+	// One decision at a time per address, across processes.
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('reset:' || $1, 0))`, c.email); err != nil {
+		return c, false, fmt.Errorf("lock address: %w", err)
+	}
+	now := w.Now()
+	outcome, accountID, err := w.outcome(ctx, tx, c.email, now)
+	if err != nil {
+		return c, false, err
+	}
+	if outcome == ResetSending {
+		if c.token, err = NewToken(); err != nil {
+			return c, false, err
+		}
+		if err := storeResetToken(ctx, tx, accountID, c.token, now); err != nil {
+			return c, false, err
+		}
+	}
+	if _, err := tx.Exec(ctx, `UPDATE password_reset_requests SET outcome = $2, handled_at = $3 WHERE id = $1`, c.id, outcome, now); err != nil {
+		return c, false, fmt.Errorf("record reset request: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return c, false, fmt.Errorf("commit reset request: %w", err)
+	}
+	return c, true, nil
+}
+
+// outcome decides a request for email at now: no account, over a limit,
+// or a mail to send (with the account).
+func (w *ResetWorker) outcome(ctx context.Context, tx pgx.Tx, email string, now time.Time) (string, string, error) {
+	var accountID string
+	err := tx.QueryRow(ctx, `SELECT account_id::text FROM users WHERE lower(email) = lower($1)`, email).Scan(&accountID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ResetNoAccount, "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("look up account by email: %w", err)
+	}
+	var lastMinute, lastHour int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE handled_at > $2), count(*) FILTER (WHERE handled_at > $3)
+		FROM password_reset_requests WHERE email = $1 AND outcome IN ('sending', 'sent', 'failed')`,
+		email, now.Add(-ResetMailInterval), now.Add(-time.Hour)).Scan(&lastMinute, &lastHour); err != nil {
+		return "", "", fmt.Errorf("count reset mails: %w", err)
+	}
+	if lastMinute > 0 || lastHour >= ResetMailsPerHour {
+		return ResetLimited, accountID, nil
+	}
+	return ResetSending, accountID, nil
+}
+
+func (w *ResetWorker) prune(ctx context.Context, now time.Time) error {
+	_, err := w.store.pool.Exec(ctx, `DELETE FROM password_reset_requests WHERE requested_at < $1 AND outcome IS NOT NULL`,
+		now.Add(-resetRequestRetention))
+	return err
+}
