@@ -55,9 +55,12 @@ func (e *testEnv) register(email string) registered {
 	return registered{ID: b.User.ID, Email: b.User.Email, Cookie: res.cookie()}
 }
 
-// mailTo lists the development mailbox for to through the API.
+// mailTo lists the dev mailbox of to once every queued reset and mail has
+// been handled (both go out after the answer).
 func (e *testEnv) mailTo(to string) []mail.Captured {
 	e.t.Helper()
+	e.resetsHandled()
+	e.mailSettled()
 	res := e.do(request{method: "GET", path: "/api/dev/mail?to=" + to})
 	if res.status != http.StatusOK {
 		e.t.Fatalf("dev mail = %d %s", res.status, res.body)

@@ -1,27 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"net/http"
 	"net/url"
 
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/mail"
 )
-
-// errMailNotSent answers a call whose email the mail server refused.
-var errMailNotSent = errStatus(http.StatusServiceUnavailable, "We could not send the email. Please try again in a moment.")
-
-// sendMail sends m. A failure is logged with its cause (never the body)
-// and becomes errMailNotSent.
-func sendMail(ctx context.Context, d Deps, m mail.Message) error {
-	if err := d.Mailer.Send(ctx, m); err != nil {
-		d.Log.ErrorContext(ctx, "mail not sent", "to", m.To, "subject", m.Subject, "requestId", requestID(ctx), "err", err)
-		return errMailNotSent
-	}
-	return nil
-}
 
 // verificationMail carries a verification code.
 func verificationMail(to, code string) mail.Message {

@@ -39,7 +39,7 @@ func (e *testEnv) resetsHandled() {
 	for {
 		var waiting int
 		if err := e.deps.Pool.QueryRow(context.Background(),
-			`SELECT count(*) FROM password_reset_requests WHERE outcome IS NULL OR outcome = 'sending'`).Scan(&waiting); err != nil {
+			`SELECT count(*) FROM password_reset_requests WHERE outcome IS NULL`).Scan(&waiting); err != nil {
 			e.t.Fatal(err)
 		}
 		if waiting == 0 {
@@ -47,6 +47,27 @@ func (e *testEnv) resetsHandled() {
 		}
 		if time.Now().After(deadline) {
 			e.t.Fatalf("%d reset requests still waiting", waiting)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// mailSettled waits until the mail sender has settled every queued mail
+// (sent, or waiting for a retry after a failure).
+func (e *testEnv) mailSettled() {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := e.deps.Pool.QueryRow(context.Background(),
+			`SELECT count(*) FROM mail_outbox WHERE status = 'sending' OR (status = 'pending' AND attempts = 0)`).Scan(&waiting); err != nil {
+			e.t.Fatal(err)
+		}
+		if waiting == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%d mails still waiting", waiting)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -13,14 +13,19 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/mail"
 )
 
-// sendVerificationCode mails a new code to the account, replacing the old
-// one; the new code counts only once the mail went out.
+// sendVerificationCode replaces the account's code with a new one and
+// queues its mail; the mail sender delivers it after commit.
 func sendVerificationCode(ctx context.Context, d Deps, accountID, email string) error {
-	return d.Auth.IssueVerificationCode(ctx, accountID, time.Now(), func(ctx context.Context, code string) error {
-		return sendMail(ctx, d, verificationMail(email, code))
+	err := d.Auth.IssueVerificationCode(ctx, accountID, time.Now(), func(code string) mail.Message {
+		return verificationMail(email, code)
 	})
+	if err == nil {
+		d.Mail.Nudge()
+	}
+	return err
 }
 
 type verifyRequest struct {
@@ -87,6 +92,11 @@ func handleVerifyEmail(d Deps) http.HandlerFunc {
 	}
 }
 
+// msgCodeOnItsWay answers a resend: the code is queued, and the mail
+// sender delivers it within seconds, or retries while the mail server is
+// away.
+const msgCodeOnItsWay = "A new verification code is on its way to your email."
+
 // handleResendVerification mails the signed-in, unverified account a new
 // code, at most once per auth.ResendInterval.
 func handleResendVerification(d Deps) http.HandlerFunc {
@@ -112,6 +122,6 @@ func handleResendVerification(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		encode(w, http.StatusOK, messageResponse{Message: "A new verification code has been sent to your email."})
+		encode(w, http.StatusOK, messageResponse{Message: msgCodeOnItsWay})
 	}
 }

@@ -101,7 +101,7 @@ func TestResendVerification(t *testing.T) {
 	}
 	e.exec(`UPDATE verification_codes SET sent_at = now() - interval '61 seconds'`)
 	r = resend()
-	if r.status != http.StatusOK || r.message(t) != "A new verification code has been sent to your email." {
+	if r.status != http.StatusOK || r.message(t) != msgCodeOnItsWay {
 		t.Fatalf("resend = %d %s", r.status, r.body)
 	}
 	if n := len(e.mailTo(acc.Email)); n != 2 {

@@ -12,7 +12,7 @@ func TestDevMail(t *testing.T) {
 	e := newTestEnv(t)
 	ctx := context.Background()
 	for _, subject := range []string{"first", "second"} {
-		if err := e.deps.Mailer.Send(ctx, mail.Message{To: "box@example.com", Subject: subject, Text: "body of " + subject}); err != nil {
+		if err := e.deps.Mailbox.Send(ctx, mail.Message{To: "box@example.com", Subject: subject, Text: "body of " + subject}); err != nil {
 			t.Fatal(err)
 		}
 	}

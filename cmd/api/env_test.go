@@ -53,14 +53,15 @@ func newTestEnv(t testing.TB, configure ...func(*config.Config)) *testEnv {
 		defer close(done)
 		_ = d.Projections.Run(ctx, projections.RunOptions{PollInterval: 20 * time.Millisecond})
 	}()
-	resetsDone := make(chan struct{})
+	resetsDone, mailDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(resetsDone); d.Resets.Run(ctx, 20*time.Millisecond) }()
+	go func() { defer close(mailDone); d.Mail.Run(ctx) }()
 	h, err := NewServer(d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
-	t.Cleanup(func() { srv.Close(); cancel(); <-done; <-resetsDone })
+	t.Cleanup(func() { srv.Close(); cancel(); <-done; <-resetsDone; <-mailDone })
 	return &testEnv{t: t, deps: d, handler: h, srv: srv}
 }
 

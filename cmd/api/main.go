@@ -1,7 +1,8 @@
 // Command api is the HTTP server of the product: the browser API, the
 // desktop client's metered /v1 API, Stripe webhooks and the built webapp.
 //
-//	api [-with-projector]   serve (default)
+//	api [-with-projector] [-mail-sender=false]   serve (default)
+//	api mail-sender         deliver the mail outbox only
 //	api migrate             apply database migrations and exit
 //	api staff add EMAIL     make an existing account support staff
 //	api staff remove EMAIL  undo it
@@ -61,6 +62,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 1 && args[1] == "staff" {
 		return staffCommand(ctx, cfg, log, args[2:], stdout)
 	}
+	if len(args) > 1 && args[1] == "mail-sender" {
+		return mailSenderCommand(ctx, cfg, log)
+	}
 	if len(args) > 1 && args[1] == "migrate" {
 		if cfg.DatabaseURL == "" {
 			return errors.New("migrate: DATABASE_URL is required")
@@ -73,15 +77,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	withProjector := fs.Bool("with-projector", false, "run the projector in this process")
-	addr := fs.String("addr", "", "listen address (default :PORT)")
+	var o serveOptions
+	fs.BoolVar(&o.withProjector, "with-projector", false, "run the projector in this process")
+	fs.BoolVar(&o.mailSender, "mail-sender", true, "deliver the mail outbox from this process (false: another process does, `api mail-sender`)")
+	fs.StringVar(&o.addr, "addr", "", "listen address (default :PORT)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	if *addr == "" {
-		*addr = ":" + strconv.Itoa(cfg.Port)
+	if o.addr == "" {
+		o.addr = ":" + strconv.Itoa(cfg.Port)
 	}
-	return serve(ctx, cfg, log, *addr, *withProjector, stdout)
+	return serve(ctx, cfg, log, o, stdout)
 }
 
 // newDeps builds the HTTP layer's dependencies on an open pool; the tests
@@ -100,8 +106,12 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	if _, err := vero.Seed(seedCtx, pool); err != nil {
 		return Deps{}, err
 	}
-	mailer, err := mail.New(cfg.SMTPURL, cfg.MailFrom, pool, log)
+	mailer, err := mail.New(cfg.SMTPURL, cfg.MailFrom, cfg.SMTPTimeout, pool, log)
 	if err != nil {
+		return Deps{}, err
+	}
+	sender := mail.NewSender(pool, mailer, log, mail.SenderOptions{Timeout: cfg.SMTPTimeout, GiveUpAfter: cfg.MailGiveUpAfter})
+	if err := sender.Register(reg); err != nil {
 		return Deps{}, err
 	}
 	store := eventstore.New(pool)
@@ -111,9 +121,9 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 		return Deps{}, err
 	}
 	authStore := auth.NewStore(pool, cfg.Secret)
-	resets := authStore.NewResetWorker(func(ctx context.Context, to, token string) error {
-		return mailer.Send(ctx, resetMail(cfg.BaseURL, to, token))
-	}, log)
+	resets := authStore.NewResetWorker(func(to, token string) mail.Message {
+		return resetMail(cfg.BaseURL, to, token)
+	}, sender.Nudge, log)
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store, Resets: resets,
 		Accounts:    repo,
@@ -121,7 +131,7 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 		Payments:    payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: authStore, Keys: keys,
-		Mailer: mailer, Mailbox: mail.NewMailbox(pool, log),
+		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool), Support: support.NewStore(pool),
 	}, nil
 }
@@ -144,7 +154,43 @@ func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop
 	return func() { _ = srv.Close() }, nil
 }
 
-func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string, withProjector bool, stdout io.Writer) error {
+// serveOptions are the flags of the serving process.
+type serveOptions struct {
+	addr          string
+	withProjector bool
+	mailSender    bool
+}
+
+// mailSenderCommand runs only the mail sender (and /metrics on
+// METRICS_ADDR), for a deployment that runs it apart from the API
+// processes, started with -mail-sender=false.
+func mailSenderCommand(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	db, err := platform.OpenDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	mailer, err := mail.New(cfg.SMTPURL, cfg.MailFrom, cfg.SMTPTimeout, db.Pool, log)
+	if err != nil {
+		return err
+	}
+	sender := mail.NewSender(db.Pool, mailer, log, mail.SenderOptions{Timeout: cfg.SMTPTimeout, GiveUpAfter: cfg.MailGiveUpAfter})
+	reg := prometheus.NewRegistry()
+	if err := sender.Register(reg); err != nil {
+		return err
+	}
+	stopMetrics, err := serveMetrics(cfg.MetricsAddr, reg, log)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+	log.Info("mail sender running")
+	sender.Run(ctx)
+	return nil
+}
+
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOptions, stdout io.Writer) error {
+	addr, withProjector := o.addr, o.withProjector
 	db, err := platform.OpenDatabase(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -172,6 +218,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string
 	}
 	go d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log)
 	go d.Resets.Run(ctx, time.Second)
+	if o.mailSender {
+		go d.Mail.Run(ctx)
+	}
 
 	handler, err := NewServer(d)
 	if err != nil {
@@ -187,7 +236,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, addr string
 		return fmt.Errorf("listen %s: %w", addr, err)
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	log.Info("listening", "addr", ln.Addr().String(), "env", cfg.Env, "projector", withProjector)
+	log.Info("listening", "addr", ln.Addr().String(), "env", cfg.Env, "projector", withProjector, "mailSender", o.mailSender)
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr().String())
 	go func() { errc <- srv.Serve(ln) }()
 

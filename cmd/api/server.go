@@ -33,7 +33,7 @@ type Deps struct {
 	Auth        *auth.Store
 	Resets      *auth.ResetWorker // mails the password resets that Auth queues
 	Keys        *apikeys.Keys
-	Mailer      mail.Mailer
+	Mail        *mail.Sender  // delivers the mail outbox; nudged after a mail is queued
 	Mailbox     *mail.Mailbox // the development mailbox, listed at /api/dev/mail outside production
 	Reader      *projections.Reader
 	Support     *support.Store

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/support"
 )
 
 // Support request bounds: the spec's minimums (section 5) and maximums of
@@ -44,9 +45,9 @@ func (q supportRequest) Valid(context.Context) map[string]string {
 	return problems
 }
 
-// handleSupportRequest stores the signed-in seller's request and mails it
-// to SUPPORT_EMAIL, replies going to the seller. The request is kept even
-// when the mail fails (sendMail logs that).
+// handleSupportRequest stores the signed-in seller's request and queues its
+// mail to SUPPORT_EMAIL (replies going to the seller) in the same
+// transaction; the mail sender delivers it, retrying through outages.
 func handleSupportRequest(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[supportRequest](r)
@@ -55,16 +56,19 @@ func handleSupportRequest(d Deps) http.HandlerFunc {
 			return
 		}
 		s := currentSession(r.Context())
-		sr, err := d.Support.Create(r.Context(), s.AccountID, s.Email, strings.TrimSpace(req.Subject), strings.TrimSpace(req.Message), time.Now())
+		_, err = d.Support.Create(r.Context(), s.AccountID, s.Email, strings.TrimSpace(req.Subject), strings.TrimSpace(req.Message), time.Now(),
+			func(sr support.Request) mail.Message {
+				return mail.Message{
+					To: d.Config.SupportEmail, ReplyTo: sr.Email,
+					Subject: "Support request: " + strings.Join(strings.Fields(sr.Subject), " "),
+					Text:    fmt.Sprintf("From %s (account %s), request %s:\n\n%s\n", sr.Email, sr.AccountID, sr.ID, sr.Message),
+				}
+			})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		_ = sendMail(r.Context(), d, mail.Message{
-			To: d.Config.SupportEmail, ReplyTo: s.Email,
-			Subject: "Support request: " + strings.Join(strings.Fields(sr.Subject), " "),
-			Text:    fmt.Sprintf("From %s (account %s), request %s:\n\n%s\n", sr.Email, sr.AccountID, sr.ID, sr.Message),
-		})
+		d.Mail.Nudge()
 		encode(w, http.StatusCreated, messageResponse{Message: "Support request submitted"})
 	}
 }

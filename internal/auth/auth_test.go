@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/testdb"
 )
 
@@ -108,9 +109,9 @@ func TestAuthenticate(t *testing.T) {
 func (f *fixture) issue(t *testing.T, now time.Time) (string, error) {
 	t.Helper()
 	var code string
-	err := f.store.IssueVerificationCode(context.Background(), f.account, now, func(_ context.Context, c string) error {
+	err := f.store.IssueVerificationCode(context.Background(), f.account, now, func(c string) mail.Message {
 		code = c
-		return nil
+		return mail.Message{To: "seller@example.com", Subject: "code", Text: c}
 	})
 	return code, err
 }
@@ -155,14 +156,14 @@ func TestVerificationCodes(t *testing.T) {
 	if !errors.As(err, &soon) || soon.RetryAfter != 20*time.Second {
 		t.Fatalf("resend within a minute = %v", err)
 	}
-	failed := f.store.IssueVerificationCode(context.Background(), f.account, t0.Add(time.Minute), func(context.Context, string) error {
-		return errors.New("smtp down")
-	})
-	if failed == nil {
-		t.Fatal("a failed delivery succeeded")
+	// The code and its mail are one transaction: a refused resend queued
+	// nothing, the first code queued one mail.
+	var queued int
+	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM mail_outbox WHERE kind = 'verification'`).Scan(&queued); err != nil || queued != 1 {
+		t.Fatalf("%d verification mails queued (%v)", queued, err)
 	}
 
-	// The failed delivery kept the first code; a delivered one replaces it.
+	// A new code a minute later replaces the first one.
 	next, err := f.issue(t, t0.Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func TestResetTokens(t *testing.T) {
 	issue := func(now time.Time) string {
 		t.Helper()
 		var token string
-		w := f.store.NewResetWorker(func(_ context.Context, _, tok string) error { token = tok; return nil }, slog.New(slog.DiscardHandler))
+		w := f.store.NewResetWorker(func(to, tok string) mail.Message { token = tok; return mail.Message{To: to, Text: tok} }, nil, slog.New(slog.DiscardHandler))
 		w.Now = func() time.Time { return now }
 		if err := f.store.RequestReset(ctx, "seller@example.com", now); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/internal/mail"
 )
 
 // Email verification codes: 6 digits, kept as a keyed hash, valid
@@ -40,10 +42,11 @@ func (e *TooSoonError) Error() string {
 }
 
 // IssueVerificationCode makes a new code for accountID, replacing any
-// earlier one, and hands it to deliver. The code is kept only when deliver
-// succeeds, so a failed delivery leaves the previous code working. Within
-// ResendInterval of the last code it fails with *TooSoonError.
-func (s *Store) IssueVerificationCode(ctx context.Context, accountID string, now time.Time, deliver func(ctx context.Context, code string) error) error {
+// earlier one, and queues the mail that compose makes of it in the mail
+// outbox, in the same transaction: the code and its mail exist together or
+// not at all, and no network call waits inside. Within ResendInterval of
+// the last code it fails with *TooSoonError.
+func (s *Store) IssueVerificationCode(ctx context.Context, accountID string, now time.Time, compose func(code string) mail.Message) error {
 	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
 	if err != nil {
 		return fmt.Errorf("random code: %w", err)
@@ -70,7 +73,7 @@ func (s *Store) IssueVerificationCode(ctx context.Context, accountID string, now
 		}
 		return &TooSoonError{RetryAfter: sentAt.Add(ResendInterval).Sub(now)}
 	}
-	if err := deliver(ctx, code); err != nil {
+	if err := mail.Enqueue(ctx, tx, mail.KindVerification, compose(code), now); err != nil {
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {

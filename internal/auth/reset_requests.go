@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/mail"
 )
 
 // Reset mail limits per address: a mail at most every ResetMailInterval and
@@ -25,9 +26,7 @@ const resetRequestRetention = 24 * time.Hour
 
 // Outcomes of a reset request.
 const (
-	ResetSending   = "sending"
-	ResetSent      = "sent"
-	ResetFailed    = "failed"
+	ResetMailed    = "mailed" // a token stored and its mail queued in the outbox
 	ResetLimited   = "limited"
 	ResetNoAccount = "no_account"
 )
@@ -43,27 +42,28 @@ func (s *Store) RequestReset(ctx context.Context, email string, now time.Time) e
 	return nil
 }
 
-// ResetDeliverer mails a reset token to an address.
-type ResetDeliverer func(ctx context.Context, to, token string) error
-
 // ResetWorker handles queued reset requests: for an address with an
 // account and within the limits it stores a new token (replacing earlier
-// ones) in a short transaction, then mails it with no transaction open.
-// Several API processes can each run one: a request is claimed with SKIP
-// LOCKED and an address is decided under its advisory lock.
+// ones) and queues the mail that compose makes of it in the mail outbox,
+// in one short transaction. Several API processes can each run one: a
+// request is claimed with SKIP LOCKED and an address is decided under its
+// advisory lock.
 type ResetWorker struct {
 	store   *Store
-	deliver ResetDeliverer
+	compose func(to, token string) mail.Message
+	queued  func() // told when a mail was queued (nudges the sender)
 	log     *slog.Logger
 	nudge   chan struct{}
 	Now     func() time.Time // the clock; tests set it
-	// SendTimeout bounds one delivery.
-	SendTimeout time.Duration
 }
 
-// NewResetWorker returns a worker mailing through deliver.
-func (s *Store) NewResetWorker(deliver ResetDeliverer, log *slog.Logger) *ResetWorker {
-	return &ResetWorker{store: s, deliver: deliver, log: log, nudge: make(chan struct{}, 1), Now: time.Now, SendTimeout: 20 * time.Second}
+// NewResetWorker returns a worker mailing what compose makes; queued, when
+// not nil, is called after a mail was queued.
+func (s *Store) NewResetWorker(compose func(to, token string) mail.Message, queued func(), log *slog.Logger) *ResetWorker {
+	if queued == nil {
+		queued = func() {}
+	}
+	return &ResetWorker{store: s, compose: compose, queued: queued, log: log, nudge: make(chan struct{}, 1), Now: time.Now}
 }
 
 // Nudge makes the worker look for requests now rather than at its next poll.
@@ -111,73 +111,64 @@ func (w *ResetWorker) HandleAll(ctx context.Context) (int, error) {
 	}
 }
 
-// claimed is a request decided in its transaction; token is set when a mail
-// is to be sent.
-type claimed struct {
-	id           int64
-	email, token string
-}
-
 func (w *ResetWorker) handleOne(ctx context.Context) (bool, error) {
-	c, found, err := w.decide(ctx)
-	if err != nil || !found || c.token == "" {
-		return found, err
+	mailed, found, err := w.decide(ctx)
+	if mailed {
+		w.queued()
 	}
-	sendCtx, cancel := context.WithTimeout(ctx, w.SendTimeout)
-	err = w.deliver(sendCtx, c.email, c.token)
-	cancel()
-	outcome := ResetSent
-	if err != nil {
-		outcome = ResetFailed
-		w.log.ErrorContext(ctx, "password reset mail not sent", "request", c.id, "err", err)
-	}
-	if _, err := w.store.pool.Exec(ctx, `UPDATE password_reset_requests SET outcome = $2 WHERE id = $1`, c.id, outcome); err != nil {
-		return true, fmt.Errorf("record reset mail %d: %w", c.id, err)
-	}
-	return true, nil
+	return found, err
 }
 
 // decide claims the oldest waiting request and records its outcome, in one
-// short transaction; for a mail to send it also stores the token.
-func (w *ResetWorker) decide(ctx context.Context) (claimed, bool, error) {
-	var c claimed
+// short transaction; for a mail to send it also stores the token and
+// queues the mail. It says whether a mail was queued and whether there was
+// a request.
+func (w *ResetWorker) decide(ctx context.Context) (mailed, found bool, err error) {
+	var c struct {
+		id    int64
+		email string
+	}
 	tx, err := w.store.pool.Begin(ctx)
 	if err != nil {
-		return c, false, fmt.Errorf("begin: %w", err)
+		return false, false, fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
 	err = tx.QueryRow(ctx, `SELECT id, email FROM password_reset_requests WHERE outcome IS NULL
 		ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`).Scan(&c.id, &c.email)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return c, false, nil
+		return false, false, nil
 	}
 	if err != nil {
-		return c, false, fmt.Errorf("claim reset request: %w", err)
+		return false, false, fmt.Errorf("claim reset request: %w", err)
 	}
 	// One decision at a time per address, across processes.
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('reset:' || $1, 0))`, c.email); err != nil {
-		return c, false, fmt.Errorf("lock address: %w", err)
+		return false, false, fmt.Errorf("lock address: %w", err)
 	}
 	now := w.Now()
 	outcome, accountID, err := w.outcome(ctx, tx, c.email, now)
 	if err != nil {
-		return c, false, err
+		return false, false, err
 	}
-	if outcome == ResetSending {
-		if c.token, err = NewToken(); err != nil {
-			return c, false, err
+	if outcome == ResetMailed {
+		token, err := NewToken()
+		if err != nil {
+			return false, false, err
 		}
-		if err := storeResetToken(ctx, tx, accountID, c.token, now); err != nil {
-			return c, false, err
+		if err := storeResetToken(ctx, tx, accountID, token, now); err != nil {
+			return false, false, err
+		}
+		if err := mail.Enqueue(ctx, tx, mail.KindReset, w.compose(c.email, token), now); err != nil {
+			return false, false, err
 		}
 	}
 	if _, err := tx.Exec(ctx, `UPDATE password_reset_requests SET outcome = $2, handled_at = $3 WHERE id = $1`, c.id, outcome, now); err != nil {
-		return c, false, fmt.Errorf("record reset request: %w", err)
+		return false, false, fmt.Errorf("record reset request: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return c, false, fmt.Errorf("commit reset request: %w", err)
+		return false, false, fmt.Errorf("commit reset request: %w", err)
 	}
-	return c, true, nil
+	return outcome == ResetMailed, true, nil
 }
 
 // outcome decides a request for email at now: no account, over a limit,
@@ -193,14 +184,14 @@ func (w *ResetWorker) outcome(ctx context.Context, tx pgx.Tx, email string, now 
 	}
 	var lastMinute, lastHour int
 	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE handled_at > $2), count(*) FILTER (WHERE handled_at > $3)
-		FROM password_reset_requests WHERE email = $1 AND outcome IN ('sending', 'sent', 'failed')`,
+		FROM password_reset_requests WHERE email = $1 AND outcome = 'mailed'`,
 		email, now.Add(-ResetMailInterval), now.Add(-time.Hour)).Scan(&lastMinute, &lastHour); err != nil {
 		return "", "", fmt.Errorf("count reset mails: %w", err)
 	}
 	if lastMinute > 0 || lastHour >= ResetMailsPerHour {
 		return ResetLimited, accountID, nil
 	}
-	return ResetSending, accountID, nil
+	return ResetMailed, accountID, nil
 }
 
 func (w *ResetWorker) prune(ctx context.Context, now time.Time) error {

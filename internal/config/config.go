@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Environments.
@@ -23,27 +24,29 @@ const DevelopmentSecret = "development-only-secret-do-not-use-in-production"
 
 // Config is the process configuration.
 type Config struct {
-	Env                  string // APP_ENV: production (the default) | development
-	Port                 int    // PORT
-	DatabaseURL          string // DATABASE_URL; empty: a private PostgreSQL under DataDir
-	DataDir              string // DATA_DIR: where the private PostgreSQL and other local state live
-	BaseURL              string // APP_BASE_URL: the public address, used in emails
-	Secret               string // APP_SECRET: key material for encrypting API keys
-	SMTPURL              string // SMTP_URL; empty: emails are captured in the dev mailbox and logged
-	MailFrom             string // MAIL_FROM
-	StripeSecretKey      string // STRIPE_SECRET_KEY
-	StripePublishableKey string // STRIPE_PUBLISHABLE_KEY
-	StripeWebhookSecret  string // STRIPE_WEBHOOK_SECRET
-	StripePriceID        string // STRIPE_PRICE_ID
-	StripeAPIBase        string // STRIPE_API_BASE: override of Stripe's API address (stripe-mock in tests)
-	DownloadsDir         string // DOWNLOADS_DIR
-	SupportEmail         string // SUPPORT_EMAIL
-	RateLimitPerMinute   int    // RATE_LIMIT_PER_MINUTE
-	WebappDir            string // WEBAPP_DIR: the built webapp served at /
-	LogLevel             string // LOG_LEVEL: debug | info | warn | error
-	MessageTransport     string // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
-	NATSURL              string // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
-	MetricsAddr          string // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
+	Env                  string        // APP_ENV: production (the default) | development
+	Port                 int           // PORT
+	DatabaseURL          string        // DATABASE_URL; empty: a private PostgreSQL under DataDir
+	DataDir              string        // DATA_DIR: where the private PostgreSQL and other local state live
+	BaseURL              string        // APP_BASE_URL: the public address, used in emails
+	Secret               string        // APP_SECRET: key material for encrypting API keys
+	SMTPURL              string        // SMTP_URL; empty: emails are captured in the dev mailbox and logged
+	MailFrom             string        // MAIL_FROM
+	SMTPTimeout          time.Duration // SMTP_TIMEOUT: bound of each step of one SMTP send
+	MailGiveUpAfter      time.Duration // MAIL_GIVE_UP_AFTER: how long a mail is retried before it is marked failed
+	StripeSecretKey      string        // STRIPE_SECRET_KEY
+	StripePublishableKey string        // STRIPE_PUBLISHABLE_KEY
+	StripeWebhookSecret  string        // STRIPE_WEBHOOK_SECRET
+	StripePriceID        string        // STRIPE_PRICE_ID
+	StripeAPIBase        string        // STRIPE_API_BASE: override of Stripe's API address (stripe-mock in tests)
+	DownloadsDir         string        // DOWNLOADS_DIR
+	SupportEmail         string        // SUPPORT_EMAIL
+	RateLimitPerMinute   int           // RATE_LIMIT_PER_MINUTE
+	WebappDir            string        // WEBAPP_DIR: the built webapp served at /
+	LogLevel             string        // LOG_LEVEL: debug | info | warn | error
+	MessageTransport     string        // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
+	NATSURL              string        // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
+	MetricsAddr          string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
 
 	// TrustedProxies (TRUSTED_PROXIES) are the CIDR prefixes of the reverse
 	// proxies whose X-Forwarded-For names the client; empty: the TCP peer is
@@ -90,6 +93,12 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.RateLimitPerMinute, err = atoi(get("RATE_LIMIT_PER_MINUTE", "20"), "RATE_LIMIT_PER_MINUTE"); err != nil {
+		return Config{}, err
+	}
+	if c.SMTPTimeout, err = duration(get("SMTP_TIMEOUT", "10s"), "SMTP_TIMEOUT"); err != nil {
+		return Config{}, err
+	}
+	if c.MailGiveUpAfter, err = duration(get("MAIL_GIVE_UP_AFTER", "24h"), "MAIL_GIVE_UP_AFTER"); err != nil {
 		return Config{}, err
 	}
 	if c.MessageTransport, c.NATSURL, err = transport(get("MESSAGE_TRANSPORT", TransportSQL), get("NATS_URL", "")); err != nil {
@@ -197,6 +206,15 @@ func cidrs(s, key string) ([]string, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// duration reads a positive Go duration such as 10s or 24h.
+func duration(s, key string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a positive duration such as 10s or 24h, not %q", key, s)
+	}
+	return d, nil
 }
 
 func atoi(s, key string) (int, error) {

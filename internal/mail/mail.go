@@ -7,6 +7,7 @@ package mail
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -24,11 +25,12 @@ type Mailer interface {
 	Send(ctx context.Context, m Message) error
 }
 
-// New returns the SMTP mailer of smtpURL sending as from, or, when smtpURL
-// is empty, the development mailbox on pool.
-func New(smtpURL, from string, pool *pgxpool.Pool, log *slog.Logger) (Mailer, error) {
+// New returns the SMTP mailer of smtpURL sending as from (each step
+// bounded by timeout), or, when smtpURL is empty, the development mailbox
+// on pool.
+func New(smtpURL, from string, timeout time.Duration, pool *pgxpool.Pool, log *slog.Logger) (Mailer, error) {
 	if smtpURL == "" {
 		return NewMailbox(pool, log), nil
 	}
-	return NewSMTP(smtpURL, from, log)
+	return NewSMTP(smtpURL, from, timeout, log)
 }

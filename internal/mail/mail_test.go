@@ -1,17 +1,16 @@
 package mail
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"log/slog"
-	"net"
 	"strings"
-	"sync"
 	"testing"
+	"time"
 
 	gomail "github.com/wneessen/go-mail"
 
+	"github.com/a2e-automation/app/internal/smtptest"
 	"github.com/a2e-automation/app/internal/testdb"
 )
 
@@ -38,83 +37,9 @@ func TestParseSMTPURL(t *testing.T) {
 	}
 }
 
-// fakeSMTP is a minimal SMTP server without TLS that keeps each message's
-// DATA.
-type fakeSMTP struct {
-	addr string
-	mu   sync.Mutex
-	data []string
-}
-
-func newFakeSMTP(t *testing.T) *fakeSMTP {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	f := &fakeSMTP{addr: ln.Addr().String()}
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go f.serve(conn)
-		}
-	}()
-	return f
-}
-
-func (f *fakeSMTP) serve(conn net.Conn) {
-	defer conn.Close()
-	r := bufio.NewReader(conn)
-	say := func(s string) { _, _ = io.WriteString(conn, s+"\r\n") }
-	say("220 fake ESMTP")
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		switch cmd := strings.ToUpper(strings.Fields(line + " x")[0]); cmd {
-		case "EHLO", "HELO":
-			say("250-fake")
-			say("250 8BITMIME")
-		case "DATA":
-			say("354 go ahead")
-			var msg strings.Builder
-			for {
-				l, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if l == ".\r\n" {
-					break
-				}
-				msg.WriteString(l)
-			}
-			f.mu.Lock()
-			f.data = append(f.data, msg.String())
-			f.mu.Unlock()
-			say("250 queued")
-		case "QUIT":
-			say("221 bye")
-			return
-		default:
-			say("250 ok")
-		}
-	}
-}
-
-func (f *fakeSMTP) messages() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.data...)
-}
-
 func TestSMTPSends(t *testing.T) {
-	srv := newFakeSMTP(t)
-	m, err := New("smtp://"+srv.addr+"?tls=none", "A2E Automation <no-reply@example.com>", nil, quiet())
+	srv := smtptest.Start(t)
+	m, err := New(srv.URL(), "A2E Automation <no-reply@example.com>", time.Second, nil, quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +47,7 @@ func TestSMTPSends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := srv.messages()
+	got := srv.Messages()
 	if len(got) != 1 {
 		t.Fatalf("server got %d messages", len(got))
 	}
@@ -133,7 +58,7 @@ func TestSMTPSends(t *testing.T) {
 	}
 
 	// Without tls=none, STARTTLS is required and this server has none.
-	strict, err := NewSMTP("smtp://"+srv.addr, "no-reply@example.com", quiet())
+	strict, err := NewSMTP(strings.TrimSuffix(srv.URL(), "?tls=none"), "no-reply@example.com", time.Second, quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +70,7 @@ func TestSMTPSends(t *testing.T) {
 func TestMailboxCapturesNewestFirst(t *testing.T) {
 	ctx := context.Background()
 	pool := testdb.New(t)
-	m, err := New("", "unused", pool, quiet())
+	m, err := New("", "unused", 0, pool, quiet())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,13 +75,18 @@ func parseSMTPURL(raw string) (smtpSettings, error) {
 	return s, nil
 }
 
-// NewSMTP returns a mailer for smtpURL (see parseSMTPURL) sending as from.
-func NewSMTP(smtpURL, from string, log *slog.Logger) (*SMTP, error) {
+// DefaultTimeout bounds one SMTP conversation when SMTP_TIMEOUT is unset.
+const DefaultTimeout = 10 * time.Second
+
+// NewSMTP returns a mailer for smtpURL (see parseSMTPURL) sending as from;
+// timeout bounds each network step of a send (connect, every reply), so a
+// silent server fails a send within it.
+func NewSMTP(smtpURL, from string, timeout time.Duration, log *slog.Logger) (*SMTP, error) {
 	s, err := parseSMTPURL(smtpURL)
 	if err != nil {
 		return nil, err
 	}
-	opts := []gomail.Option{gomail.WithPort(s.port), gomail.WithTimeout(15 * time.Second), gomail.WithSMTPAuth(s.auth)}
+	opts := []gomail.Option{gomail.WithPort(s.port), gomail.WithTimeout(cmp.Or(timeout, DefaultTimeout)), gomail.WithSMTPAuth(s.auth)}
 	if s.implicitTLS {
 		opts = append(opts, gomail.WithSSL())
 	} else {

@@ -65,7 +65,7 @@ export function VerifyEmailForm({ email }: { email: string }) {
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
       <p className="auth-description">
-        We sent a 6-digit code to <strong>{email}</strong>.
+        We are sending a 6-digit code to <strong>{email}</strong>. It usually arrives within a minute.
       </p>
       {error && (
         <div className="alert alert-error" role="alert">
