@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code classifies a domain error, so that an adapter maps it once (for
@@ -17,12 +18,30 @@ const (
 	CodeUnauthorized        Code = "unauthorized"         // the caller is not signed in
 	CodeForbidden           Code = "forbidden"            // the caller may not do it
 	CodeInsufficientCredits Code = "insufficient_credits" // the balance does not cover it
+	CodeUnavailable         Code = "unavailable"          // a service it needs did not answer in time: retry later
 )
 
 // Error is a broken rule. Its Message is written for the user and safe to show.
 type Error struct {
 	Code    Code
 	Message string
+	// RetryAfter, when set, is how long the caller should wait before it
+	// tries again (CodeUnavailable).
+	RetryAfter time.Duration
+}
+
+// Unavailable is a CodeUnavailable error: retry after retryAfter.
+func Unavailable(retryAfter time.Duration, format string, args ...any) *Error {
+	return &Error{Code: CodeUnavailable, Message: fmt.Sprintf(format, args...), RetryAfter: retryAfter}
+}
+
+// RetryAfter is the RetryAfter of the first Error in err's chain, or 0.
+func RetryAfter(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
 }
 
 // Error implements error.

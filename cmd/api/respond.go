@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"mime"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -175,9 +177,17 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 			domain.CodeUnauthorized:        http.StatusUnauthorized,
 			domain.CodeForbidden:           http.StatusForbidden,
 			domain.CodeInsufficientCredits: http.StatusPaymentRequired,
+			domain.CodeUnavailable:         http.StatusServiceUnavailable,
 		}[code]
 		if status == 0 {
 			status = http.StatusBadRequest
+		}
+		if ra := domain.RetryAfter(err); ra > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.Seconds()))))
+		}
+		if code == domain.CodeUnavailable {
+			log.WarnContext(r.Context(), "request answered unavailable", "method", r.Method, "path", r.URL.Path,
+				"requestId", requestID(r.Context()), "err", err)
 		}
 		encode(w, status, errorBody{Message: domain.ErrorMessage(err)})
 		return

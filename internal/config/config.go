@@ -39,6 +39,8 @@ type Config struct {
 	StripeWebhookSecret  string        // STRIPE_WEBHOOK_SECRET
 	StripePriceID        string        // STRIPE_PRICE_ID
 	StripeAPIBase        string        // STRIPE_API_BASE: override of Stripe's API address (stripe-mock in tests)
+	StripeTimeout        time.Duration // STRIPE_TIMEOUT: bound of one HTTP attempt to Stripe
+	StripeMaxRetries     int           // STRIPE_MAX_RETRIES: retries of a failed attempt, same idempotency key
 	DownloadsDir         string        // DOWNLOADS_DIR
 	SupportEmail         string        // SUPPORT_EMAIL
 	RateLimitPerMinute   int           // RATE_LIMIT_PER_MINUTE
@@ -100,6 +102,12 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.MailGiveUpAfter, err = duration(get("MAIL_GIVE_UP_AFTER", "24h"), "MAIL_GIVE_UP_AFTER"); err != nil {
 		return Config{}, err
+	}
+	if c.StripeTimeout, err = duration(get("STRIPE_TIMEOUT", "5s"), "STRIPE_TIMEOUT"); err != nil {
+		return Config{}, err
+	}
+	if c.StripeMaxRetries, err = strconv.Atoi(get("STRIPE_MAX_RETRIES", "1")); err != nil || c.StripeMaxRetries < 0 || c.StripeMaxRetries > 5 {
+		return Config{}, fmt.Errorf("STRIPE_MAX_RETRIES must be a whole number from 0 to 5, not %q", get("STRIPE_MAX_RETRIES", "1"))
 	}
 	if c.MessageTransport, c.NATSURL, err = transport(get("MESSAGE_TRANSPORT", TransportSQL), get("NATS_URL", "")); err != nil {
 		return Config{}, err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
@@ -28,7 +29,8 @@ type Purchase struct {
 // CreateSubscription starts the monthly plan for accountID: its customer
 // (created once per account), then a subscription whose first invoice the
 // browser pays with the returned client secret. Nothing is granted until
-// the provider reports the invoice paid.
+// the provider reports the invoice paid. No transaction is open while the
+// provider is called (see reserve).
 func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Checkout, error) {
 	a, err := s.accounts.Load(ctx, accountID)
 	if err != nil {
@@ -41,12 +43,18 @@ func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Che
 	if err != nil {
 		return Checkout{}, err
 	}
-	co, err := s.provider.CreateSubscription(ctx, SubscriptionRequest{AccountID: accountID, CustomerID: customerID})
+	key, err := s.reserve(ctx, accountID, actionSubscription, 0)
 	if err != nil {
-		return Checkout{}, fmt.Errorf("create subscription: %w", err)
+		return Checkout{}, err
+	}
+	co, err := s.provider.CreateSubscription(ctx, SubscriptionRequest{AccountID: accountID, CustomerID: customerID, IdempotencyKey: key})
+	if err != nil {
+		return Checkout{}, s.refused(ctx, key, fmt.Errorf("create subscription: %w", err))
 	}
 	plan := catalog.MonthlyPlan()
-	if err := s.remember(ctx, accountID, KindSubscription, plan.Credits, plan.PriceCents, co); err != nil {
+	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
+		return s.remember(ctx, tx, accountID, KindSubscription, plan.Credits, plan.PriceCents, co)
+	}); err != nil {
 		return Checkout{}, err
 	}
 	return co, nil
@@ -61,7 +69,8 @@ func running(a *domain.Account) bool {
 
 // PurchaseCredits starts the purchase of credits for accountID at the
 // catalogue's price. The credits are granted when the provider reports the
-// PaymentIntent succeeded.
+// PaymentIntent succeeded. No transaction is open while the provider is
+// called (see reserve).
 func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits int64) (Purchase, error) {
 	amount, err := catalog.PriceCents(credits)
 	if err != nil {
@@ -75,35 +84,126 @@ func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits
 	if err != nil {
 		return Purchase{}, err
 	}
+	key, err := s.reserve(ctx, accountID, actionCredits, credits)
+	if err != nil {
+		return Purchase{}, err
+	}
 	co, err := s.provider.CreatePaymentIntent(ctx, PaymentIntentRequest{
-		AccountID: accountID, CustomerID: customerID, Credits: credits, AmountCents: amount,
+		AccountID: accountID, CustomerID: customerID, Credits: credits, AmountCents: amount, IdempotencyKey: key,
 	})
 	if err != nil {
-		return Purchase{}, fmt.Errorf("create payment intent: %w", err)
+		return Purchase{}, s.refused(ctx, key, fmt.Errorf("create payment intent: %w", err))
 	}
-	if err := s.remember(ctx, accountID, KindCredits, credits, amount, co); err != nil {
+	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
+		return s.remember(ctx, tx, accountID, KindCredits, credits, amount, co)
+	}); err != nil {
 		return Purchase{}, err
 	}
 	return Purchase{Checkout: co, Credits: credits, AmountCents: amount}, nil
 }
 
 // CancelSubscription cancels the account's subscription at the end of its
-// period, at the provider and in the ledger, in one command: the status
-// shows cancelled at once, and the cycle's monthly credits stay usable until
-// they expire. The provider's later "subscription updated" event finds the
-// cancellation already recorded.
+// period, at the provider and then in the ledger: the status shows
+// cancelled at once, and the cycle's monthly credits stay usable until they
+// expire. The provider is called with no lock held, so the seller's other
+// calls never wait on it; a cancellation the provider took but the ledger
+// did not record (a crash, a lost answer) is recorded by the next attempt,
+// which reuses the reservation's key, or by the provider's webhook.
 func (s *Service) CancelSubscription(ctx context.Context, accountID string, md eventstore.Metadata) (eventstore.Result, error) {
+	a, err := s.accounts.Load(ctx, accountID)
+	if err != nil {
+		return eventstore.Result{}, err
+	}
+	subscriptionID := a.SubscriptionID()
+	if err := a.CancelSubscription(time.Now()); err != nil { // the rule, checked before asking the provider
+		return eventstore.Result{}, err
+	}
+	key, err := s.reserve(ctx, accountID, actionCancel, 0)
+	if err != nil {
+		return eventstore.Result{}, err
+	}
+	if err := s.provider.CancelAtPeriodEnd(ctx, subscriptionID, key); err != nil {
+		return eventstore.Result{}, s.refused(ctx, key, fmt.Errorf("cancel subscription %s: %w", subscriptionID, err))
+	}
 	return s.accounts.Update(ctx, accountID, eventstore.UpdateOptions{Metadata: md},
-		func(ctx context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-			subscriptionID := a.SubscriptionID()
-			if err := a.CancelSubscription(now); err != nil {
+		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+			if err := markDone(ctx, tx, key, now); err != nil {
 				return nil, err
 			}
-			if err := s.provider.CancelAtPeriodEnd(ctx, subscriptionID); err != nil {
-				return nil, fmt.Errorf("cancel subscription %s: %w", subscriptionID, err)
+			if a.SubscriptionID() != subscriptionID {
+				return nil, domain.Errorf(domain.CodeConflict, "The subscription changed meanwhile; please reload and try again")
 			}
-			return nil, nil
+			return nil, a.CancelSubscription(now)
 		})
+}
+
+// Actions reserved in provider_requests.
+const (
+	actionSubscription = "subscription"
+	actionCredits      = "credits"
+	actionCancel       = "cancel"
+)
+
+// reuseReservation is how long an unanswered reservation's key is reused by
+// the same action: well inside the 24 hours Stripe keeps idempotency keys.
+const reuseReservation = time.Hour
+
+// reserve records that accountID is about to ask the provider for action
+// (with credits for a purchase) and returns the idempotency key the call
+// must carry: the key of an earlier reservation of the same action that
+// got no answer, so a retry gets the object that call may have made, or a
+// new one.
+func (s *Service) reserve(ctx context.Context, accountID, action string, credits int64) (string, error) {
+	now := time.Now()
+	var key string
+	err := s.pool.QueryRow(ctx, `SELECT idempotency_key FROM provider_requests
+		WHERE account_id = $1 AND action = $2 AND credits = $3 AND status = 'reserved' AND created_at > $4
+		ORDER BY created_at DESC LIMIT 1`, accountID, action, credits, now.Add(-reuseReservation)).Scan(&key)
+	if err == nil {
+		return key, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return "", fmt.Errorf("find reservation: %w", err)
+	}
+	key = action + ":" + uuid.NewString()
+	if _, err := s.pool.Exec(ctx, `INSERT INTO provider_requests (idempotency_key, account_id, action, credits, created_at)
+		VALUES ($1, $2, $3, $4, $5)`, key, accountID, action, credits, now); err != nil {
+		return "", fmt.Errorf("reserve %s: %w", action, err)
+	}
+	return key, nil
+}
+
+// settle records the provider's answer to the reservation key with record,
+// in one short transaction.
+func (s *Service) settle(ctx context.Context, key string, record func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := markDone(ctx, tx, key, time.Now()); err != nil {
+			return err
+		}
+		return record(tx)
+	})
+}
+
+func markDone(ctx context.Context, tx pgx.Tx, key string, now time.Time) error {
+	if _, err := tx.Exec(ctx, `UPDATE provider_requests SET status = 'done', settled_at = $2 WHERE idempotency_key = $1`, key, now); err != nil {
+		return fmt.Errorf("settle %s: %w", key, err)
+	}
+	return nil
+}
+
+// refused settles the reservation key after the provider's failure err.
+// A call that got no answer stays reserved, for the next attempt to reuse
+// its key; a refusal (the provider answered no) ends the reservation, so
+// the next attempt asks afresh.
+func (s *Service) refused(ctx context.Context, key string, err error) error {
+	if domain.ErrorCode(err) == domain.CodeUnavailable {
+		return err
+	}
+	if _, dbErr := s.pool.Exec(ctx, `UPDATE provider_requests SET status = 'refused', settled_at = $2 WHERE idempotency_key = $1`,
+		key, time.Now()); dbErr != nil {
+		s.log.WarnContext(ctx, "settle refused provider request", "key", key, "err", dbErr)
+	}
+	return err
 }
 
 // customer returns the provider's customer of a, creating it on first use.
@@ -140,7 +240,7 @@ func (s *Service) customerOf(ctx context.Context, accountID string) (string, err
 // remember records a checkout in payment_intents. Only the simulated
 // provider's client secrets are kept (hashed): its confirmation finds the
 // payment by them, where Stripe's are confirmed by Stripe.js.
-func (s *Service) remember(ctx context.Context, accountID, kind string, credits, amountCents int64, co Checkout) error {
+func (s *Service) remember(ctx context.Context, tx pgx.Tx, accountID, kind string, credits, amountCents int64, co Checkout) error {
 	var subscriptionID, invoiceID, hash *string
 	if kind == KindSubscription {
 		subscriptionID, invoiceID = &co.SubscriptionID, &co.InvoiceID
@@ -149,7 +249,7 @@ func (s *Service) remember(ctx context.Context, accountID, kind string, credits,
 		h := secretHash(co.ClientSecret)
 		hash = &h
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO payment_intents
+	_, err := tx.Exec(ctx, `INSERT INTO payment_intents
 		(intent_id, account_id, kind, credits, amount_cents, currency, subscription_id, invoice_id, client_secret_hash)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		co.PaymentIntentID, accountID, kind, credits, amountCents, Currency, subscriptionID, invoiceID, hash)

@@ -60,7 +60,7 @@ type Provider interface {
 	// CreatePaymentIntent creates the payment of a credit pack.
 	CreatePaymentIntent(ctx context.Context, p PaymentIntentRequest) (Checkout, error)
 	// CancelAtPeriodEnd stops a subscription from renewing.
-	CancelAtPeriodEnd(ctx context.Context, subscriptionID string) error
+	CancelAtPeriodEnd(ctx context.Context, subscriptionID, idempotencyKey string) error
 }
 
 // CustomerRequest describes the customer of an account.
@@ -71,12 +71,14 @@ type CustomerRequest struct {
 // SubscriptionRequest asks for a monthly plan subscription.
 type SubscriptionRequest struct {
 	AccountID, CustomerID string
+	IdempotencyKey        string // the reservation's: a retry gets the same subscription
 }
 
 // PaymentIntentRequest asks for the payment of Credits credits.
 type PaymentIntentRequest struct {
 	AccountID, CustomerID string
 	Credits, AmountCents  int64
+	IdempotencyKey        string // the reservation's: a retry gets the same PaymentIntent
 }
 
 // Checkout is a payment waiting for the browser: the client secret it
@@ -102,7 +104,8 @@ func NewProvider(cfg config.Config) (Provider, error) {
 	case cfg.StripeSecretKey != "" && cfg.StripePriceID == "":
 		return nil, errors.New("STRIPE_PRICE_ID is required with STRIPE_SECRET_KEY")
 	case cfg.StripeSecretKey != "":
-		return NewStripe(StripeConfig{SecretKey: cfg.StripeSecretKey, PriceID: cfg.StripePriceID, APIBase: cfg.StripeAPIBase}), nil
+		return NewStripe(StripeConfig{SecretKey: cfg.StripeSecretKey, PriceID: cfg.StripePriceID, APIBase: cfg.StripeAPIBase,
+			Timeout: cfg.StripeTimeout, MaxRetries: cfg.StripeMaxRetries}), nil
 	case cfg.IsDevelopment():
 		return NewSimulated(), nil
 	}

@@ -62,7 +62,7 @@ func (*Simulated) CreatePaymentIntent(context.Context, PaymentIntentRequest) (Ch
 
 // CancelAtPeriodEnd implements Provider; the simulated subscription simply
 // is not renewed again.
-func (*Simulated) CancelAtPeriodEnd(context.Context, string) error { return nil }
+func (*Simulated) CancelAtPeriodEnd(context.Context, string, string) error { return nil }
 
 // simToken is a random id part.
 func simToken() string { return strings.ToLower(rand.Text()) }

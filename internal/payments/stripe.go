@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/stripe/stripe-go/v82"
 
@@ -13,24 +14,46 @@ import (
 
 // StripeConfig configures the Stripe provider.
 type StripeConfig struct {
-	SecretKey  string
-	PriceID    string       // the monthly plan's recurring price
-	APIBase    string       // another API address (stripe-mock); empty: Stripe's
-	HTTPClient *http.Client // nil: stripe-go's default
+	SecretKey string
+	PriceID   string // the monthly plan's recurring price
+	APIBase   string // another API address (stripe-mock); empty: Stripe's
+	// Timeout bounds one HTTP attempt (STRIPE_TIMEOUT); default 5 s.
+	Timeout time.Duration
+	// MaxRetries is how many times a failed attempt is retried
+	// (STRIPE_MAX_RETRIES), with the same idempotency key.
+	MaxRetries int
+	// HTTPClient carries the requests (tests record them); nil: a plain
+	// client. Its Timeout is set to Timeout.
+	HTTPClient *http.Client
 }
 
 // Stripe is the Provider on Stripe's API, through stripe-go's client.
 type Stripe struct {
 	client  *stripe.Client
 	priceID string
+	budget  time.Duration // the longest one call may take, retries included
 }
+
+// DefaultStripeTimeout bounds one attempt when STRIPE_TIMEOUT is unset.
+const DefaultStripeTimeout = 5 * time.Second
 
 // NewStripe returns the Stripe provider. stripe-go logs nothing: its errors
 // come back to the caller, and requests may carry secrets.
 func NewStripe(cfg StripeConfig) *Stripe {
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultStripeTimeout
+	}
+	client := &http.Client{}
+	if cfg.HTTPClient != nil {
+		c := *cfg.HTTPClient
+		client = &c
+	}
+	client.Timeout = timeout
 	backend := &stripe.BackendConfig{
-		HTTPClient:    cfg.HTTPClient,
-		LeveledLogger: &stripe.LeveledLogger{Level: stripe.LevelNull},
+		HTTPClient:        client,
+		MaxNetworkRetries: stripe.Int64(int64(cfg.MaxRetries)),
+		LeveledLogger:     &stripe.LeveledLogger{Level: stripe.LevelNull},
 	}
 	if cfg.APIBase != "" {
 		backend.URL = stripe.String(cfg.APIBase)
@@ -38,7 +61,14 @@ func NewStripe(cfg StripeConfig) *Stripe {
 	return &Stripe{
 		client:  stripe.NewClient(cfg.SecretKey, stripe.WithBackends(stripe.NewBackendsWithConfig(backend))),
 		priceID: cfg.PriceID,
+		// Each attempt, plus stripe-go's back-off between them (at most 5 s).
+		budget: time.Duration(cfg.MaxRetries+1)*timeout + time.Duration(cfg.MaxRetries)*5*time.Second,
 	}
+}
+
+// bounded is ctx limited to the provider's budget for one call.
+func (p *Stripe) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, p.budget)
 }
 
 // Name implements Provider.
@@ -50,6 +80,8 @@ func (p *Stripe) CreateCustomer(ctx context.Context, c CustomerRequest) (string,
 	params := &stripe.CustomerCreateParams{Email: stripe.String(c.Email)}
 	params.AddMetadata(metaAccountID, c.AccountID)
 	params.SetIdempotencyKey("customer:" + c.AccountID)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
 	cust, err := p.client.V1Customers.Create(ctx, params)
 	if err != nil {
 		return "", stripeError(err)
@@ -74,6 +106,9 @@ func (p *Stripe) CreateSubscription(ctx context.Context, s SubscriptionRequest) 
 	params.AddMetadata(metaAccountID, s.AccountID)
 	params.AddExpand("latest_invoice.confirmation_secret")
 	params.AddExpand("latest_invoice.payments.data.payment.payment_intent")
+	params.SetIdempotencyKey(s.IdempotencyKey)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
 	sub, err := p.client.V1Subscriptions.Create(ctx, params)
 	if err != nil {
 		return Checkout{}, stripeError(err)
@@ -123,6 +158,9 @@ func (p *Stripe) CreatePaymentIntent(ctx context.Context, r PaymentIntentRequest
 	for k, v := range intentMetadata(r.AccountID, r.Credits) {
 		params.AddMetadata(k, v)
 	}
+	params.SetIdempotencyKey(r.IdempotencyKey)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
 	pi, err := p.client.V1PaymentIntents.Create(ctx, params)
 	if err != nil {
 		return Checkout{}, stripeError(err)
@@ -134,20 +172,40 @@ func (p *Stripe) CreatePaymentIntent(ctx context.Context, r PaymentIntentRequest
 }
 
 // CancelAtPeriodEnd implements Provider.
-func (p *Stripe) CancelAtPeriodEnd(ctx context.Context, subscriptionID string) error {
-	_, err := p.client.V1Subscriptions.Update(ctx, subscriptionID, &stripe.SubscriptionUpdateParams{
-		CancelAtPeriodEnd: stripe.Bool(true),
-	})
+func (p *Stripe) CancelAtPeriodEnd(ctx context.Context, subscriptionID, idempotencyKey string) error {
+	params := &stripe.SubscriptionUpdateParams{CancelAtPeriodEnd: stripe.Bool(true)}
+	params.SetIdempotencyKey(idempotencyKey)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	_, err := p.client.V1Subscriptions.Update(ctx, subscriptionID, params)
 	return stripeError(err)
 }
 
+// ErrProviderUnavailable answers a call during which Stripe did not answer
+// in time, failed on its side or was out of reach: nothing was decided, and
+// the same call may be tried again in a few seconds.
+var ErrProviderUnavailable = domain.Unavailable(5*time.Second, "Payments are not responding right now. Please try again in a few seconds.")
+
 // stripeError turns Stripe's refusal of a request the user can fix (an
 // amount below Stripe's minimum charge) into a domain error with Stripe's
-// message; any other error stays internal.
+// message, and a timeout, a network failure or Stripe's own trouble (5xx,
+// rate limited) into ErrProviderUnavailable; any other error stays
+// internal.
 func stripeError(err error) error {
-	var se *stripe.Error
-	if errors.As(err, &se) && se.Code == stripe.ErrorCodeAmountTooSmall {
-		return domain.Errorf(domain.CodeInvalid, "%s", se.Msg)
+	if err == nil {
+		return nil
 	}
-	return err
+	var se *stripe.Error
+	if errors.As(err, &se) {
+		switch {
+		case se.Code == stripe.ErrorCodeAmountTooSmall:
+			return domain.Errorf(domain.CodeInvalid, "%s", se.Msg)
+		case se.HTTPStatusCode >= 500 || se.HTTPStatusCode == http.StatusTooManyRequests:
+			return fmt.Errorf("%w (%v)", ErrProviderUnavailable, err)
+		}
+		return err
+	}
+	// No answer from Stripe at all: a timeout, a refused or dropped
+	// connection.
+	return fmt.Errorf("%w (%v)", ErrProviderUnavailable, err)
 }

@@ -126,7 +126,7 @@ func TestStripeProviderAgainstStripeMock(t *testing.T) {
 		"metadata[account_id]":               account, "metadata[kind]": "credits", "metadata[credits]": "500",
 	})
 
-	if err := p.CancelAtPeriodEnd(ctx, "sub_123"); err != nil {
+	if err := p.CancelAtPeriodEnd(ctx, "sub_123", "cancel:test"); err != nil {
 		t.Fatal(err)
 	}
 	wantForm(t, rec.last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "true"})
