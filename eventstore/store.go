@@ -39,6 +39,11 @@ var ErrConflict = errors.New("stream version conflict")
 // a different request than the one it was first used for.
 var ErrIdempotencyKeyReused = errors.New("idempotency key reused with a different request")
 
+// ErrCommitUnknown is returned when the connection failed during COMMIT:
+// the transaction may have committed or not. Retrying with the same
+// idempotency key tells which without applying it twice.
+var ErrCommitUnknown = errors.New("the outcome of the commit is unknown")
+
 // ConflictError says a stream moved since it was read.
 type ConflictError struct {
 	Stream   string

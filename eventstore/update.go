@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Snapshot is what a command sees of its stream: the head version, the last
@@ -132,6 +133,11 @@ func (s *Store) updateOnce(ctx context.Context, stream string, opts UpdateOption
 	if err := tx.Commit(ctx); err != nil {
 		if isUniqueViolation(err) {
 			return Result{}, &ConflictError{Stream: stream, Expected: snap.Version}
+		}
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) {
+			// No answer from the server to COMMIT: it may have committed.
+			return Result{}, fmt.Errorf("commit %s: %w: %w", stream, ErrCommitUnknown, err)
 		}
 		return Result{}, fmt.Errorf("commit %s: %w", stream, err)
 	}

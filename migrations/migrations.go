@@ -9,6 +9,9 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"github.com/a2e-automation/app/internal/pgpool"
 )
 
 // FS holds the migration files.
@@ -16,15 +19,32 @@ import (
 //go:embed *.sql
 var FS embed.FS
 
+// provider reads the migrations. Applying them takes a PostgreSQL session
+// advisory lock (goose's locker), so processes that start together (an API
+// and a projector) apply each migration once, one after the other.
 func provider(db *sql.DB) (*goose.Provider, error) {
-	return goose.NewProvider(goose.DialectPostgres, db, FS)
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return nil, err
+	}
+	return goose.NewProvider(goose.DialectPostgres, db, FS, goose.WithSessionLocker(locker))
+}
+
+// open connects to databaseURL for migrations: pgxpool's pool_* settings,
+// which the server would refuse, are left out.
+func open(databaseURL string) (*sql.DB, error) {
+	db, err := sql.Open("pgx", pgpool.WithoutPoolParams(databaseURL))
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	return db, nil
 }
 
 // Apply brings the database at databaseURL up to the latest migration.
 func Apply(ctx context.Context, databaseURL string) error {
-	db, err := sql.Open("pgx", databaseURL)
+	db, err := open(databaseURL)
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return err
 	}
 	defer db.Close()
 	p, err := provider(db)
@@ -39,9 +59,9 @@ func Apply(ctx context.Context, databaseURL string) error {
 
 // Pending reports how many migrations are not applied yet (readiness check).
 func Pending(ctx context.Context, databaseURL string) (int, error) {
-	db, err := sql.Open("pgx", databaseURL)
+	db, err := open(databaseURL)
 	if err != nil {
-		return 0, fmt.Errorf("open database: %w", err)
+		return 0, err
 	}
 	defer db.Close()
 	p, err := provider(db)

@@ -66,8 +66,8 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 	if opts.Logger == nil {
 		opts.Logger = watermill.NopLogger{}
 	}
-	if err := r.Sweep(ctx); err != nil {
-		return fmt.Errorf("start-up sweep: %w", err)
+	if err := r.sweepUntilDone(ctx); err != nil {
+		return err
 	}
 	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 10 * time.Second}, opts.Logger)
 	if err != nil {
@@ -95,6 +95,26 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 		return fmt.Errorf("projector: %w", err)
 	}
 	return nil
+}
+
+// sweepUntilDone runs the start-up sweep, retrying a failure (the database
+// away or restarting) after a back-off of 1 s doubling to 30 s, until it
+// succeeds or ctx ends.
+func (r *Runner) sweepUntilDone(ctx context.Context) error {
+	wait := time.Second
+	for {
+		err := r.Sweep(ctx)
+		if err == nil || ctx.Err() != nil {
+			return ctx.Err()
+		}
+		r.log.WarnContext(ctx, "start-up sweep failed; retrying", "err", err, "retryIn", wait.String())
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 30*time.Second)
+	}
 }
 
 func (r *Runner) handler(name string, m *Metrics) message.NoPublishHandlerFunc {

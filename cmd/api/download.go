@@ -22,6 +22,9 @@ const (
 	windowsInstaller = "A2E-Automation-Setup-" + windowsVersion + ".exe"
 )
 
+// downloadWriteTimeout bounds sending the installer.
+const downloadWriteTimeout = 15 * time.Minute
+
 // handleDownloadWindows serves the Windows installer to a signed-in seller
 // with an active subscription, recording SoftwareDownloaded; without one
 // the domain refuses with the spec's 403.
@@ -49,6 +52,9 @@ func handleDownloadWindows(d Deps) http.HandlerFunc {
 			return
 		}
 		awaitProjections(d, r, res.LastPosition)
+		// The installer may take minutes on a slow line: past the server's
+		// write timeout, which bounds every other answer.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(downloadWriteTimeout))
 		h := w.Header()
 		h.Set("Content-Type", "application/vnd.microsoft.portable-executable")
 		h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": windowsInstaller}))

@@ -12,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/transport"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -28,9 +31,9 @@ type testEnv struct {
 	srv     *httptest.Server
 }
 
-// newTestEnv starts the API for a test; configure may change the
-// development configuration first.
-func newTestEnv(t testing.TB, configure ...func(*config.Config)) *testEnv {
+// testConfig is the development configuration of a test, changed by
+// configure.
+func testConfig(t testing.TB, configure ...func(*config.Config)) config.Config {
 	t.Helper()
 	cfg, err := config.Load(func(k string) string { return map[string]string{"APP_ENV": config.Development}[k] })
 	if err != nil {
@@ -40,10 +43,28 @@ func newTestEnv(t testing.TB, configure ...func(*config.Config)) *testEnv {
 	for _, c := range configure {
 		c(&cfg)
 	}
+	return cfg
+}
+
+// newTestEnv starts the API for a test on a fresh database; configure may
+// change the development configuration first.
+func newTestEnv(t testing.TB, configure ...func(*config.Config)) *testEnv {
+	t.Helper()
 	url := testdb.NewURL(t)
-	pool := testdb.Pool(t, url)
+	return newTestEnvOn(t, testConfig(t, configure...), url, testdb.Pool(t, url))
+}
+
+// newTestEnvOn starts the API with cfg on the migrated database at url,
+// through pool: the router, the supervised projector, the reset worker and
+// the mail sender, as bin/api -with-projector runs them.
+func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Pool) *testEnv {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	d, err := newDeps(cfg, log, pool, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := transport.New(transport.Config{Kind: transport.KindSQL}, pool, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +72,7 @@ func newTestEnv(t testing.TB, configure ...func(*config.Config)) *testEnv {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = d.Projections.Run(ctx, projections.RunOptions{PollInterval: 20 * time.Millisecond})
+		tr.Supervise(ctx, d.Projections, projections.RunOptions{PollInterval: 20 * time.Millisecond}, log)
 	}()
 	resetsDone, mailDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(resetsDone); d.Resets.Run(ctx, 20*time.Millisecond) }()

@@ -35,6 +35,7 @@ import (
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/payments"
+	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/platform"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/support"
@@ -154,6 +155,30 @@ func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop
 	return func() { _ = srv.Close() }, nil
 }
 
+// apiPoolOptions size the API process's pool (README, connection budget)
+// and bound its statements and open transactions.
+func apiPoolOptions(cfg config.Config, withProjector bool) pgpool.Options {
+	o := pgpool.Options{MaxConns: pgpool.APIMaxConns, StatementTimeout: cfg.DBStatementTimeout,
+		IdleInTransactionTimeout: time.Minute, AppName: "a2e-api"}
+	if withProjector {
+		o.MaxConns += pgpool.ProjectorMaxConns
+	}
+	return o
+}
+
+// newHTTPServer bounds every connection: slow or stalled clients cannot
+// hold a goroutine and a socket for ever. Writes get the request deadline
+// and some; the installer download extends its own.
+func newHTTPServer(h http.Handler, cfg config.Config) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      cfg.RequestTimeout + 10*time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
 // serveOptions are the flags of the serving process.
 type serveOptions struct {
 	addr          string
@@ -165,7 +190,7 @@ type serveOptions struct {
 // METRICS_ADDR), for a deployment that runs it apart from the API
 // processes, started with -mail-sender=false.
 func mailSenderCommand(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	db, err := platform.OpenDatabase(ctx, cfg, log)
+	db, err := platform.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: 2, StatementTimeout: cfg.DBStatementTimeout, AppName: "a2e-mail-sender"})
 	if err != nil {
 		return err
 	}
@@ -191,7 +216,7 @@ func mailSenderCommand(ctx context.Context, cfg config.Config, log *slog.Logger)
 
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOptions, stdout io.Writer) error {
 	addr, withProjector := o.addr, o.withProjector
-	db, err := platform.OpenDatabase(ctx, cfg, log)
+	db, err := platform.OpenDatabase(ctx, cfg, log, apiPoolOptions(cfg, withProjector))
 	if err != nil {
 		return err
 	}
@@ -210,11 +235,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 			return err
 		}
 		metrics := projections.NewMetrics(d.Registry)
-		go func() {
-			if err := tr.RunProjector(ctx, d.Projections, projections.RunOptions{Metrics: metrics}); err != nil && ctx.Err() == nil {
-				errc <- err
-			}
-		}()
+		// Supervised: a projector failure is logged and retried, never the
+		// end of the API.
+		go tr.Supervise(ctx, d.Projections, projections.RunOptions{Metrics: metrics}, log)
 	}
 	go d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log)
 	go d.Resets.Run(ctx, time.Second)
@@ -235,7 +258,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(handler, cfg)
 	log.Info("listening", "addr", ln.Addr().String(), "env", cfg.Env, "projector", withProjector, "mailSender", o.mailSender)
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr().String())
 	go func() { errc <- srv.Serve(ln) }()

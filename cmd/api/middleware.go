@@ -38,6 +38,19 @@ func withRecover(d Deps) func(http.Handler) http.Handler {
 	}
 }
 
+// withDeadline bounds the work of every request: past timeout its context
+// ends, database calls and provider calls stop, and the answer is a 503
+// with Retry-After instead of a request that hangs with its neighbour.
+func withDeadline(timeout time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), timeout)
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
+
 // withRequestID gives every request an id (the client's X-Request-ID when
 // sane: at most 64 printable ASCII characters, else a new one), echoed in
 // the answer and carried into logs and event metadata.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/payments"
 )
@@ -122,7 +123,8 @@ func handlePurchaseCredits(d Deps) http.HandlerFunc {
 // subscription".
 func writePaymentError(w http.ResponseWriter, r *http.Request, d Deps, err error, fallback string) {
 	var he *httpError
-	if errors.As(err, &he) || domain.ErrorCode(err) != "" || errors.Is(err, context.Canceled) {
+	if errors.As(err, &he) || domain.ErrorCode(err) != "" || errors.Is(err, context.Canceled) ||
+		errors.Is(err, eventstore.ErrCommitUnknown) || databaseUnavailable(err) {
 		writeError(w, r, d.Log, err)
 		return
 	}

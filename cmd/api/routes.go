@@ -11,7 +11,7 @@ import (
 // its routes in one function (routes_*.go). /metrics is not here: it is
 // served apart, on METRICS_ADDR.
 func addRoutes(r chi.Router, d Deps) {
-	r.Use(withRecover(d), withRequestID, withAccessLog(d.Log), withSecurityHeaders(d), withCleanInput(d))
+	r.Use(withRecover(d), withRequestID, withAccessLog(d.Log), withSecurityHeaders(d), withCleanInput(d), withDeadline(d.Config.RequestTimeout))
 	r.MethodNotAllowed(methodNotAllowed(d))
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(d))

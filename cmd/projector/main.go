@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/platform"
 	"github.com/a2e-automation/app/internal/transport"
 	"github.com/a2e-automation/app/projections"
@@ -51,7 +51,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log := platform.NewLogger(stderr, cfg.LogLevel)
-	db, err := platform.OpenDatabase(ctx, cfg, log)
+	db, err := platform.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: pgpool.ProjectorMaxConns,
+		IdleInTransactionTimeout: 5 * time.Minute, AppName: "a2e-projector"})
 	if err != nil {
 		return err
 	}
@@ -83,11 +84,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log.Info("projector running", "projections", runner.Names(), "transport", cfg.MessageTransport)
-	err = tr.RunProjector(ctx, runner, projections.RunOptions{Metrics: metrics})
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
+	tr.Supervise(ctx, runner, projections.RunOptions{Metrics: metrics}, log)
+	return nil
 }
 
 func names() []string {

@@ -49,6 +49,8 @@ type Config struct {
 	MessageTransport     string        // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
 	NATSURL              string        // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
 	MetricsAddr          string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
+	RequestTimeout       time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
+	DBStatementTimeout   time.Duration // DB_STATEMENT_TIMEOUT: PostgreSQL statement_timeout of the API's connections
 
 	// TrustedProxies (TRUSTED_PROXIES) are the CIDR prefixes of the reverse
 	// proxies whose X-Forwarded-For names the client; empty: the TCP peer is
@@ -101,6 +103,12 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.MailGiveUpAfter, err = duration(get("MAIL_GIVE_UP_AFTER", "24h"), "MAIL_GIVE_UP_AFTER"); err != nil {
+		return Config{}, err
+	}
+	if c.RequestTimeout, err = duration(get("REQUEST_TIMEOUT", "20s"), "REQUEST_TIMEOUT"); err != nil {
+		return Config{}, err
+	}
+	if c.DBStatementTimeout, err = duration(get("DB_STATEMENT_TIMEOUT", "10s"), "DB_STATEMENT_TIMEOUT"); err != nil {
 		return Config{}, err
 	}
 	if c.StripeTimeout, err = duration(get("STRIPE_TIMEOUT", "5s"), "STRIPE_TIMEOUT"); err != nil {

@@ -1,8 +1,9 @@
 // Package faultproxy puts a TCP proxy in front of a real server (stripe-mock,
 // PostgreSQL) so a test can make that neighbour misbehave as it does in
 // production: answering (traffic passes), silent (connections are accepted
-// and nothing ever comes back) or down (connections refused), always on the
-// same address.
+// and nothing ever comes back), frozen (every connection, open or new, stays
+// open and nothing moves, as with a stalled server) or down (connections
+// refused), always on the same address.
 package faultproxy
 
 import (
@@ -16,6 +17,7 @@ import (
 const (
 	Up     = "up"
 	Silent = "silent"
+	Frozen = "frozen"
 	Down   = "down"
 )
 
@@ -25,10 +27,11 @@ type Proxy struct {
 	addr   string
 	target string
 
-	mu    sync.Mutex
-	mode  string
-	ln    net.Listener
-	conns map[net.Conn]bool
+	mu     sync.Mutex
+	mode   string
+	ln     net.Listener
+	conns  map[net.Conn]bool
+	thawed *sync.Cond // signalled when the proxy leaves Frozen
 }
 
 // Start proxies to target, stopped when the test ends.
@@ -39,6 +42,7 @@ func Start(t testing.TB, target string) *Proxy {
 		t.Fatal(err)
 	}
 	p := &Proxy{t: t, addr: ln.Addr().String(), target: target, mode: Up, conns: map[net.Conn]bool{}}
+	p.thawed = sync.NewCond(&p.mu)
 	p.mu.Lock()
 	p.accept(ln)
 	p.mu.Unlock()
@@ -49,11 +53,19 @@ func Start(t testing.TB, target string) *Proxy {
 // Addr is the proxy's host:port.
 func (p *Proxy) Addr() string { return p.addr }
 
-// Set switches the proxy to mode, dropping every connection it holds.
+// Set switches the proxy to mode. Freezing and thawing keep the open
+// connections; any other change drops them.
 func (p *Proxy) Set(mode string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if mode == p.mode {
+		return
+	}
+	if p.mode == Frozen {
+		defer p.thawed.Broadcast()
+	}
+	if mode == Frozen || (p.mode == Frozen && mode == Up) {
+		p.mode = mode
 		return
 	}
 	for c := range p.conns {
@@ -119,7 +131,29 @@ func (p *Proxy) forward(c net.Conn) {
 		_ = up.Close()
 		return
 	}
-	go func() { _, _ = io.Copy(up, c); _ = up.Close() }()
-	_, _ = io.Copy(c, up)
+	go func() { p.copy(up, c); _ = up.Close() }()
+	p.copy(c, up)
 	_ = c.Close()
+}
+
+// copy moves bytes from src to dst, holding each chunk while the proxy is
+// frozen.
+func (p *Proxy) copy(dst io.Writer, src io.Reader) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			for p.mode == Frozen {
+				p.thawed.Wait()
+			}
+			p.mu.Unlock()
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }

@@ -50,10 +50,12 @@ func (d *Database) Stop(ctx context.Context) error {
 	return nil
 }
 
-// OpenDatabase connects to DATABASE_URL, or in development without it starts
-// (or reuses) a private PostgreSQL under DATA_DIR/pg. In development it also
-// applies migrations; in production that is `api migrate`'s job.
-func OpenDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*Database, error) {
+// OpenDatabase connects to DATABASE_URL with a pool shaped by opts, or in
+// development without it starts (or reuses) a private PostgreSQL under
+// DATA_DIR/pg. In development it also applies migrations (under goose's
+// advisory lock, so processes starting together apply each once); in
+// production that is `api migrate`'s job.
+func OpenDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, opts pgpool.Options) (*Database, error) {
 	db := &Database{URL: cfg.DatabaseURL}
 	if db.URL == "" {
 		if !cfg.IsDevelopment() {
@@ -78,7 +80,7 @@ func OpenDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*Da
 			return nil, err
 		}
 	}
-	pool, err := pgpool.New(ctx, db.URL)
+	pool, err := pgpool.New(ctx, db.URL, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func Pool(t testing.TB, dbURL string) *pgxpool.Pool {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	pool, err := pgpool.New(ctx, dbURL)
+	pool, err := pgpool.New(ctx, dbURL, pgpool.Options{MaxConns: pgpool.TestMaxConns})
 	if err != nil {
 		t.Fatalf("testdb: open pool: %v", err)
 	}

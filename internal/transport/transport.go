@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -123,6 +124,34 @@ func (t *Transport) RunProjector(ctx context.Context, r *projections.Runner, opt
 	runErr := r.Run(ctx, opts)
 	cancel()
 	return errors.Join(runErr, <-fwd)
+}
+
+// Supervise runs the projector with RunProjector until ctx ends. A run that
+// fails (the database restarting, the broker away) is logged and started
+// again after a back-off of 1 s doubling to 30 s, so the projector, alone or
+// inside the API process, outlives its neighbours' outages.
+func (t *Transport) Supervise(ctx context.Context, r *projections.Runner, opts projections.RunOptions, log *slog.Logger) {
+	if opts.Logger == nil {
+		opts.Logger = watermill.NewSlogLogger(log)
+	}
+	wait := time.Second
+	for {
+		start := time.Now()
+		err := t.RunProjector(ctx, r, opts)
+		if ctx.Err() != nil {
+			return
+		}
+		if time.Since(start) > time.Minute {
+			wait = time.Second // it ran a while: a new outage starts the back-off afresh
+		}
+		log.ErrorContext(ctx, "projector stopped; restarting", "err", err, "retryIn", wait.String())
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 30*time.Second)
+	}
 }
 
 // RunForwarder moves the SQL table of eventstore.Topic to the JetStream
