@@ -25,8 +25,8 @@ func TestWithoutPoolParams(t *testing.T) {
 	for in, want := range map[string]string{
 		"postgres://u:p@h:5/db?pool_max_conns=5&sslmode=disable": "postgres://u:p@h:5/db?sslmode=disable",
 		"postgres://h/db?pool_max_conns=5&pool_min_conns=1":      "postgres://h/db",
-		"postgres://h/db":                        "postgres://h/db",
-		"host=h pool_max_conns=5 dbname=db":      "host=h dbname=db",
+		"postgres://h/db":                   "postgres://h/db",
+		"host=h pool_max_conns=5 dbname=db": "host=h dbname=db",
 	} {
 		if got := WithoutPoolParams(in); got != want {
 			t.Errorf("WithoutPoolParams(%q) = %q, want %q", in, got, want)
