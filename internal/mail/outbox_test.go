@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/a2e-automation/app/internal/smtptest"
 	"github.com/a2e-automation/app/internal/testdb"
@@ -144,12 +145,16 @@ func TestOutboxGivesUpAndCounts(t *testing.T) {
 	if got := r.status(t); got["failed"] != 1 {
 		t.Fatalf("status = %v", got)
 	}
+	r.enqueue(t, "other@example.com")
 	if err := s.updateGauges(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	if failed, pending := testutil.ToFloat64(s.failed), testutil.ToFloat64(s.pending); failed != 1 || pending != 1 {
+		t.Fatalf("mail_outbox_failed = %v, mail_outbox_pending = %v; want 1 and 1", failed, pending)
+	}
 	r.smtp.Set(smtptest.Up)
 	r.advance(time.Hour)
-	if n, _ := s.DeliverDue(context.Background()); n != 0 || len(r.smtp.Messages()) != 0 {
+	if n, _ := s.DeliverDue(context.Background()); n != 1 || len(r.smtp.To("seller@example.com")) != 0 {
 		t.Fatal("a failed mail was sent")
 	}
 }
