@@ -10,11 +10,12 @@ CREATE TABLE provider_requests (
     account_id      uuid        NOT NULL REFERENCES users ON DELETE CASCADE,
     action          text        NOT NULL CHECK (action IN ('subscription', 'credits', 'cancel')),
     credits         bigint      NOT NULL DEFAULT 0,
+    target          text        NOT NULL DEFAULT '', -- what the call is about: the price, amount or subscription
     status          text        NOT NULL DEFAULT 'reserved' CHECK (status IN ('reserved', 'done', 'refused')),
     created_at      timestamptz NOT NULL,
     settled_at      timestamptz
 );
-CREATE INDEX provider_requests_reserved ON provider_requests (account_id, action, credits, created_at) WHERE status = 'reserved';
+CREATE INDEX provider_requests_reserved ON provider_requests (account_id, action, credits, target, created_at) WHERE status = 'reserved';
 
 -- +goose Down
 DROP TABLE provider_requests;

@@ -6,7 +6,10 @@ import { defineConfig } from 'vite';
 // Tests format dates; pin the zone so they read the same on every machine.
 process.env.TZ ??= 'UTC';
 
-const backend = process.env.API_URL ?? 'http://localhost:8080';
+// X-Forwarded-For names the browser's address, so the server's loopback-only
+// development routes stay closed to other machines when the dev server is
+// exposed (vite --host).
+const backend = { target: process.env.API_URL ?? 'http://localhost:8080', xfwd: true };
 
 export default defineConfig({
   plugins: [react()],

@@ -186,6 +186,10 @@ type serveOptions struct {
 	mailSender    bool
 }
 
+// defaultMailSenderMetricsAddr is `api mail-sender`'s /metrics when
+// METRICS_ADDR is unset.
+const defaultMailSenderMetricsAddr = "127.0.0.1:9092"
+
 // mailSenderCommand runs only the mail sender (and /metrics on
 // METRICS_ADDR), for a deployment that runs it apart from the API
 // processes, started with -mail-sender=false.
@@ -204,7 +208,11 @@ func mailSenderCommand(ctx context.Context, cfg config.Config, log *slog.Logger)
 	if err := sender.Register(reg); err != nil {
 		return err
 	}
-	stopMetrics, err := serveMetrics(cfg.MetricsAddr, reg, log)
+	addr := cfg.MetricsAddr
+	if addr == config.DefaultMetricsAddr {
+		addr = defaultMailSenderMetricsAddr // beside an API on the same machine
+	}
+	stopMetrics, err := serveMetrics(addr, reg, log)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 // its routes in one function (routes_*.go). /metrics is not here: it is
 // served apart, on METRICS_ADDR.
 func addRoutes(r chi.Router, d Deps) {
-	r.Use(withRecover(d), withRequestID, withAccessLog(d.Log), withSecurityHeaders(d), withCleanInput(d), withDeadline(d.Config.RequestTimeout))
+	r.Use(withRequestID, withAccessLog(d.Log), withRecover(d), withSecurityHeaders(d), withDeadline(d.Config.RequestTimeout))
 	r.MethodNotAllowed(methodNotAllowed(d))
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(d))
@@ -25,7 +25,7 @@ func addRoutes(r chi.Router, d Deps) {
 		cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, d.Log, errStatus(http.StatusForbidden, "Cross-origin request refused"))
 		}))
-		r.Use(cop.Handler)
+		r.Use(cop.Handler, withCleanInput(d))
 		addAccountRoutes(r, d)
 		addPaymentRoutes(r, d)
 		addStaffRoutes(r, d)
@@ -33,6 +33,7 @@ func addRoutes(r chi.Router, d Deps) {
 		r.MethodNotAllowed(methodNotAllowed(d))
 	})
 	r.Route("/v1", func(r chi.Router) {
+		r.Use(withCleanInput(d))
 		addDesktopRoutes(r, d)
 		r.NotFound(apiNotFound(d))
 		r.MethodNotAllowed(methodNotAllowed(d))

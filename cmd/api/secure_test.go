@@ -311,7 +311,7 @@ func TestResetAnswersWhileTheMailServerIsSilent(t *testing.T) {
 	smtpURL := silentSMTP(t)
 	e := newTestEnv(t, func(c *config.Config) { c.SMTPURL = smtpURL })
 	s := e.seedAccount("silent@example.com")
-	client := &http.Client{Timeout: 5 * time.Second} // the SMTP client waits 15 s before it gives up
+	client := &http.Client{Timeout: 5 * time.Second} // the SMTP client waits SMTP_TIMEOUT (10 s) before it gives up
 	res, err := client.Post(e.srv.URL+"/api/auth/reset-password", "application/json", strings.NewReader(`{"email":"`+s.Email+`"}`))
 	if err != nil {
 		t.Fatalf("the reset answer waited for the silent mail server: %v", err)

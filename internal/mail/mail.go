@@ -18,7 +18,18 @@ type Message struct {
 	ReplyTo string // optional
 	Subject string
 	Text    string
+	// ValidFor is how long the mail is worth delivering (a code's or a
+	// link's lifetime); the outbox gives up on it after that. 0: the
+	// sender's GiveUpAfter.
+	ValidFor time.Duration
 }
+
+// PermanentError is a send the server refused for good (a 5xx reply, such
+// as an unknown recipient): retrying it cannot succeed.
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return "permanent: " + e.Err.Error() }
+func (e *PermanentError) Unwrap() error { return e.Err }
 
 // Mailer sends messages.
 type Mailer interface {

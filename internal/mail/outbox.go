@@ -29,10 +29,15 @@ type Execer interface {
 
 // Enqueue writes m to the outbox through q, the transaction that decides to
 // send it: the mail exists exactly when that transaction commits. The
-// Sender delivers it after commit.
+// Sender delivers it after commit, until m.ValidFor (or its GiveUpAfter)
+// has passed.
 func Enqueue(ctx context.Context, q Execer, kind string, m Message, now time.Time) error {
-	if _, err := q.Exec(ctx, `INSERT INTO mail_outbox (kind, recipient, reply_to, subject, body, next_attempt_at, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $6)`, kind, m.To, m.ReplyTo, m.Subject, m.Text, now); err != nil {
+	expires := now.AddDate(100, 0, 0) // none of its own: the sender's GiveUpAfter applies
+	if m.ValidFor > 0 {
+		expires = now.Add(m.ValidFor)
+	}
+	if _, err := q.Exec(ctx, `INSERT INTO mail_outbox (kind, recipient, reply_to, subject, body, next_attempt_at, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $6, $7)`, kind, m.To, m.ReplyTo, m.Subject, m.Text, now, expires); err != nil {
 		return fmt.Errorf("queue %s mail: %w", kind, err)
 	}
 	return nil
@@ -69,9 +74,19 @@ func (o SenderOptions) withDefaults() SenderOptions {
 	return o
 }
 
-// leaseMargin is added to the delivery timeout to make a claim's lease: a
-// claim is never taken over while its sender may still be talking.
-const leaseMargin = 30 * time.Second
+// lease is how long a claim holds a mail: longer than any send can take
+// (the connection and each of the SMTP conversation's steps may each use
+// the whole Timeout), so a claim is never taken over while its sender may
+// still be talking.
+func (o SenderOptions) lease() time.Duration { return 8*o.Timeout + 30*time.Second }
+
+// settleTimeout bounds recording a delivery's outcome, which is done even
+// while the sender shuts down.
+const settleTimeout = 5 * time.Second
+
+// finalRetention is how long sent and failed mails are kept (without their
+// bodies), for support to look at.
+const finalRetention = 7 * 24 * time.Hour
 
 // Sender delivers the outbox through a Mailer (SMTP, or the development
 // mailbox) with no database transaction open while it talks to the server.
@@ -112,16 +127,25 @@ func (s *Sender) Nudge() {
 	}
 }
 
-// Run delivers due mail until ctx ends.
+// Run delivers due mail until ctx ends, and once an hour prunes final
+// mails older than a week.
 func (s *Sender) Run(ctx context.Context) {
 	t := time.NewTicker(s.opts.Poll)
 	defer t.Stop()
+	var pruned time.Time
 	for {
 		if _, err := s.DeliverDue(ctx); err != nil && ctx.Err() == nil {
 			s.log.ErrorContext(ctx, "mail outbox", "err", err)
 		}
 		if err := s.updateGauges(ctx); err != nil && ctx.Err() == nil {
 			s.log.WarnContext(ctx, "mail outbox gauges", "err", err)
+		}
+		if now := s.Now(); now.Sub(pruned) > time.Hour {
+			if _, err := s.pool.Exec(ctx, `DELETE FROM mail_outbox WHERE status IN ('sent', 'failed') AND created_at < $1`,
+				now.Add(-finalRetention)); err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "prune mail outbox", "err", err)
+			}
+			pruned = now
 		}
 		select {
 		case <-ctx.Done():
@@ -156,6 +180,7 @@ type queued struct {
 	msg       Message
 	attempts  int
 	createdAt time.Time
+	expiresAt time.Time
 }
 
 // claim takes the oldest due mail and leases it, in one statement.
@@ -165,8 +190,8 @@ func (s *Sender) claim(ctx context.Context) (queued, bool, error) {
 	err := s.pool.QueryRow(ctx, `UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, next_attempt_at = $2
 		WHERE id = (SELECT id FROM mail_outbox WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1
 			ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-		RETURNING id, kind, recipient, reply_to, subject, body, attempts, created_at`,
-		now, now.Add(s.opts.Timeout+leaseMargin)).Scan(&q.id, &q.kind, &q.msg.To, &q.msg.ReplyTo, &q.msg.Subject, &q.msg.Text, &q.attempts, &q.createdAt)
+		RETURNING id, kind, recipient, reply_to, subject, body, attempts, created_at, expires_at`,
+		now, now.Add(s.opts.lease())).Scan(&q.id, &q.kind, &q.msg.To, &q.msg.ReplyTo, &q.msg.Subject, &q.msg.Text, &q.attempts, &q.createdAt, &q.expiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return q, false, nil
 	}
@@ -177,39 +202,41 @@ func (s *Sender) claim(ctx context.Context) (queued, bool, error) {
 }
 
 // deliver sends a claimed mail and settles it: sent, retried later, or
-// failed once GiveUpAfter has passed since it was queued.
+// failed (refused for good, past its validity, or GiveUpAfter after it was
+// queued). Settling is guarded by the claim (status and attempt), so a
+// sender whose lease ran out never overwrites the next one's outcome, and
+// it runs even while the sender shuts down, so a mail sent is recorded.
 func (s *Sender) deliver(ctx context.Context, q queued) error {
 	sendCtx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	sendErr := s.mailer.Send(sendCtx, q.msg)
 	cancel()
 	now := s.Now()
-	if sendErr == nil {
-		_, err := s.pool.Exec(ctx, `UPDATE mail_outbox SET status = 'sent', sent_at = $2, body = '', last_error = '' WHERE id = $1`, q.id, now)
+	settleCtx, done := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+	defer done()
+	settle := func(status, set string, args ...any) error {
+		_, err := s.pool.Exec(settleCtx, `UPDATE mail_outbox SET status = '`+status+`', `+set+`
+			WHERE id = $1 AND status = 'sending' AND attempts = $2`, append([]any{q.id, q.attempts}, args...)...)
 		if err != nil {
-			return fmt.Errorf("settle mail %d as sent: %w", q.id, err)
+			return fmt.Errorf("settle mail %d as %s: %w", q.id, status, err)
 		}
 		return nil
+	}
+	if sendErr == nil {
+		return settle("sent", "sent_at = $3, body = '', last_error = ''", now)
 	}
 	if ctx.Err() != nil {
-		return ctx.Err() // shutting down: the lease hands the mail to the next sender
+		return ctx.Err() // shutting down mid-send: the lease hands the mail to the next sender
 	}
 	msg := sendErr.Error()
-	if now.Sub(q.createdAt) >= s.opts.GiveUpAfter {
+	var permanent *PermanentError
+	if errors.As(sendErr, &permanent) || !now.Before(q.expiresAt) || now.Sub(q.createdAt) >= s.opts.GiveUpAfter {
 		s.log.ErrorContext(ctx, "mail failed for good", "mail", q.id, "kind", q.kind, "to", q.msg.To, "attempts", q.attempts, "err", msg)
-		_, err := s.pool.Exec(ctx, `UPDATE mail_outbox SET status = 'failed', body = '', last_error = $2 WHERE id = $1`, q.id, msg)
-		if err != nil {
-			return fmt.Errorf("settle mail %d as failed: %w", q.id, err)
-		}
-		return nil
+		return settle("failed", "body = '', last_error = $3", msg)
 	}
 	wait := s.backoff(q.attempts)
 	s.log.WarnContext(ctx, "mail not delivered; will retry", "mail", q.id, "kind", q.kind, "to", q.msg.To, "attempts", q.attempts,
 		"retryIn", wait.String(), "err", msg)
-	if _, err := s.pool.Exec(ctx, `UPDATE mail_outbox SET status = 'pending', next_attempt_at = $2, last_error = $3 WHERE id = $1`,
-		q.id, now.Add(wait), msg); err != nil {
-		return fmt.Errorf("settle mail %d for a retry: %w", q.id, err)
-	}
-	return nil
+	return settle("pending", "next_attempt_at = $3, last_error = $4", now.Add(wait), msg)
 }
 
 // backoff is the wait after the attempts-th failure: 1 s doubling, capped

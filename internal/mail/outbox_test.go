@@ -159,6 +159,42 @@ func TestOutboxGivesUpAndCounts(t *testing.T) {
 	}
 }
 
+// A code that outlives its validity during an outage is never sent, and a
+// recipient refused for good is not retried.
+func TestOutboxDropsExpiredAndRefusedMail(t *testing.T) {
+	r := newOutboxRig(t)
+	s := r.sender(t, SenderOptions{Timeout: 300 * time.Millisecond})
+	r.smtp.Set(smtptest.Down)
+	ctx := context.Background()
+	if err := Enqueue(ctx, r.pool, KindVerification, Message{To: "late@example.com", Subject: "Code", Text: "111111", ValidFor: 15 * time.Minute}, r.clock()); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 { // twenty minutes of outage
+		if _, err := s.DeliverDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		r.advance(time.Minute)
+	}
+	r.smtp.Set(smtptest.Up)
+	if _, err := s.DeliverDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.status(t); got["failed"] != 1 || len(r.smtp.Messages()) != 0 {
+		t.Fatalf("an expired code: %v, %d sent", got, len(r.smtp.Messages()))
+	}
+
+	r.smtp.Set(smtptest.Reject)
+	r.enqueue(t, "nobody@example.com")
+	if n, err := s.DeliverDue(ctx); n != 1 || err != nil {
+		t.Fatalf("DeliverDue = %d, %v", n, err)
+	}
+	var attempts int
+	var lastError string
+	if err := r.pool.QueryRow(ctx, `SELECT attempts, last_error FROM mail_outbox WHERE recipient = 'nobody@example.com' AND status = 'failed'`).Scan(&attempts, &lastError); err != nil || attempts != 1 || !strings.Contains(lastError, "550") {
+		t.Fatalf("a refused recipient: attempts %d, %q, %v", attempts, lastError, err)
+	}
+}
+
 // A sender killed while the server was still taking the mail leaves it to
 // the next sender once the lease ends; the mail arrives once.
 func TestOutboxSenderKilledMidDelivery(t *testing.T) {
@@ -181,7 +217,7 @@ func TestOutboxSenderKilledMidDelivery(t *testing.T) {
 	if n, _ := restarted.DeliverDue(context.Background()); n != 0 {
 		t.Fatal("a leased mail was taken over before its lease ended")
 	}
-	r.advance(opts.Timeout + leaseMargin)
+	r.advance(opts.withDefaults().lease())
 	if n, err := restarted.DeliverDue(context.Background()); n != 1 || err != nil {
 		t.Fatalf("after the lease: %d, %v", n, err)
 	}

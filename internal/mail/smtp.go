@@ -121,6 +121,10 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 	msg.SetMessageID()
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if err := s.client.DialAndSendWithContext(ctx, msg); err != nil {
+		var se *gomail.SendError
+		if errors.As(err, &se) && se.ErrorCode() >= 500 && se.ErrorCode() < 600 {
+			return &PermanentError{Err: fmt.Errorf("send mail: %w", err)}
+		}
 		return fmt.Errorf("send mail: %w", err)
 	}
 	s.log.InfoContext(ctx, "mail sent", "to", m.To, "subject", m.Subject)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -43,7 +44,8 @@ func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Che
 	if err != nil {
 		return Checkout{}, err
 	}
-	key, err := s.reserve(ctx, accountID, actionSubscription, 0)
+	plan := catalog.MonthlyPlan()
+	key, err := s.reserve(ctx, accountID, actionSubscription, 0, fmt.Sprintf("%s:%s:%d", s.provider.Name(), plan.Name, plan.PriceCents))
 	if err != nil {
 		return Checkout{}, err
 	}
@@ -51,7 +53,6 @@ func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Che
 	if err != nil {
 		return Checkout{}, s.refused(ctx, key, fmt.Errorf("create subscription: %w", err))
 	}
-	plan := catalog.MonthlyPlan()
 	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
 		return s.remember(ctx, tx, accountID, KindSubscription, plan.Credits, plan.PriceCents, co)
 	}); err != nil {
@@ -84,7 +85,7 @@ func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits
 	if err != nil {
 		return Purchase{}, err
 	}
-	key, err := s.reserve(ctx, accountID, actionCredits, credits)
+	key, err := s.reserve(ctx, accountID, actionCredits, credits, strconv.FormatInt(amount, 10))
 	if err != nil {
 		return Purchase{}, err
 	}
@@ -118,7 +119,7 @@ func (s *Service) CancelSubscription(ctx context.Context, accountID string, md e
 	if err := a.CancelSubscription(time.Now()); err != nil { // the rule, checked before asking the provider
 		return eventstore.Result{}, err
 	}
-	key, err := s.reserve(ctx, accountID, actionCancel, 0)
+	key, err := s.reserve(ctx, accountID, actionCancel, 0, subscriptionID)
 	if err != nil {
 		return eventstore.Result{}, err
 	}
@@ -132,6 +133,9 @@ func (s *Service) CancelSubscription(ctx context.Context, accountID string, md e
 			}
 			if a.SubscriptionID() != subscriptionID {
 				return nil, domain.Errorf(domain.CodeConflict, "The subscription changed meanwhile; please reload and try again")
+			}
+			if a.SubscriptionStatus() == domain.StatusCancelled {
+				return nil, nil // Stripe's webhook recorded it first: done, once
 			}
 			return nil, a.CancelSubscription(now)
 		})
@@ -149,26 +153,35 @@ const (
 const reuseReservation = time.Hour
 
 // reserve records that accountID is about to ask the provider for action
-// (with credits for a purchase) and returns the idempotency key the call
-// must carry: the key of an earlier reservation of the same action that
-// got no answer, so a retry gets the object that call may have made, or a
-// new one.
-func (s *Service) reserve(ctx context.Context, accountID, action string, credits int64) (string, error) {
+// about target (the plan and provider, the amount, or the subscription),
+// with credits for a purchase, and returns the idempotency key the call
+// must carry: the key of an earlier reservation of the same action and
+// target that got no answer, so a retry gets the object that call may have
+// made (with the same parameters, as Stripe requires), or a new one. An
+// account's reservations are decided one at a time (an advisory lock), so a
+// double click shares one key.
+func (s *Service) reserve(ctx context.Context, accountID, action string, credits int64, target string) (string, error) {
 	now := time.Now()
 	var key string
-	err := s.pool.QueryRow(ctx, `SELECT idempotency_key FROM provider_requests
-		WHERE account_id = $1 AND action = $2 AND credits = $3 AND status = 'reserved' AND created_at > $4
-		ORDER BY created_at DESC LIMIT 1`, accountID, action, credits, now.Add(-reuseReservation)).Scan(&key)
-	if err == nil {
-		return key, nil
-	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return "", fmt.Errorf("find reservation: %w", err)
-	}
-	key = action + ":" + uuid.NewString()
-	if _, err := s.pool.Exec(ctx, `INSERT INTO provider_requests (idempotency_key, account_id, action, credits, created_at)
-		VALUES ($1, $2, $3, $4, $5)`, key, accountID, action, credits, now); err != nil {
-		return "", fmt.Errorf("reserve %s: %w", action, err)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('provider_requests:' || $1, 0))`, accountID); err != nil {
+			return fmt.Errorf("lock reservations: %w", err)
+		}
+		err := tx.QueryRow(ctx, `SELECT idempotency_key FROM provider_requests
+			WHERE account_id = $1 AND action = $2 AND credits = $3 AND target = $4 AND status = 'reserved' AND created_at > $5
+			ORDER BY created_at DESC LIMIT 1`, accountID, action, credits, target, now.Add(-reuseReservation)).Scan(&key)
+		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		key = action + ":" + uuid.NewString()
+		if _, err := tx.Exec(ctx, `INSERT INTO provider_requests (idempotency_key, account_id, action, credits, target, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, key, accountID, action, credits, target, now); err != nil {
+			return fmt.Errorf("reserve %s: %w", action, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("reservation: %w", err)
 	}
 	return key, nil
 }
@@ -196,7 +209,7 @@ func markDone(ctx context.Context, tx pgx.Tx, key string, now time.Time) error {
 // its key; a refusal (the provider answered no) ends the reservation, so
 // the next attempt asks afresh.
 func (s *Service) refused(ctx context.Context, key string, err error) error {
-	if domain.ErrorCode(err) == domain.CodeUnavailable {
+	if domain.ErrorCode(err) == domain.CodeUnavailable && !errors.Is(err, errKeyMismatch) {
 		return err
 	}
 	if _, dbErr := s.pool.Exec(ctx, `UPDATE provider_requests SET status = 'refused', settled_at = $2 WHERE idempotency_key = $1`,
@@ -249,9 +262,11 @@ func (s *Service) remember(ctx context.Context, tx pgx.Tx, accountID, kind strin
 		h := secretHash(co.ClientSecret)
 		hash = &h
 	}
+	// Two attempts that shared a reservation get the same object back: it
+	// is remembered once.
 	_, err := tx.Exec(ctx, `INSERT INTO payment_intents
 		(intent_id, account_id, kind, credits, amount_cents, currency, subscription_id, invoice_id, client_secret_hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (intent_id) DO NOTHING`,
 		co.PaymentIntentID, accountID, kind, credits, amountCents, Currency, subscriptionID, invoiceID, hash)
 	if err != nil {
 		return fmt.Errorf("remember payment intent %s: %w", co.PaymentIntentID, err)

@@ -186,6 +186,10 @@ func (p *Stripe) CancelAtPeriodEnd(ctx context.Context, subscriptionID, idempote
 // the same call may be tried again in a few seconds.
 var ErrProviderUnavailable = domain.Unavailable(5*time.Second, "Payments are not responding right now. Please try again in a few seconds.")
 
+// errKeyMismatch marks Stripe's refusal of an idempotency key reused with
+// other parameters.
+var errKeyMismatch = errors.New("idempotency key used with other parameters")
+
 // stripeError turns Stripe's refusal of a request the user can fix (an
 // amount below Stripe's minimum charge) into a domain error with Stripe's
 // message, and a timeout, a network failure or Stripe's own trouble (5xx,
@@ -200,8 +204,15 @@ func stripeError(err error) error {
 		switch {
 		case se.Code == stripe.ErrorCodeAmountTooSmall:
 			return domain.Errorf(domain.CodeInvalid, "%s", se.Msg)
-		case se.HTTPStatusCode >= 500 || se.HTTPStatusCode == http.StatusTooManyRequests:
+		case se.HTTPStatusCode >= 500 || se.HTTPStatusCode == http.StatusTooManyRequests,
+			// Another request with the same key is still running at Stripe:
+			// its answer is not known yet, so the reservation must stay.
+			se.HTTPStatusCode == http.StatusConflict:
 			return fmt.Errorf("%w (%v)", ErrProviderUnavailable, err)
+		case se.Type == stripe.ErrorTypeIdempotency:
+			// The key was used with other parameters (a price changed): the
+			// reservation ends and the seller's retry asks afresh.
+			return fmt.Errorf("%w: %w (%v)", ErrProviderUnavailable, errKeyMismatch, err)
 		}
 		return err
 	}

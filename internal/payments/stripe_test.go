@@ -98,7 +98,7 @@ func TestStripeProviderAgainstStripeMock(t *testing.T) {
 		t.Errorf("Idempotency-Key = %q", key)
 	}
 
-	sub, err := p.CreateSubscription(ctx, payments.SubscriptionRequest{AccountID: account, CustomerID: "cus_123"})
+	sub, err := p.CreateSubscription(ctx, payments.SubscriptionRequest{AccountID: account, CustomerID: "cus_123", IdempotencyKey: "subscription:k1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,14 +111,20 @@ func TestStripeProviderAgainstStripeMock(t *testing.T) {
 		"customer": "cus_123", "items[0][price]": "price_monthly", "payment_behavior": "default_incomplete",
 		"payment_settings[save_default_payment_method]": "on_subscription", "metadata[account_id]": account,
 	})
+	if key := s.header.Get("Idempotency-Key"); key != "subscription:k1" {
+		t.Errorf("subscription Idempotency-Key = %q", key)
+	}
 	if e0, e1 := s.form.Get("expand[0]"), s.form.Get("expand[1]"); e0 != "latest_invoice.confirmation_secret" ||
 		e1 != "latest_invoice.payments.data.payment.payment_intent" {
 		t.Errorf("expand = %q, %q", e0, e1)
 	}
 
-	pi, err := p.CreatePaymentIntent(ctx, payments.PaymentIntentRequest{AccountID: account, CustomerID: "cus_123", Credits: 500, AmountCents: 3999})
+	pi, err := p.CreatePaymentIntent(ctx, payments.PaymentIntentRequest{AccountID: account, CustomerID: "cus_123", Credits: 500, AmountCents: 3999, IdempotencyKey: "credits:k2"})
 	if err != nil || !strings.HasPrefix(pi.PaymentIntentID, "pi_") || !strings.Contains(pi.ClientSecret, "_secret_") {
 		t.Fatalf("payment intent = %+v, %v", pi, err)
+	}
+	if key := rec.last(t).header.Get("Idempotency-Key"); key != "credits:k2" {
+		t.Errorf("payment intent Idempotency-Key = %q", key)
 	}
 	wantForm(t, rec.last(t), "POST", "/v1/payment_intents", map[string]string{
 		"amount": "3999", "currency": "usd", "customer": "cus_123", "description": "500 credits",
@@ -130,6 +136,9 @@ func TestStripeProviderAgainstStripeMock(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantForm(t, rec.last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "true"})
+	if key := rec.last(t).header.Get("Idempotency-Key"); key != "cancel:test" {
+		t.Errorf("cancel Idempotency-Key = %q", key)
+	}
 }
 
 func TestStripeAmountTooSmallIsTheUsersToFix(t *testing.T) {

@@ -18,6 +18,7 @@ const (
 	Up     = "up"
 	Silent = "silent"
 	Down   = "down"
+	Reject = "reject" // answers, and refuses every recipient for good (550)
 )
 
 // Server is an SMTP server on 127.0.0.1 that keeps each message it accepted.
@@ -154,6 +155,15 @@ func (s *Server) talk(conn net.Conn) {
 			s.data = append(s.data, msg.String())
 			s.mu.Unlock()
 			say("250 queued")
+		case "RCPT":
+			s.mu.Lock()
+			reject := s.mode == Reject
+			s.mu.Unlock()
+			if reject {
+				say("550 5.1.1 no such mailbox")
+			} else {
+				say("250 ok")
+			}
 		case "QUIT":
 			say("221 bye")
 			return
