@@ -28,6 +28,22 @@ func (e *testEnv) subscribe(id string) {
 	e.waitFor(res.LastPosition)
 }
 
+// countEvents counts the events of type typ in account id's stream.
+func (e *testEnv) countEvents(id, typ string) int {
+	e.t.Helper()
+	h, err := e.repo().History(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	n := 0
+	for _, ev := range h {
+		if ev.Event.EventType() == typ {
+			n++
+		}
+	}
+	return n
+}
+
 // lastEvent is the type of account id's newest event.
 func (e *testEnv) lastEvent(id string) string {
 	e.t.Helper()

@@ -32,42 +32,34 @@ func (e *testEnv) resetToken(email string) string {
 }
 
 // resetsHandled waits until the reset worker has handled every queued
-// request (it mails after answering).
+// request (it queues mail after the answer).
 func (e *testEnv) resetsHandled() {
 	e.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var waiting int
-		if err := e.deps.Pool.QueryRow(context.Background(),
-			`SELECT count(*) FROM password_reset_requests WHERE outcome IS NULL`).Scan(&waiting); err != nil {
-			e.t.Fatal(err)
-		}
-		if waiting == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("%d reset requests still waiting", waiting)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	e.waitUntilNone("reset requests", `SELECT count(*) FROM password_reset_requests WHERE outcome IS NULL`)
 }
 
 // mailSettled waits until the mail sender has settled every queued mail
 // (sent, or waiting for a retry after a failure).
 func (e *testEnv) mailSettled() {
 	e.t.Helper()
+	e.waitUntilNone("mails", `SELECT count(*) FROM mail_outbox WHERE status = 'sending' OR (status = 'pending' AND attempts = 0)`)
+}
+
+// waitUntilNone waits until count, a query counting rows still waiting,
+// answers 0.
+func (e *testEnv) waitUntilNone(what, count string) {
+	e.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var waiting int
-		if err := e.deps.Pool.QueryRow(context.Background(),
-			`SELECT count(*) FROM mail_outbox WHERE status = 'sending' OR (status = 'pending' AND attempts = 0)`).Scan(&waiting); err != nil {
+		if err := e.deps.Pool.QueryRow(context.Background(), count).Scan(&waiting); err != nil {
 			e.t.Fatal(err)
 		}
 		if waiting == 0 {
 			return
 		}
 		if time.Now().After(deadline) {
-			e.t.Fatalf("%d mails still waiting", waiting)
+			e.t.Fatalf("%d %s still waiting", waiting, what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

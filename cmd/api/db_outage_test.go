@@ -206,16 +206,7 @@ func TestDatabaseRestartAndFreezeMidLoad(t *testing.T) {
 	if duringFreeze == 0 {
 		t.Fatal("no call started while the server was frozen")
 	}
-	h, err := e.repo().History(ctx, s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	listings := 0
-	for _, ev := range h {
-		if ev.Event.EventType() == "ListingRequested" {
-			listings++
-		}
-	}
+	listings := e.countEvents(s.ID, "ListingRequested")
 	if int64(listings) != acknowledged.Load() {
 		t.Fatalf("%d spends acknowledged, %d in the ledger", acknowledged.Load(), listings)
 	}

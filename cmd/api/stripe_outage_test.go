@@ -77,17 +77,7 @@ func TestStripeOutageAnswers503AndStallsNothing(t *testing.T) {
 	if r := e.do(request{method: "POST", path: "/api/credits/purchase", cookie: s.Cookie, body: map[string]int{"creditAmount": 500}}); r.status != http.StatusOK {
 		t.Fatalf("purchase with Stripe back = %d %s", r.status, r.body)
 	}
-	h, err := e.repo().History(context.Background(), s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cancels := 0
-	for _, ev := range h {
-		if ev.Event.EventType() == "SubscriptionCancelled" {
-			cancels++
-		}
-	}
-	if cancels != 1 {
+	if cancels := e.countEvents(s.ID, "SubscriptionCancelled"); cancels != 1 {
 		t.Fatalf("%d cancellations recorded", cancels)
 	}
 	// Each interrupted action reused its reservation: one key per action,

@@ -1,7 +1,8 @@
 // Package smtptest is a real SMTP server for tests (no TLS) that a test can
 // make misbehave as a neighbour does: answering, silent (it accepts the
-// connection and never says a word) or down (connections refused), always
-// on the same address.
+// connection and never says a word), down (connections refused) or
+// refusing every recipient for good, always on the same address. The
+// network faults come from a faultproxy in front of it.
 package smtptest
 
 import (
@@ -11,26 +12,25 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/a2e-automation/app/internal/faultproxy"
 )
 
 // Modes of the server.
 const (
-	Up     = "up"
-	Silent = "silent"
-	Down   = "down"
+	Up     = faultproxy.Up
+	Silent = faultproxy.Silent
+	Down   = faultproxy.Down
 	Reject = "reject" // answers, and refuses every recipient for good (550)
 )
 
 // Server is an SMTP server on 127.0.0.1 that keeps each message it accepted.
 type Server struct {
-	t    testing.TB
-	addr string
+	proxy *faultproxy.Proxy
 
-	mu    sync.Mutex
-	mode  string
-	ln    net.Listener
-	conns map[net.Conn]bool
-	data  []string
+	mu     sync.Mutex
+	reject bool
+	data   []string
 }
 
 // Start starts an answering server, stopped when the test ends.
@@ -40,40 +40,33 @@ func Start(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{t: t, addr: ln.Addr().String(), mode: Up, conns: map[net.Conn]bool{}}
-	s.serve(ln)
-	t.Cleanup(func() { s.Set(Down) })
+	t.Cleanup(func() { _ = ln.Close() })
+	s := &Server{}
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go s.talk(conn)
+		}
+	}()
+	s.proxy = faultproxy.Start(t, ln.Addr().String())
 	return s
 }
 
 // URL is the server's SMTP_URL.
-func (s *Server) URL() string { return "smtp://" + s.addr + "?tls=none" }
+func (s *Server) URL() string { return "smtp://" + s.proxy.Addr() + "?tls=none" }
 
-// Set switches the server to mode. Leaving Silent or going Down drops the
-// connections it holds; coming back from Down listens on the same address.
+// Set switches the server to mode.
 func (s *Server) Set(mode string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if mode == s.mode {
-		return
+	s.reject = mode == Reject
+	s.mu.Unlock()
+	if mode == Reject {
+		mode = Up
 	}
-	for c := range s.conns {
-		_ = c.Close()
-		delete(s.conns, c)
-	}
-	switch {
-	case mode == Down && s.ln != nil:
-		_ = s.ln.Close()
-		s.ln = nil
-	case mode != Down && s.ln == nil:
-		ln, err := net.Listen("tcp", s.addr)
-		if err != nil {
-			s.t.Errorf("smtptest: listen again on %s: %v", s.addr, err)
-			return
-		}
-		s.serveLocked(ln)
-	}
-	s.mode = mode
+	s.proxy.Set(mode)
 }
 
 // Messages are the messages accepted so far, each its DATA.
@@ -94,38 +87,8 @@ func (s *Server) To(rcpt string) []string {
 	return out
 }
 
-func (s *Server) serve(ln net.Listener) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.serveLocked(ln)
-}
-
-func (s *Server) serveLocked(ln net.Listener) {
-	s.ln = ln
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s.mu.Lock()
-			s.conns[conn] = true
-			silent := s.mode == Silent
-			s.mu.Unlock()
-			if !silent {
-				go s.talk(conn)
-			}
-		}
-	}()
-}
-
 func (s *Server) talk(conn net.Conn) {
-	defer func() {
-		s.mu.Lock()
-		delete(s.conns, conn)
-		s.mu.Unlock()
-		_ = conn.Close()
-	}()
+	defer conn.Close()
 	r := bufio.NewReader(conn)
 	say := func(line string) { _, _ = io.WriteString(conn, line+"\r\n") }
 	say("220 smtptest ESMTP")
@@ -138,6 +101,15 @@ func (s *Server) talk(conn net.Conn) {
 		case "EHLO", "HELO":
 			say("250-smtptest")
 			say("250 8BITMIME")
+		case "RCPT":
+			s.mu.Lock()
+			reject := s.reject
+			s.mu.Unlock()
+			if reject {
+				say("550 5.1.1 no such mailbox")
+			} else {
+				say("250 ok")
+			}
 		case "DATA":
 			say("354 go ahead")
 			var msg strings.Builder
@@ -155,15 +127,6 @@ func (s *Server) talk(conn net.Conn) {
 			s.data = append(s.data, msg.String())
 			s.mu.Unlock()
 			say("250 queued")
-		case "RCPT":
-			s.mu.Lock()
-			reject := s.mode == Reject
-			s.mu.Unlock()
-			if reject {
-				say("550 5.1.1 no such mailbox")
-			} else {
-				say("250 ok")
-			}
 		case "QUIT":
 			say("221 bye")
 			return
