@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/accounts/accountstest"
+	"github.com/a2e-automation/app/internal/testdb"
+)
+
+// commitCutter closes the connection as COMMIT is sent, once armed: the
+// client cannot know whether the transaction committed.
+type commitCutter struct{ armed atomic.Bool }
+
+func (c *commitCutter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	if strings.EqualFold(strings.TrimSpace(data.SQL), "commit") && c.armed.CompareAndSwap(true, false) {
+		_ = conn.PgConn().Conn().Close()
+	}
+	return ctx
+}
+
+func (c *commitCutter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// A spend whose COMMIT got no answer is answered 503 saying the outcome is
+// unknown; the retry with the same Idempotency-Key settles it, charged once.
+func TestCommitOutcomeUnknownPointsAtTheIdempotencyKey(t *testing.T) {
+	url := testdb.NewURL(t)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cutter := &commitCutter{}
+	cfg.ConnConfig.Tracer = cutter
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	e := newTestEnvOn(t, testConfig(t), url, pool)
+	s := e.seedAccount("commit@example.com")
+	accountstest.Do(t, e.repo(), s.ID, func(a *domain.Account, now time.Time) error {
+		return a.GrantCredits(domain.CreditsGranted{Amount: 10, Source: domain.SourcePromo}, now)
+	})
+	spend := request{method: "POST", path: "/v1/listings", body: `{"amazonUrl":"https://www.amazon.com/dp/B08N5WRWNW"}`,
+		header: map[string]string{"X-API-Key": s.APIKey, "Idempotency-Key": "listing-1"}}
+
+	cutter.armed.Store(true)
+	r := e.do(spend)
+	if r.status != http.StatusServiceUnavailable || r.message(t) != msgCommitUnknown || r.header.Get("Retry-After") == "" {
+		t.Fatalf("spend with its COMMIT cut = %d %s", r.status, r.body)
+	}
+	r = e.do(spend)
+	if r.status != http.StatusCreated {
+		t.Fatalf("the retry with the same key = %d %s", r.status, r.body)
+	}
+	if r2 := e.do(spend); r2.status != http.StatusCreated || r2.header.Get("Idempotent-Replayed") != "true" || string(r2.body) != string(r.body) {
+		t.Fatalf("a second retry = %d %s (replayed %q)", r2.status, r2.body, r2.header.Get("Idempotent-Replayed"))
+	}
+	if n := e.countEvents(s.ID, "ListingRequested"); n != 1 {
+		t.Fatalf("%d listings charged for one key", n)
+	}
+}
