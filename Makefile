@@ -8,7 +8,7 @@ WEBAPP := webapp
 
 include mk/pg.mk
 
-.PHONY: help deps webapp-deps build webapp-build run test go-test webapp-test e2e chromium vet bench clean
+.PHONY: help deps webapp-deps build webapp-build run test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -40,7 +40,7 @@ run: pg-binaries build
 vet:
 	$(GO) vet ./...
 
-go-test: pg-binaries
+go-test: pg-binaries redis
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
 
@@ -55,6 +55,10 @@ e2e: pg-binaries build chromium
 
 chromium:
 	@scripts/ensure-chromium.sh
+
+# Debian's redis-server, for the tests' private Redis (internal/redistest).
+redis:
+	@scripts/ensure-redis.sh
 
 test: vet go-test webapp-test e2e
 

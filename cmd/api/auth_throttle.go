@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5/middleware"
@@ -11,31 +10,32 @@ import (
 
 // Sign-in throttles (docs/auth.md): each client IP gets ipAttempts calls a
 // minute across the anonymous auth routes, and each account gets
-// accountAttempts sign-ins per accountWindow, whoever tries them.
+// accountAttempts sign-ins per accountWindow, whoever tries them. The
+// counts live in the limits store (shared through Redis when REDIS_URL is
+// set); when it cannot answer, these throttles fail closed.
 const (
 	ipAttempts      = 20
 	accountAttempts = 10
 	accountWindow   = 15 * time.Minute
 )
 
-// throttles are the limiters of one router; counts live in memory, per
-// API process.
+// throttles are the sign-in throttles of one router.
 type throttles struct {
-	byIP      func(http.Handler) http.Handler
-	byAccount *httprate.RateLimiter
+	d Deps
 }
 
-func newThrottles(d Deps) throttles {
-	tooMany := httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, d.Log, errStatus(http.StatusTooManyRequests, "Too many attempts. Please try again later."))
+func newThrottles(d Deps) throttles { return throttles{d: d} }
+
+// byIP counts every anonymous auth call against the client's IP.
+func (t throttles) byIP(next http.Handler) http.Handler {
+	count := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ip := httprate.CanonicalizeIP(middleware.GetClientIP(r.Context()))
+		if !t.d.Limits.allow(w, r, t.d, ip, limitAuthIP, false, false, msgTooMany) {
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
-	byIP := httprate.LimitBy(ipAttempts, time.Minute, func(r *http.Request) (string, error) {
-		return httprate.CanonicalizeIP(middleware.GetClientIP(r.Context())), nil
-	}, tooMany)
-	return throttles{
-		byIP:      func(next http.Handler) http.Handler { return clientIP(d)(byIP(next)) },
-		byAccount: httprate.NewRateLimiter(accountAttempts, accountWindow, tooMany),
-	}
+	return clientIP(t.d)(count)
 }
 
 // clientIP finds the client's address: the TCP peer, or, behind the
@@ -48,8 +48,8 @@ func clientIP(d Deps) func(http.Handler) http.Handler {
 	return middleware.ClientIPFromRemoteAddr
 }
 
-// limitAccount counts a sign-in to email and answers 429 (true) when the
-// account had too many.
+// limitAccount counts a sign-in to email (already normalised) and answers
+// 429 or 503 (true) when it may not go on.
 func (t throttles) limitAccount(w http.ResponseWriter, r *http.Request, email string) bool {
-	return t.byAccount.RespondOnLimit(w, r, strings.ToLower(strings.TrimSpace(email)))
+	return !t.d.Limits.allow(w, r, t.d, email, limitSignIn, false, false, msgTooMany)
 }

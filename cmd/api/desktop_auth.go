@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
-	"time"
-
-	"github.com/go-chi/httprate"
 
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
@@ -31,14 +29,11 @@ type apiAccountKey struct{}
 //  3. A key of the wrong shape, or one that is no account's current key
 //     (for example a rotated one): 401.
 //
-// The counters live in this process: with several API instances each
-// counts on its own.
+// The counts are shared by every API process when REDIS_URL is set; if
+// Redis cannot answer, the request goes through (fail open, see limits).
 func withAPIKey(d Deps) func(http.Handler) http.Handler {
-	limit := d.Config.RateLimitPerMinute
-	limiter := httprate.NewRateLimiter(limit, time.Minute,
-		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, r, d.Log, errStatus(http.StatusTooManyRequests, "Rate limit exceeded: %d requests per minute", limit))
-		}))
+	limit := desktopLimitOf(d.Config)
+	tooMany := fmt.Sprintf("Rate limit exceeded: %d requests per minute", limit.Rate)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			key := r.Header.Get(apiKeyHeader)
@@ -47,7 +42,7 @@ func withAPIKey(d Deps) func(http.Handler) http.Handler {
 				return
 			}
 			hash := apikeys.Hash(key)
-			if limiter.RespondOnLimit(w, r, hash) {
+			if !d.Limits.allow(w, r, d, hash, limit, true, true, tooMany) {
 				return
 			}
 			if !apikeys.LooksValid(key) {

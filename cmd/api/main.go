@@ -121,6 +121,10 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	if err != nil {
 		return Deps{}, err
 	}
+	lims, err := newLimits(cfg, reg, log)
+	if err != nil {
+		return Deps{}, err
+	}
 	authStore := auth.NewStore(pool, cfg.Secret)
 	resets := authStore.NewResetWorker(func(to, token string) mail.Message {
 		return resetMail(cfg.BaseURL, to, token)
@@ -131,7 +135,7 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
 		Payments:    payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
-		Registry:    reg, Auth: authStore, Keys: keys,
+		Registry:    reg, Auth: authStore, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool), Support: support.NewStore(pool),
 	}, nil

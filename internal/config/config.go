@@ -48,6 +48,7 @@ type Config struct {
 	LogLevel             string        // LOG_LEVEL: debug | info | warn | error
 	MessageTransport     string        // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
 	NATSURL              string        // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
+	RedisURL             string        // REDIS_URL: where limits and throttles are shared; empty: in this process
 	MetricsAddr          string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
 	RequestTimeout       time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
 	DBStatementTimeout   time.Duration // DB_STATEMENT_TIMEOUT: PostgreSQL statement_timeout of the API's connections
@@ -91,6 +92,7 @@ func Load(getenv func(string) string) (Config, error) {
 		WebappDir:            get("WEBAPP_DIR", "webapp/dist"),
 		LogLevel:             get("LOG_LEVEL", "info"),
 		MetricsAddr:          get("METRICS_ADDR", DefaultMetricsAddr),
+		RedisURL:             get("REDIS_URL", ""),
 	}
 	var err error
 	if c.Port, err = atoi(get("PORT", "8080"), "PORT"); err != nil {
@@ -119,6 +121,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.MessageTransport, c.NATSURL, err = transport(get("MESSAGE_TRANSPORT", TransportSQL), get("NATS_URL", "")); err != nil {
 		return Config{}, err
+	}
+	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") {
+		return Config{}, fmt.Errorf("REDIS_URL must be a redis:// or rediss:// address, not %q", c.RedisURL)
 	}
 	if c.TrustedProxies, err = cidrs(get("TRUSTED_PROXIES", ""), "TRUSTED_PROXIES"); err != nil {
 		return Config{}, err

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/ratelimit"
+)
+
+// limits applies the API's limits and throttles through one store: this
+// process's memory, or Redis (REDIS_URL) shared by every API process. When
+// the store cannot answer, each limit follows its policy: the desktop API
+// fails open (the request goes through: a paying seller is not stopped by
+// our Redis), sign-in fails closed (503: a guesser is not let loose). Both
+// are counted in ratelimit_store_errors_total and logged at most every
+// 10 s.
+type limits struct {
+	store   ratelimit.Limiter
+	errors  *prometheus.CounterVec
+	log     *slog.Logger
+	lastLog atomic.Int64 // unix nanoseconds of the last store-error log line
+}
+
+func newLimits(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (*limits, error) {
+	l := &limits{log: log, store: ratelimit.NewMemory(), errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ratelimit_store_errors_total",
+		Help: "Limit checks the store (Redis) could not answer, by limit and by what the request got (allowed: fail open; refused: fail closed).",
+	}, []string{"limit", "outcome"})}
+	if err := reg.Register(l.errors); err != nil {
+		return nil, err
+	}
+	if cfg.RedisURL != "" {
+		ratelimit.SetLogger(log)
+		client, err := ratelimit.NewRedisClient(cfg.RedisURL)
+		if err != nil {
+			return nil, err
+		}
+		l.store = ratelimit.NewRedis(client)
+	}
+	return l, nil
+}
+
+// The sign-in throttles (docs/auth.md) and the desktop API's limit.
+var (
+	limitAuthIP    = ratelimit.Limit{Name: "ip", Rate: ipAttempts, Period: time.Minute}
+	limitSignIn    = ratelimit.Limit{Name: "signin", Rate: accountAttempts, Period: accountWindow}
+	msgTooMany     = "Too many attempts. Please try again later."
+	msgLimitsDown  = "Sign-in is briefly unavailable. Please try again in a few seconds."
+	desktopLimitOf = func(cfg config.Config) ratelimit.Limit {
+		return ratelimit.Limit{Name: "desktop", Rate: cfg.RateLimitPerMinute, Period: time.Minute}
+	}
+)
+
+// allow counts one event of key under lim and says whether the request may
+// go on; when not, it has answered: 429 with Retry-After (message
+// tooMany), or 503 when the store is away and lim fails closed. With
+// headers, every answer carries X-RateLimit-Limit, -Remaining and -Reset.
+func (l *limits) allow(w http.ResponseWriter, r *http.Request, d Deps, key string, lim ratelimit.Limit, failOpen, headers bool, tooMany string) bool {
+	dec, err := l.store.Allow(r.Context(), key, lim)
+	if err != nil {
+		outcome := "refused"
+		if failOpen {
+			outcome = "allowed"
+		}
+		l.errors.WithLabelValues(lim.Name, outcome).Inc()
+		if now := time.Now().UnixNano(); now-l.lastLog.Load() > int64(10*time.Second) {
+			l.lastLog.Store(now)
+			l.log.WarnContext(r.Context(), "rate limit store unreachable", "limit", lim.Name, "outcome", outcome, "err", err)
+		}
+		if failOpen {
+			return true
+		}
+		w.Header().Set("Retry-After", "5")
+		writeError(w, r, d.Log, errStatus(http.StatusServiceUnavailable, "%s", msgLimitsDown))
+		return false
+	}
+	if headers {
+		h := w.Header()
+		h.Set("X-RateLimit-Limit", strconv.Itoa(dec.Limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(dec.Remaining))
+		h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(dec.ResetAfter).Unix(), 10))
+	}
+	if dec.Allowed {
+		return true
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(dec.RetryAfter.Seconds())))))
+	writeError(w, r, d.Log, errStatus(http.StatusTooManyRequests, "%s", tooMany))
+	return false
+}
