@@ -66,6 +66,10 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 	if opts.Logger == nil {
 		opts.Logger = watermill.NopLogger{}
 	}
+	// Lag is measured from the first second, the start-up sweep included.
+	lagCtx, stopLag := context.WithCancel(ctx)
+	defer stopLag()
+	go r.measureLag(lagCtx, opts)
 	if err := r.sweepUntilDone(ctx); err != nil {
 		return err
 	}
@@ -90,7 +94,6 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 		}
 		router.AddConsumerHandler("ProjectionOn"+name, eventstore.Topic, sub, r.handler(name, opts.Metrics))
 	}
-	go r.measureLag(ctx, opts)
 	if err := router.Run(ctx); err != nil {
 		return fmt.Errorf("projector: %w", err)
 	}

@@ -27,14 +27,14 @@ type fixture struct {
 	runner *projections.Runner
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	pool := testdb.New(t)
 	store := eventstore.New(pool)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	return &fixture{pool: pool, repo: accounts.NewRepository(store, nil), runner: projections.NewRunner(pool, store, log, projections.All()...)}
 }
 
-func (f *fixture) register(t *testing.T) string {
+func (f *fixture) register(t testing.TB) string {
 	t.Helper()
 	id := uuid.NewString()
 	_, err := f.repo.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, now time.Time) (*domain.Account, error) {

@@ -161,18 +161,29 @@ func applyAll(ctx context.Context, tx pgx.Tx, p Projection, t Tables, recs []eve
 	return nil
 }
 
-// Sweep catches every projection up on every stream that moved past its
-// checkpoint: the start-up safety net that makes the projector correct even
-// if a message was lost.
+// Sweep catches every projection up on every stream with events it has not
+// applied: the start-up safety net that makes the projector correct even
+// if a message was lost. It reads the log from each projection's
+// watermark, in log order, so its cost follows the events since then, not
+// the number of accounts.
 func (r *Runner) Sweep(ctx context.Context) error {
 	for _, name := range r.order {
-		streams, err := r.behindStreams(ctx, r.pool, name)
-		if err != nil {
-			return err
-		}
-		for _, s := range streams {
-			if _, err := r.CatchUp(ctx, name, s); err != nil {
+		for {
+			wm, err := r.AdvanceWatermark(ctx, name)
+			if err != nil {
 				return err
+			}
+			streams, err := r.streamsAfterWatermark(ctx, name, wm, 1000)
+			if err != nil {
+				return err
+			}
+			if len(streams) == 0 {
+				break
+			}
+			for _, s := range streams {
+				if _, err := r.CatchUp(ctx, name, s); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -252,17 +263,19 @@ type Lag struct {
 }
 
 // Lag measures how many events projection name has not applied yet and how
-// old the oldest of them is.
+// old the oldest of them is. It advances the watermark first and reads only
+// the events after it: its cost follows the lag, not the number of
+// accounts.
 func (r *Runner) Lag(ctx context.Context, name string) (Lag, error) {
+	wm, err := r.AdvanceWatermark(ctx, name)
+	if err != nil {
+		return Lag{}, err
+	}
 	var l Lag
-	err := r.pool.QueryRow(ctx, `
-		WITH behind AS (
-			SELECT s.stream_id, s.version, coalesce(c.version, 0) AS applied
-			FROM streams s LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = s.stream_id
-			WHERE s.version > coalesce(c.version, 0))
-		SELECT coalesce(sum(b.version - b.applied), 0)::bigint,
-		       coalesce(extract(epoch FROM now() - min(e.recorded_at)), 0)::float8
-		FROM behind b LEFT JOIN events e ON e.stream_id = b.stream_id AND e.stream_version = b.applied + 1`, name).
+	err = r.pool.QueryRow(ctx, `
+		SELECT count(*), coalesce(extract(epoch FROM now() - min(e.recorded_at)), 0)::float8
+		FROM events e LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id
+		WHERE e.global_position > $2 AND e.stream_version > coalesce(c.version, 0)`, name, wm).
 		Scan(&l.Events, &l.Seconds)
 	if err != nil {
 		return Lag{}, fmt.Errorf("lag of %s: %w", name, err)

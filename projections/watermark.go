@@ -1,0 +1,84 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// watermarkBatch bounds the events one advance looks at.
+const watermarkBatch = 10_000
+
+// Watermark is the position at or below which projection name has applied
+// every event.
+func (r *Runner) Watermark(ctx context.Context, name string) (int64, error) {
+	var pos int64
+	err := r.pool.QueryRow(ctx, `SELECT position FROM projection_watermarks WHERE projection = $1`, name).Scan(&pos)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("watermark of %s: %w", name, err)
+	}
+	return pos, nil
+}
+
+// AdvanceWatermark moves projection name's watermark over the events after
+// it, in log order, that its checkpoints show applied, stopping at the
+// first that is not; it returns the new watermark. Its cost follows the
+// events since the watermark (at most watermarkBatch a call), not the
+// number of streams. It relies on the event store making positions visible
+// in order (docs/event-store.md): an event can never appear later below
+// the watermark.
+func (r *Runner) AdvanceWatermark(ctx context.Context, name string) (int64, error) {
+	wm, err := r.Watermark(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	for {
+		var next int64
+		var scanned int
+		err := r.pool.QueryRow(ctx, `
+			WITH after AS (
+				SELECT e.global_position, e.stream_version, coalesce(c.version, 0) AS applied
+				FROM events e LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id
+				WHERE e.global_position > $2 ORDER BY e.global_position LIMIT $3),
+			first_gap AS (SELECT min(global_position) AS p FROM after WHERE applied < stream_version)
+			SELECT coalesce((SELECT max(global_position) FROM after WHERE global_position < coalesce((SELECT p FROM first_gap), 'Infinity'::numeric)), $2),
+			       (SELECT count(*) FROM after)`, name, wm, watermarkBatch).Scan(&next, &scanned)
+		if err != nil {
+			return wm, fmt.Errorf("advance watermark of %s: %w", name, err)
+		}
+		if next > wm {
+			if _, err := r.pool.Exec(ctx, `INSERT INTO projection_watermarks (projection, position) VALUES ($1, $2)
+				ON CONFLICT (projection) DO UPDATE SET position = greatest(projection_watermarks.position, excluded.position)`, name, next); err != nil {
+				return wm, fmt.Errorf("store watermark of %s: %w", name, err)
+			}
+		}
+		if next == wm || scanned < watermarkBatch {
+			return next, nil
+		}
+		wm = next
+	}
+}
+
+// streamsAfterWatermark lists, in log order of their first unapplied event,
+// up to limit streams with events after projection name's watermark that
+// it has not applied.
+func (r *Runner) streamsAfterWatermark(ctx context.Context, name string, wm int64, limit int) ([]string, error) {
+	rows, err := r.pool.Query(ctx, `
+		SELECT e.stream_id FROM events e
+		LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id
+		WHERE e.global_position > $2 AND e.stream_version > coalesce(c.version, 0)
+		GROUP BY e.stream_id ORDER BY min(e.global_position) LIMIT $3`, name, wm, limit)
+	if err != nil {
+		return nil, fmt.Errorf("streams after the watermark of %s: %w", name, err)
+	}
+	streams, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("streams after the watermark of %s: %w", name, err)
+	}
+	return streams, nil
+}
