@@ -31,7 +31,7 @@ type Deps struct {
 	Projections *projections.Runner
 	Registry    *prometheus.Registry
 	Auth        *auth.Store
-	Limits      *limits // rate limits and throttles, in memory or shared in Redis
+	Limits      *limits           // rate limits and throttles, in memory or shared in Redis
 	Resets      *auth.ResetWorker // mails the password resets that Auth queues
 	Keys        *apikeys.Keys
 	Mail        *mail.Sender  // delivers the mail outbox; nudged after a mail is queued
