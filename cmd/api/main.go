@@ -37,6 +37,7 @@ import (
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/platform"
+	"github.com/a2e-automation/app/internal/retention"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/support"
 	"github.com/a2e-automation/app/internal/transport"
@@ -242,7 +243,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	defer cancel()
 	errc := make(chan error, 2)
 	if withProjector {
-		tr, err := transport.New(transport.Config{Kind: cfg.MessageTransport, NATSURL: cfg.NATSURL}, db.Pool, nil)
+		tr, err := transport.New(transport.FromConfig(cfg), db.Pool, nil)
 		if err != nil {
 			return err
 		}
@@ -253,6 +254,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}
 	go d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log)
 	go d.Resets.Run(ctx, time.Second)
+	pruner := retention.New(db.Pool, log, retention.Options{IdempotencyKeyTTL: cfg.IdempotencyKeyTTL,
+		ConsumerGroups: transport.OutboxGroups(cfg.MessageTransport, d.Projections.Names())})
+	if err := pruner.Register(d.Registry); err != nil {
+		return err
+	}
+	go pruner.Run(ctx, time.Minute) // in every API process; one prunes at a time
 	if o.mailSender {
 		go d.Mail.Run(ctx)
 	}

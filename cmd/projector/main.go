@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()
 	}
-	tr, err := transport.New(transport.Config{Kind: cfg.MessageTransport, NATSURL: cfg.NATSURL}, db.Pool, nil)
+	tr, err := transport.New(transport.FromConfig(cfg), db.Pool, nil)
 	if err != nil {
 		return err
 	}

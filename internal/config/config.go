@@ -48,6 +48,9 @@ type Config struct {
 	LogLevel             string        // LOG_LEVEL: debug | info | warn | error
 	MessageTransport     string        // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
 	NATSURL              string        // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
+	NATSStreamMaxAge     time.Duration // NATS_STREAM_MAX_AGE: JetStream stream message age limit
+	NATSStreamMaxBytes   int64         // NATS_STREAM_MAX_BYTES: JetStream stream size limit
+	IdempotencyKeyTTL    time.Duration // IDEMPOTENCY_KEY_TTL: how long a desktop Idempotency-Key is kept
 	RedisURL             string        // REDIS_URL: where limits and throttles are shared; empty: in this process
 	MetricsAddr          string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
 	RequestTimeout       time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
@@ -106,6 +109,15 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.MailGiveUpAfter, err = duration(get("MAIL_GIVE_UP_AFTER", "24h"), "MAIL_GIVE_UP_AFTER"); err != nil {
 		return Config{}, err
+	}
+	if c.IdempotencyKeyTTL, err = duration(get("IDEMPOTENCY_KEY_TTL", "24h"), "IDEMPOTENCY_KEY_TTL"); err != nil {
+		return Config{}, err
+	}
+	if c.NATSStreamMaxAge, err = duration(get("NATS_STREAM_MAX_AGE", "168h"), "NATS_STREAM_MAX_AGE"); err != nil {
+		return Config{}, err
+	}
+	if c.NATSStreamMaxBytes, err = strconv.ParseInt(get("NATS_STREAM_MAX_BYTES", "1073741824"), 10, 64); err != nil || c.NATSStreamMaxBytes <= 0 {
+		return Config{}, fmt.Errorf("NATS_STREAM_MAX_BYTES must be a positive number of bytes, not %q", get("NATS_STREAM_MAX_BYTES", ""))
 	}
 	if c.RequestTimeout, err = duration(get("REQUEST_TIMEOUT", "20s"), "REQUEST_TIMEOUT"); err != nil {
 		return Config{}, err

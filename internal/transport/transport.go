@@ -29,6 +29,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -50,6 +51,67 @@ const pollInterval = 100 * time.Millisecond
 type Config struct {
 	Kind    string // KindSQL (default when empty) or KindNATS
 	NATSURL string // the NATS server(s) when Kind is KindNATS
+	// StreamMaxAge and StreamMaxBytes bound the JetStream stream (nats):
+	// older or excess messages are dropped. Projectors lose nothing by it:
+	// a message only says a stream moved, and the start-up sweep catches
+	// up from the event store. Zero: no limit.
+	StreamMaxAge   time.Duration
+	StreamMaxBytes int64
+}
+
+// FromConfig is the transport the process configuration asks for.
+func FromConfig(cfg config.Config) Config {
+	return Config{Kind: cfg.MessageTransport, NATSURL: cfg.NATSURL, StreamMaxAge: cfg.NATSStreamMaxAge, StreamMaxBytes: cfg.NATSStreamMaxBytes}
+}
+
+// OutboxGroups are the consumer groups that read the outbox table with
+// transport kind, for projections names: each projection's own (sql), or
+// the forwarder alone (nats). Its rows may go once all have passed them.
+func OutboxGroups(kind string, names []string) []string {
+	if kind == KindNATS {
+		return []string{ForwarderConsumerGroup}
+	}
+	groups := make([]string, 0, len(names))
+	for _, n := range names {
+		groups = append(groups, projections.ConsumerGroup(n))
+	}
+	return groups
+}
+
+// EnsureStreamLimits creates the JetStream stream of eventstore.Topic with
+// the configured limits, or sets them on the existing stream.
+func (t *Transport) EnsureStreamLimits() error {
+	nc, err := nats.Connect(t.cfg.NATSURL, natsOptions()...)
+	if err != nil {
+		return fmt.Errorf("connect to NATS: %w", err)
+	}
+	defer nc.Close()
+	js, err := nc.JetStream()
+	if err != nil {
+		return fmt.Errorf("JetStream: %w", err)
+	}
+	info, err := js.StreamInfo(eventstore.Topic)
+	switch {
+	case errors.Is(err, nats.ErrStreamNotFound):
+		_, err = js.AddStream(&nats.StreamConfig{Name: eventstore.Topic, Subjects: []string{eventstore.Topic},
+			MaxAge: t.cfg.StreamMaxAge, MaxBytes: bytesLimit(t.cfg.StreamMaxBytes)})
+	case err == nil:
+		cfg := info.Config
+		cfg.MaxAge, cfg.MaxBytes = t.cfg.StreamMaxAge, bytesLimit(t.cfg.StreamMaxBytes)
+		_, err = js.UpdateStream(&cfg)
+	}
+	if err != nil {
+		return fmt.Errorf("JetStream stream %s limits: %w", eventstore.Topic, err)
+	}
+	return nil
+}
+
+// bytesLimit is JetStream's "no limit" (-1) for 0.
+func bytesLimit(n int64) int64 {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }
 
 // Transport builds the projectors' subscribers and runs what the chosen
@@ -112,6 +174,9 @@ func (t *Transport) RunProjector(ctx context.Context, r *projections.Runner, opt
 	opts.Subscriber = t.Subscriber
 	if t.cfg.Kind == KindSQL {
 		return r.Run(ctx, opts)
+	}
+	if err := t.EnsureStreamLimits(); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -137,3 +137,39 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// The JetStream stream gets the configured limits, created or updated.
+func TestStreamLimits(t *testing.T) {
+	natsURL := natstest.URL(t)
+	for _, limits := range []struct {
+		age   time.Duration
+		bytes int64
+	}{{time.Hour, 1 << 20}, {48 * time.Hour, 1 << 30}} { // the second updates the stream the first made
+		tr, err := transport.New(transport.Config{Kind: transport.KindNATS, NATSURL: natsURL, StreamMaxAge: limits.age, StreamMaxBytes: limits.bytes}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.EnsureStreamLimits(); err != nil {
+			t.Fatal(err)
+		}
+		nc, err := nats.Connect(natsURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, _ := nc.JetStream()
+		info, err := js.StreamInfo(eventstore.Topic)
+		nc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Config.MaxAge != limits.age || info.Config.MaxBytes != limits.bytes {
+			t.Fatalf("stream limits = %v, %d; want %v, %d", info.Config.MaxAge, info.Config.MaxBytes, limits.age, limits.bytes)
+		}
+	}
+	if got := transport.OutboxGroups(transport.KindNATS, []string{"profiles"}); len(got) != 1 || got[0] != transport.ForwarderConsumerGroup {
+		t.Fatalf("nats outbox groups = %v", got)
+	}
+	if got := transport.OutboxGroups(transport.KindSQL, []string{"profiles", "transactions"}); len(got) != 2 || got[0] != projections.ConsumerGroup("profiles") {
+		t.Fatalf("sql outbox groups = %v", got)
+	}
+}
