@@ -8,13 +8,14 @@ WEBAPP := webapp
 
 include mk/pg.mk
 
-.PHONY: help deps webapp-deps build webapp-build run test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: help deps webapp-deps build webapp-build run run-cluster test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
 	@echo "make test   - go vet, go test -race (real PostgreSQL), webapp tests, browser journeys"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
+	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
 	@echo "make bench  - benchmarks (ledger spend cost by stream length)"
 
 deps: pg-binaries webapp-deps
@@ -36,6 +37,11 @@ build: webapp-build
 # development secret. The binaries alone default to production rules.
 run: pg-binaries build
 	APP_ENV=development ./bin/api -with-projector
+
+# Two APIs and two projector workers over NATS JetStream and Redis, against
+# the local services (README, "Running several processes").
+run-cluster:
+	@scripts/run-cluster.sh
 
 vet:
 	$(GO) vet ./...

@@ -51,6 +51,12 @@ func Install(module, version, name string) (string, error) {
 // that address and a function that kills the program and waits for it; on
 // an error or after timeout the program is killed.
 func Start(bin string, args []string, ready func(io.Reader) (string, error), timeout time.Duration) (addr string, stop func(), err error) {
+	return StartEnv(bin, args, nil, io.Discard, ready, timeout)
+}
+
+// StartEnv is Start with the program's environment (nil: this process's)
+// and a writer for what it prints after ready returns.
+func StartEnv(bin string, args, env []string, rest io.Writer, ready func(io.Reader) (string, error), timeout time.Duration) (addr string, stop func(), err error) {
 	type started struct {
 		addr string
 		err  error
@@ -64,6 +70,7 @@ func Start(bin string, args []string, ready func(io.Reader) (string, error), tim
 		// child, so this goroutine keeps its thread until the child exits.
 		runtime.LockOSThread()
 		cmd := exec.Command(bin, args...)
+		cmd.Env = env
 		cmd.SysProcAttr = childAttr()
 		out, err := cmd.StdoutPipe()
 		if err == nil {
@@ -77,7 +84,7 @@ func Start(bin string, args []string, ready func(io.Reader) (string, error), tim
 		procs <- cmd.Process
 		addr, err := ready(out)
 		announced <- started{addr: addr, err: err}
-		_, _ = io.Copy(io.Discard, out)
+		_, _ = io.Copy(rest, out)
 		_ = cmd.Wait()
 	}()
 	kill := func() {
