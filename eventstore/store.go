@@ -285,7 +285,12 @@ func (s *Store) readStream(ctx context.Context, q Querier, stream string, afterV
 // afterPosition, in position order. Positions become visible in increasing
 // order, so a reader that remembers the last position it saw never skips one.
 func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]Record, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+recordColumns+` FROM events
+	return s.ReadAllIn(ctx, s.pool, afterPosition, limit)
+}
+
+// ReadAllIn is ReadAll through q (a transaction).
+func (s *Store) ReadAllIn(ctx context.Context, q Querier, afterPosition int64, limit int) ([]Record, error) {
+	rows, err := q.Query(ctx, `SELECT `+recordColumns+` FROM events
 		WHERE global_position > $1 ORDER BY global_position LIMIT $2`, afterPosition, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read all after %d: %w", afterPosition, err)

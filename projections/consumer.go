@@ -2,13 +2,12 @@ package projections
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
-	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/a2e-automation/app/eventstore"
@@ -44,7 +43,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 
 // RunOptions tune the projector.
 type RunOptions struct {
-	PollInterval time.Duration // how often an idle subscriber looks for messages
+	// PollInterval is how often an idle projection looks at the log without
+	// a message, and how often an idle subscriber looks for messages.
+	PollInterval time.Duration
 	LagInterval  time.Duration // how often lag is measured
 	Metrics      *Metrics      // optional
 	Logger       watermill.LoggerAdapter
@@ -54,8 +55,17 @@ type RunOptions struct {
 	Subscriber func(consumerGroup string) (message.Subscriber, error)
 }
 
-// Run consumes the event topic until ctx ends: one watermill handler (and
-// consumer group) per projection, a sweep at start-up, and lag measurement.
+// Run projects the event log until ctx ends. Each projection applies the
+// log from its watermark, in log order, in batches of BatchSize events a
+// transaction (ApplyBatch): a backlog is worked off oldest first, whatever
+// account it belongs to, and a restart continues from the watermark. The
+// watermill messages (one consumer group per projection, on either
+// transport) only wake a projection early; without them it still looks at
+// the log every PollInterval. So neither a long transaction elsewhere on
+// the server (which holds watermill-sql's delivery back) nor a restored
+// dump (whose stored watermill offsets are another cluster's transaction
+// ids) stops the projection: both only cost the wake-up, never progress.
+// Lag is measured from the first second.
 func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 	if opts.PollInterval == 0 {
 		opts.PollInterval = 100 * time.Millisecond
@@ -66,21 +76,22 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 	if opts.Logger == nil {
 		opts.Logger = watermill.NopLogger{}
 	}
-	// Lag is measured from the first second, the start-up sweep included.
-	lagCtx, stopLag := context.WithCancel(ctx)
-	defer stopLag()
-	go r.measureLag(lagCtx, opts)
-	if err := r.sweepUntilDone(ctx); err != nil {
-		return err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	wg.Go(func() { r.measureLag(ctx, opts) })
+	wake := map[string]chan struct{}{}
+	for _, name := range r.order {
+		wake[name] = make(chan struct{}, 1)
+		wg.Go(func() { r.applyLoop(ctx, name, wake[name], opts) })
 	}
+
 	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 10 * time.Second}, opts.Logger)
 	if err != nil {
 		return fmt.Errorf("router: %w", err)
 	}
-	router.AddMiddleware(middleware.Retry{
-		MaxRetries: 5, InitialInterval: 50 * time.Millisecond, MaxInterval: 2 * time.Second, Multiplier: 2,
-		Logger: opts.Logger,
-	}.Middleware)
 	subscribe := opts.Subscriber
 	if subscribe == nil {
 		subscribe = func(group string) (message.Subscriber, error) {
@@ -92,7 +103,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 		if err != nil {
 			return fmt.Errorf("subscriber %s: %w", name, err)
 		}
-		router.AddConsumerHandler("ProjectionOn"+name, eventstore.Topic, sub, r.handler(name, opts.Metrics))
+		router.AddConsumerHandler("ProjectionOn"+name, eventstore.Topic, sub, nudge(wake[name]))
 	}
 	if err := router.Run(ctx); err != nil {
 		return fmt.Errorf("projector: %w", err)
@@ -100,42 +111,50 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 	return nil
 }
 
-// sweepUntilDone runs the start-up sweep, retrying a failure (the database
-// away or restarting) after a back-off of 1 s doubling to 30 s, until it
-// succeeds or ctx ends.
-func (r *Runner) sweepUntilDone(ctx context.Context) error {
-	wait := time.Second
-	for {
-		err := r.Sweep(ctx)
-		if err == nil || ctx.Err() != nil {
-			return ctx.Err()
-		}
-		r.log.WarnContext(ctx, "start-up sweep failed; retrying", "err", err, "retryIn", wait.String())
+// nudge is a projection's message handler: it wakes the projection's
+// applier and acknowledges; the applier reads the log itself.
+func nudge(wake chan struct{}) message.NoPublishHandlerFunc {
+	return func(*message.Message) error {
 		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
+		case wake <- struct{}{}:
+		default:
 		}
-		wait = min(2*wait, 30*time.Second)
+		return nil
 	}
 }
 
-func (r *Runner) handler(name string, m *Metrics) message.NoPublishHandlerFunc {
-	return func(msg *message.Message) error {
-		var n eventstore.Notification
-		if err := json.Unmarshal(msg.Payload, &n); err != nil {
-			// A payload we cannot read will never become readable: log and drop it.
-			r.log.Error("undecodable projector message", "uuid", msg.UUID, "err", err)
-			return nil
-		}
-		applied, err := r.CatchUp(msg.Context(), name, n.StreamID)
+// applyLoop applies projection name's batches until ctx ends: at once
+// while batches come full, then on a wake-up or every PollInterval. A
+// failure (the database away) is logged and retried after a back-off of
+// 1 s doubling to 30 s.
+func (r *Runner) applyLoop(ctx context.Context, name string, wake <-chan struct{}, opts RunOptions) {
+	backoff := time.Second
+	for ctx.Err() == nil {
+		n, err := r.ApplyBatch(ctx, name, BatchSize)
 		if err != nil {
-			return err
+			if ctx.Err() != nil {
+				return
+			}
+			r.log.WarnContext(ctx, "projection batch failed; retrying", "projection", name, "err", err, "retryIn", backoff.String())
+			select {
+			case <-ctx.Done():
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 30*time.Second)
+			continue
 		}
-		if m != nil {
-			m.applied.WithLabelValues(name).Add(float64(applied))
+		backoff = time.Second
+		if opts.Metrics != nil && n > 0 {
+			opts.Metrics.applied.WithLabelValues(name).Add(float64(n))
 		}
-		return nil
+		if n == BatchSize {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+		case <-wake:
+		case <-time.After(opts.PollInterval):
+		}
 	}
 }
 

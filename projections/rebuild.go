@@ -30,36 +30,37 @@ func (r *Runner) Rebuild(ctx context.Context, name string, batch int) error {
 		return err
 	}
 
-	after := int64(0)
+	// The log in position order, batch events a transaction: each
+	// transaction is bounded, and the live projection is never held up.
+	replayed := 0
 	for {
-		recs, err := r.store.ReadAll(ctx, after, batch)
+		n, err := r.rebuildBatch(ctx, p, cp, fresh, batch)
 		if err != nil {
 			return err
 		}
-		if len(recs) == 0 {
+		replayed += n
+		if n < batch {
 			break
 		}
-		streams := map[string]bool{}
-		for _, rec := range recs {
-			streams[rec.StreamID] = true
-		}
-		tx, err := r.pool.Begin(ctx)
-		if err != nil {
-			return fmt.Errorf("begin: %w", err)
-		}
-		for s := range streams {
-			if _, err := r.catchUpTx(ctx, tx, p, cp, fresh, s); err != nil {
-				_ = tx.Rollback(ctx)
-				return err
-			}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			return fmt.Errorf("commit rebuild batch: %w", err)
-		}
-		after = recs[len(recs)-1].GlobalPosition
 	}
-	r.log.Info("rebuild replayed, swapping", "projection", name, "position", after)
-	return r.swap(ctx, p, cp, fresh)
+	r.log.Info("rebuild replayed, swapping", "projection", name, "events", replayed)
+	return r.swap(ctx, p, cp, fresh, batch)
+}
+
+func (r *Runner) rebuildBatch(ctx context.Context, p Projection, cp string, fresh Tables, batch int) (int, error) {
+	tx, err := r.pool.Begin(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	n, err := r.applyBatchTx(ctx, tx, p, cp, fresh, batch)
+	if err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return 0, fmt.Errorf("commit rebuild batch: %w", err)
+	}
+	return n, nil
 }
 
 func (r *Runner) prepareFresh(ctx context.Context, p Projection, cp string, fresh Tables) error {
@@ -80,10 +81,13 @@ func (r *Runner) prepareFresh(ctx context.Context, p Projection, cp string, fres
 	if _, err := tx.Exec(ctx, `DELETE FROM projection_checkpoints WHERE projection = $1`, cp); err != nil {
 		return fmt.Errorf("reset checkpoints %s: %w", cp, err)
 	}
+	if _, err := tx.Exec(ctx, `DELETE FROM projection_watermarks WHERE projection = $1`, cp); err != nil {
+		return fmt.Errorf("reset watermark %s: %w", cp, err)
+	}
 	return tx.Commit(ctx)
 }
 
-func (r *Runner) swap(ctx context.Context, p Projection, cp string, fresh Tables) error {
+func (r *Runner) swap(ctx context.Context, p Projection, cp string, fresh Tables, batch int) error {
 	name := p.Name()
 	tx, err := r.pool.Begin(ctx)
 	if err != nil {
@@ -93,13 +97,13 @@ func (r *Runner) swap(ctx context.Context, p Projection, cp string, fresh Tables
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey(name)); err != nil {
 		return fmt.Errorf("lock projection %s: %w", name, err)
 	}
-	streams, err := r.behindStreams(ctx, tx, cp)
-	if err != nil {
-		return err
-	}
-	for _, s := range streams {
-		if _, err := r.catchUpTx(ctx, tx, p, cp, fresh, s); err != nil {
+	for {
+		n, err := r.applyBatchTx(ctx, tx, p, cp, fresh, batch)
+		if err != nil {
 			return err
+		}
+		if n < batch {
+			break
 		}
 	}
 	for _, tbl := range p.Tables() {
@@ -122,6 +126,16 @@ func (r *Runner) swap(ctx context.Context, p Projection, cp string, fresh Tables
 	}
 	if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints SET projection = $1 WHERE projection = $2`, name, cp); err != nil {
 		return fmt.Errorf("promote checkpoints: %w", err)
+	}
+	// The rebuilt tables hold the whole log up to here: so does the
+	// watermark.
+	if _, err := tx.Exec(ctx, `INSERT INTO projection_watermarks (projection, position)
+		SELECT $1, position FROM projection_watermarks WHERE projection = $2
+		ON CONFLICT (projection) DO UPDATE SET position = greatest(projection_watermarks.position, excluded.position)`, name, cp); err != nil {
+		return fmt.Errorf("promote watermark: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM projection_watermarks WHERE projection = $1`, cp); err != nil {
+		return fmt.Errorf("drop rebuild watermark: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("commit swap of %s: %w", name, err)

@@ -161,47 +161,23 @@ func applyAll(ctx context.Context, tx pgx.Tx, p Projection, t Tables, recs []eve
 	return nil
 }
 
-// Sweep catches every projection up on every stream with events it has not
-// applied: the start-up safety net that makes the projector correct even
-// if a message was lost. It reads the log from each projection's
-// watermark, in log order, so its cost follows the events since then, not
-// the number of accounts.
+// Sweep catches every projection up with the whole log, batch after batch
+// from its watermark (ApplyBatch), as the projector's loop does; its cost
+// follows the events since the watermark, not the number of accounts. A
+// projection another worker is applying at that moment is left to it.
 func (r *Runner) Sweep(ctx context.Context) error {
 	for _, name := range r.order {
 		for {
-			wm, err := r.AdvanceWatermark(ctx, name)
+			n, err := r.ApplyBatch(ctx, name, BatchSize)
 			if err != nil {
 				return err
 			}
-			streams, err := r.streamsAfterWatermark(ctx, name, wm, 1000)
-			if err != nil {
-				return err
-			}
-			if len(streams) == 0 {
+			if n < BatchSize {
 				break
-			}
-			for _, s := range streams {
-				if _, err := r.CatchUp(ctx, name, s); err != nil {
-					return err
-				}
 			}
 		}
 	}
 	return nil
-}
-
-func (r *Runner) behindStreams(ctx context.Context, q eventstore.Querier, cp string) ([]string, error) {
-	rows, err := q.Query(ctx, `SELECT s.stream_id FROM streams s
-		LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = s.stream_id
-		WHERE s.version > coalesce(c.version, 0) ORDER BY s.stream_id`, cp)
-	if err != nil {
-		return nil, fmt.Errorf("streams behind %s: %w", cp, err)
-	}
-	streams, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("streams behind %s: %w", cp, err)
-	}
-	return streams, nil
 }
 
 // Passed reports whether projection name has applied the event at position.

@@ -63,22 +63,3 @@ func (r *Runner) AdvanceWatermark(ctx context.Context, name string) (int64, erro
 		wm = next
 	}
 }
-
-// streamsAfterWatermark lists, in log order of their first unapplied event,
-// up to limit streams with events after projection name's watermark that
-// it has not applied.
-func (r *Runner) streamsAfterWatermark(ctx context.Context, name string, wm int64, limit int) ([]string, error) {
-	rows, err := r.pool.Query(ctx, `
-		SELECT e.stream_id FROM events e
-		LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id
-		WHERE e.global_position > $2 AND e.stream_version > coalesce(c.version, 0)
-		GROUP BY e.stream_id ORDER BY min(e.global_position) LIMIT $3`, name, wm, limit)
-	if err != nil {
-		return nil, fmt.Errorf("streams after the watermark of %s: %w", name, err)
-	}
-	streams, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("streams after the watermark of %s: %w", name, err)
-	}
-	return streams, nil
-}

@@ -16,12 +16,14 @@ import (
 	"github.com/a2e-automation/app/internal/testdb"
 )
 
-// commitCutter closes the connection as COMMIT is sent, once armed: the
-// client cannot know whether the transaction committed.
+// commitCutter closes the connection as a request's COMMIT is sent, once
+// armed: the client cannot know whether the transaction committed. The
+// projector, the workers and the mail sender share the pool; their commits
+// carry no request id and pass.
 type commitCutter struct{ armed atomic.Bool }
 
 func (c *commitCutter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
-	if strings.EqualFold(strings.TrimSpace(data.SQL), "commit") && c.armed.CompareAndSwap(true, false) {
+	if strings.EqualFold(strings.TrimSpace(data.SQL), "commit") && requestID(ctx) != "" && c.armed.CompareAndSwap(true, false) {
 		_ = conn.PgConn().Conn().Close()
 	}
 	return ctx
@@ -46,9 +48,10 @@ func TestCommitOutcomeUnknownPointsAtTheIdempotencyKey(t *testing.T) {
 	t.Cleanup(pool.Close)
 	e := newTestEnvOn(t, testConfig(t), url, pool)
 	s := e.seedAccount("commit@example.com")
-	accountstest.Do(t, e.repo(), s.ID, func(a *domain.Account, now time.Time) error {
+	granted := accountstest.Do(t, e.repo(), s.ID, func(a *domain.Account, now time.Time) error {
 		return a.GrantCredits(domain.CreditsGranted{Amount: 10, Source: domain.SourcePromo}, now)
 	})
+	e.waitFor(granted.LastPosition)
 	spend := request{method: "POST", path: "/v1/listings", body: `{"amazonUrl":"https://www.amazon.com/dp/B08N5WRWNW"}`,
 		header: map[string]string{"X-API-Key": s.APIKey, "Idempotency-Key": "listing-1"}}
 
