@@ -250,8 +250,9 @@ func (r *Runner) Lag(ctx context.Context, name string) (Lag, error) {
 	var l Lag
 	err = r.pool.QueryRow(ctx, `
 		SELECT count(*), coalesce(extract(epoch FROM now() - min(e.recorded_at)), 0)::float8
-		FROM events e LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id
-		WHERE e.global_position > $2 AND e.stream_version > coalesce(c.version, 0)`, name, wm).
+		FROM events e
+		WHERE e.global_position > $2 AND e.stream_version > coalesce(
+			(SELECT c.version FROM projection_checkpoints c WHERE c.projection = $1 AND c.stream_id = e.stream_id), 0)`, name, wm).
 		Scan(&l.Events, &l.Seconds)
 	if err != nil {
 		return Lag{}, fmt.Errorf("lag of %s: %w", name, err)

@@ -42,8 +42,9 @@ func (r *Runner) AdvanceWatermark(ctx context.Context, name string) (int64, erro
 		var scanned int
 		err := r.pool.QueryRow(ctx, `
 			WITH after AS (
-				SELECT e.global_position, e.stream_version, coalesce(c.version, 0) AS applied
-				FROM events e LEFT JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id
+				SELECT e.global_position, e.stream_version, coalesce(
+					(SELECT c.version FROM projection_checkpoints c WHERE c.projection = $1 AND c.stream_id = e.stream_id), 0) AS applied
+				FROM events e
 				WHERE e.global_position > $2 ORDER BY e.global_position LIMIT $3),
 			first_gap AS (SELECT min(global_position) AS p FROM after WHERE applied < stream_version)
 			SELECT coalesce((SELECT max(global_position) FROM after WHERE global_position < coalesce((SELECT p FROM first_gap), 'Infinity'::numeric)), $2),

@@ -72,6 +72,10 @@ func (s *Server) Port() int { return s.port }
 // DataDir is the absolute data directory.
 func (s *Server) DataDir() string { return s.dataDir }
 
+// BinDir is the directory of the server's programs (pg_dump and pg_restore
+// beside postgres, where the installation has them).
+func (s *Server) BinDir() string { return s.binDir }
+
 // Reused reports whether Start found the server already running.
 func (s *Server) Reused() bool { return s.reused }
 
