@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -100,7 +101,7 @@ func TestBacklogInLogOrder(t *testing.T) {
 func TestProjectorAfterARestoreIntoANewCluster(t *testing.T) {
 	ctx := context.Background()
 	source := startCluster(t, "source")
-	dump := filepath.Join(t.TempDir(), "a2e.dump")
+	dumpFile := filepath.Join(t.TempDir(), "a2e.dump")
 	{
 		f := fixtureOn(t, source.url)
 		ids := []string{f.register(t), f.register(t)}
@@ -115,10 +116,10 @@ func TestProjectorAfterARestoreIntoANewCluster(t *testing.T) {
 		stop()
 		<-done
 		f.pool.Close()
-		run(t, filepath.Join(source.srv.BinDir(), "pg_dump"), "-Fc", "-f", dump, "--dbname", source.url)
+		run(t, filepath.Join(source.srv.BinDir(), "pg_dump"), "-Fc", "-f", dumpFile, "--dbname", source.url)
 	}
 	target := startCluster(t, "target")
-	run(t, filepath.Join(target.srv.BinDir(), "pg_restore"), "--no-owner", "--dbname", target.url, dump)
+	run(t, filepath.Join(target.srv.BinDir(), "pg_restore"), "--no-owner", "--dbname", target.url, dumpFile)
 	// New transactions on the target have ids far below the source's.
 	f := fixtureOn(t, target.url)
 	runCtx, stop := context.WithCancel(ctx)
@@ -132,6 +133,16 @@ func TestProjectorAfterARestoreIntoANewCluster(t *testing.T) {
 	p, err := projections.NewReader(f.pool).Profile(ctx, id)
 	if err != nil || p.CreditsAvailable != 9 {
 		t.Fatalf("profile after the restore = %+v, %v", p, err)
+	}
+	stop()
+	live := dump(t, f.pool)
+	for _, name := range f.runner.Names() {
+		if err := f.runner.Rebuild(ctx, name, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rebuilt := dump(t, f.pool); !reflect.DeepEqual(live, rebuilt) {
+		t.Fatalf("after the restore, live tables differ from a rebuild:\nlive    %v\nrebuilt %v", live, rebuilt)
 	}
 }
 
