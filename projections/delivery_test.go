@@ -203,4 +203,3 @@ func run(t *testing.T, bin string, args ...string) {
 		t.Fatalf("%s %v: %v\n%s", filepath.Base(bin), args, err, out)
 	}
 }
-
