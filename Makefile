@@ -8,7 +8,7 @@ WEBAPP := webapp
 
 include mk/pg.mk
 
-.PHONY: help deps webapp-deps build webapp-build run run-cluster test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: help deps webapp-deps build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -17,6 +17,7 @@ help:
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
 	@echo "make bench  - benchmarks (ledger spend cost by stream length)"
+	@echo "make bench-load - /v1/listings under load beside the SQL floor, projector outage, rebuild"
 
 deps: pg-binaries webapp-deps
 	$(GO) mod download
@@ -67,6 +68,13 @@ redis:
 	@scripts/ensure-redis.sh
 
 test: vet go-test webapp-test e2e
+
+# The spend path under load beside the SQL floor (../shared/perf), on a
+# durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private
+# server under .data/benchpg with fsync on. Needs pgbench.
+bench-load: pg-binaries build
+	@url="$${BENCH_DATABASE_URL:-$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb -data .data/benchpg -fast=false)}}" && \
+	$(GO) run ./cmd/benchload -server "$$url" -floor ../shared/perf
 
 bench: pg-binaries
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \

@@ -84,8 +84,9 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 	wg.Go(func() { r.measureLag(ctx, opts) })
 	wake := map[string]chan struct{}{}
 	for _, name := range r.order {
-		wake[name] = make(chan struct{}, 1)
-		wg.Go(func() { r.applyLoop(ctx, name, wake[name], opts) })
+		w := make(chan struct{}, 1)
+		wake[name] = w
+		wg.Go(func() { r.applyLoop(ctx, name, w, opts) })
 	}
 
 	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 10 * time.Second}, opts.Logger)
