@@ -7,9 +7,43 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
 )
+
+// batchWriter queues a batch's statements, in order, and sends them in one
+// round trip (a pipeline in the batch's transaction): the statements and
+// their order are what applying the events one by one would run.
+type batchWriter struct {
+	b     pgx.Batch
+	event eventstore.Record   // the event whose statements are being queued
+	of    []eventstore.Record // the event of each queued statement
+}
+
+// Exec implements Writer by queueing.
+func (w *batchWriter) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	w.b.Queue(sql, args...)
+	w.of = append(w.of, w.event)
+	return pgconn.CommandTag{}, nil
+}
+
+// send runs the queued statements through tx, naming the event of the
+// first that fails.
+func (w *batchWriter) send(ctx context.Context, tx pgx.Tx, projection string) error {
+	if w.b.Len() == 0 {
+		return nil
+	}
+	res := tx.SendBatch(ctx, &w.b)
+	for _, rec := range w.of {
+		if _, err := res.Exec(); err != nil {
+			_ = res.Close()
+			return fmt.Errorf("%s: apply %s (position %d): %w", projection, rec.Type, rec.GlobalPosition, err)
+		}
+	}
+	return res.Close()
+}
 
 // BatchSize is how many events of the log one projector transaction reads.
 const BatchSize = 500
@@ -102,6 +136,7 @@ func (r *Runner) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp s
 		return 0, fmt.Errorf("checkpoints of %s: %w", cp, err)
 	}
 	moved := map[string][2]int64{} // stream -> version, position
+	w := &batchWriter{}
 	for _, rec := range recs {
 		if rec.StreamVersion <= applied[rec.StreamID] {
 			continue
@@ -110,11 +145,15 @@ func (r *Runner) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp s
 		if err != nil {
 			return 0, fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
 		}
-		if err := p.Apply(ctx, tx, t, rec, ev); err != nil {
+		w.event = rec
+		if err := p.Apply(ctx, w, t, rec, ev); err != nil {
 			return 0, fmt.Errorf("%s: apply %s (position %d): %w", p.Name(), rec.Type, rec.GlobalPosition, err)
 		}
 		applied[rec.StreamID] = rec.StreamVersion
 		moved[rec.StreamID] = [2]int64{rec.StreamVersion, rec.GlobalPosition}
+	}
+	if err := w.send(ctx, tx, p.Name()); err != nil {
+		return 0, err
 	}
 	if len(moved) > 0 {
 		ids, versions, positions := make([]string, 0, len(moved)), make([]int64, 0, len(moved)), make([]int64, 0, len(moved))

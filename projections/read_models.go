@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 )
@@ -29,7 +27,7 @@ func (Profiles) Name() string { return "profiles" }
 func (Profiles) Tables() []string { return []string{"profiles"} }
 
 // Apply implements Projection.
-func (Profiles) Apply(ctx context.Context, tx pgx.Tx, t Tables, rec eventstore.Record, ev domain.Event) error {
+func (Profiles) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.Record, ev domain.Event) error {
 	id, err := accountID(rec)
 	if err != nil {
 		return err
@@ -91,7 +89,7 @@ func (UsageStatistics) Name() string { return "usage_statistics" }
 func (UsageStatistics) Tables() []string { return []string{"usage_statistics"} }
 
 // Apply implements Projection.
-func (UsageStatistics) Apply(ctx context.Context, tx pgx.Tx, t Tables, rec eventstore.Record, ev domain.Event) error {
+func (UsageStatistics) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.Record, ev domain.Event) error {
 	var column string
 	var n int64
 	switch e := ev.(type) {
@@ -125,7 +123,7 @@ func (Transactions) Name() string { return "transactions" }
 func (Transactions) Tables() []string { return []string{"transactions"} }
 
 // Apply implements Projection.
-func (Transactions) Apply(ctx context.Context, tx pgx.Tx, t Tables, rec eventstore.Record, ev domain.Event) error {
+func (Transactions) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.Record, ev domain.Event) error {
 	e, ok := ev.(domain.PaymentRecorded)
 	if !ok {
 		return nil

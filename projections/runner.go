@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
@@ -41,8 +42,16 @@ type Projection interface {
 	Name() string
 	// Tables lists the logical tables the projection owns.
 	Tables() []string
-	// Apply applies one event to the tables inside tx.
-	Apply(ctx context.Context, tx pgx.Tx, t Tables, rec eventstore.Record, ev domain.Event) error
+	// Apply applies one event to the tables through w: statements only,
+	// whose results it does not read, so a batch of events can be sent in
+	// one round trip.
+	Apply(ctx context.Context, w Writer, t Tables, rec eventstore.Record, ev domain.Event) error
+}
+
+// Writer runs a projection's statements: a transaction, or a batchWriter
+// that queues them to send a whole batch at once.
+type Writer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
 // All returns the product's projections.

@@ -109,7 +109,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	env := append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+db, "RATE_LIMIT_PER_MINUTE=1000000000", "METRICS_ADDR=off", "LOG_LEVEL=warn")
+	env := append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+db, "RATE_LIMIT_PER_MINUTE=1000000000", "METRICS_ADDR=off", "LOG_LEVEL=info")
 	addr, err := freeAddr()
 	if err != nil {
 		return err
