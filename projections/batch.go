@@ -83,7 +83,7 @@ func (r *Runner) ApplyBatch(ctx context.Context, name string, limit int) (int, e
 	if !mine {
 		return 0, nil
 	}
-	n, err := r.applyBatchTx(ctx, tx, p, name, liveTables(p), limit)
+	n, err := r.applyBatchTx(ctx, tx, p, name, liveTables(p), limit, false)
 	if err != nil || n == 0 {
 		return 0, err // nothing new: the transaction ends without a commit
 	}
@@ -94,8 +94,10 @@ func (r *Runner) ApplyBatch(ctx context.Context, name string, limit int) (int, e
 }
 
 // applyBatchTx applies, through tx, up to limit events after checkpoint
-// name cp's watermark to tables t; see ApplyBatch.
-func (r *Runner) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, limit int) (int, error) {
+// name cp's watermark to tables t; see ApplyBatch. With folded, a Folder
+// projection applies the batch set-based (rebuilds); otherwise event by
+// event, pipelined.
+func (r *Runner) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, limit int, folded bool) (int, error) {
 	var wm int64
 	if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT position FROM projection_watermarks WHERE projection = $1), 0)`, cp).Scan(&wm); err != nil {
 		return 0, fmt.Errorf("watermark of %s: %w", cp, err)
@@ -136,7 +138,11 @@ func (r *Runner) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp s
 		return 0, fmt.Errorf("checkpoints of %s: %w", cp, err)
 	}
 	moved := map[string][2]int64{} // stream -> version, position
+	folder, fold := p.(Folder)
+	fold = fold && folded
 	w := &batchWriter{}
+	var foldRecs []eventstore.Record
+	var foldEvs []domain.Event
 	for _, rec := range recs {
 		if rec.StreamVersion <= applied[rec.StreamID] {
 			continue
@@ -145,12 +151,21 @@ func (r *Runner) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp s
 		if err != nil {
 			return 0, fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
 		}
-		w.event = rec
-		if err := p.Apply(ctx, w, t, rec, ev); err != nil {
-			return 0, fmt.Errorf("%s: apply %s (position %d): %w", p.Name(), rec.Type, rec.GlobalPosition, err)
+		if fold {
+			foldRecs, foldEvs = append(foldRecs, rec), append(foldEvs, ev)
+		} else {
+			w.event = rec
+			if err := p.Apply(ctx, w, t, rec, ev); err != nil {
+				return 0, fmt.Errorf("%s: apply %s (position %d): %w", p.Name(), rec.Type, rec.GlobalPosition, err)
+			}
 		}
 		applied[rec.StreamID] = rec.StreamVersion
 		moved[rec.StreamID] = [2]int64{rec.StreamVersion, rec.GlobalPosition}
+	}
+	if fold && len(foldRecs) > 0 {
+		if err := folder.ApplyFolded(ctx, tx, t, foldRecs, foldEvs); err != nil {
+			return 0, fmt.Errorf("%s: apply a batch up to position %d: %w", p.Name(), foldRecs[len(foldRecs)-1].GlobalPosition, err)
+		}
 	}
 	if err := w.send(ctx, tx, p.Name()); err != nil {
 		return 0, err

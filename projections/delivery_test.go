@@ -2,6 +2,7 @@ package projections_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -201,5 +202,58 @@ func run(t *testing.T, bin string, args ...string) {
 	t.Helper()
 	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%s %v: %v\n%s", filepath.Base(bin), args, err, out)
+	}
+}
+
+// The rebuild's set-based profiles (ApplyFolded) equal the live projector's
+// event-by-event ones for every event the profile knows.
+func TestFoldedRebuildEqualsLiveForEveryProfileEvent(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	var ids []string
+	for range 3 {
+		ids = append(ids, f.register(t))
+	}
+	for n, id := range ids {
+		sub := fmt.Sprintf("sub_%d", n)
+		start := time.Now().UTC()
+		steps := []func(a *domain.Account, now time.Time) error{
+			func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) },
+			func(a *domain.Account, now time.Time) error {
+				return a.RotateAPIKey(domain.APIKeyMaterial{KeyID: fmt.Sprintf("k2-%d", n), Prefix: "a2e_new", Hash: fmt.Sprintf("h2-%d", n), Encrypted: "enc2"}, now)
+			},
+			func(a *domain.Account, now time.Time) error {
+				return a.StartOrRenewCycle(sub, start, start.Add(720*time.Hour), domain.MonthlyCredits, now)
+			},
+			func(a *domain.Account, now time.Time) error {
+				return a.GrantCredits(domain.CreditsGranted{Amount: 40, Source: domain.SourcePurchase}, now)
+			},
+			func(a *domain.Account, now time.Time) error { return a.RequestListing("l1", "B000TEST01", "https://www.amazon.com/dp/B000TEST01", now) },
+			func(a *domain.Account, now time.Time) error { return a.PerformVeroCheck("v1", "Nike", true, now) },
+			func(a *domain.Account, now time.Time) error { return a.RecordDownload("windows", "2.4.0", now) },
+			func(a *domain.Account, now time.Time) error { return a.Debit(5, "chargeback", now) },
+			func(a *domain.Account, now time.Time) error { return a.MarkPastDue(sub, now) },
+			func(a *domain.Account, now time.Time) error {
+				return a.StartOrRenewCycle(sub, start.Add(720*time.Hour), start.Add(1440*time.Hour), domain.MonthlyCredits, now)
+			},
+			func(a *domain.Account, now time.Time) error { return a.CancelSubscription(now) },
+			func(a *domain.Account, now time.Time) error { return a.EndSubscription(sub, now) },
+		}
+		for _, step := range steps[:len(steps)-n] { // the accounts stop at different points
+			f.do(t, id, step)
+		}
+	}
+	if err := f.runner.Sweep(ctx); err != nil { // the live, event-by-event path
+		t.Fatal(err)
+	}
+	live := dump(t, f.pool)
+	if len(live["profiles"]) != 3 {
+		t.Fatalf("profiles = %v", live["profiles"])
+	}
+	if err := f.runner.Rebuild(ctx, "profiles", 4); err != nil { // folded, in small batches
+		t.Fatal(err)
+	}
+	if rebuilt := dump(t, f.pool); !reflect.DeepEqual(live["profiles"], rebuilt["profiles"]) {
+		t.Fatalf("folded rebuild differs from the live profiles:\nlive    %v\nrebuilt %v", live["profiles"], rebuilt["profiles"])
 	}
 }

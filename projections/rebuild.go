@@ -53,7 +53,7 @@ func (r *Runner) rebuildBatch(ctx context.Context, p Projection, cp string, fres
 		return 0, fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	n, err := r.applyBatchTx(ctx, tx, p, cp, fresh, batch)
+	n, err := r.applyBatchTx(ctx, tx, p, cp, fresh, batch, true)
 	if err != nil {
 		return 0, err
 	}
@@ -98,7 +98,7 @@ func (r *Runner) swap(ctx context.Context, p Projection, cp string, fresh Tables
 		return fmt.Errorf("lock projection %s: %w", name, err)
 	}
 	for {
-		n, err := r.applyBatchTx(ctx, tx, p, cp, fresh, batch)
+		n, err := r.applyBatchTx(ctx, tx, p, cp, fresh, batch, true)
 		if err != nil {
 			return err
 		}

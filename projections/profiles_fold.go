@@ -1,0 +1,154 @@
+package projections
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+)
+
+// Folder is a projection that can also apply a batch set-based: fold the
+// batch's events per row in memory and write each row once. It must leave
+// exactly what Apply, event by event, leaves: rebuilds use it, the live
+// projector does not, and the tests compare live tables with rebuilds.
+type Folder interface {
+	ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error
+}
+
+// profileRow is a profiles row in memory.
+type profileRow struct {
+	id, email, status, prefix, encrypted       string
+	verified                                   bool
+	renewal                                    *time.Time
+	available, used, listings, vero, downloads int64
+	registered, updated                        time.Time
+}
+
+// ApplyFolded implements Folder with Apply's rules: AccountRegistered makes
+// the row if it is missing (and changes nothing otherwise); every other
+// event changes an existing row, at least its updated_at, and nothing when
+// the row is missing.
+func (Profiles) ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
+	tbl := t.Q("profiles")
+	var ids []string
+	seen := map[string]bool{}
+	for _, rec := range recs {
+		id, err := accountID(rec)
+		if err != nil {
+			return err
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	rows := map[string]*profileRow{}
+	q, err := tx.Query(ctx, `SELECT account_id::text, email, is_verified, subscription_status, subscription_renewal_date,
+			api_key_prefix, api_key_encrypted, credits_available, credits_used, listings_created, vero_checks, downloads,
+			registered_at, updated_at
+		FROM `+tbl+` WHERE account_id = ANY($1::uuid[])`, ids)
+	if err != nil {
+		return fmt.Errorf("load profiles: %w", err)
+	}
+	for q.Next() {
+		r := &profileRow{}
+		if err := q.Scan(&r.id, &r.email, &r.verified, &r.status, &r.renewal, &r.prefix, &r.encrypted,
+			&r.available, &r.used, &r.listings, &r.vero, &r.downloads, &r.registered, &r.updated); err != nil {
+			q.Close()
+			return err
+		}
+		rows[r.id] = r
+	}
+	q.Close()
+	if err := q.Err(); err != nil {
+		return fmt.Errorf("load profiles: %w", err)
+	}
+	touched := map[string]bool{}
+	for i, rec := range recs {
+		id, _ := accountID(rec)
+		r := rows[id]
+		if e, ok := evs[i].(domain.AccountRegistered); ok {
+			if r == nil {
+				rows[id] = &profileRow{id: id, email: e.Email, status: "inactive", registered: rec.RecordedAt, updated: rec.RecordedAt}
+				touched[id] = true
+			}
+			continue
+		}
+		if r == nil {
+			continue
+		}
+		switch e := evs[i].(type) {
+		case domain.EmailVerified:
+			r.verified = true
+		case domain.APIKeyIssued:
+			r.prefix, r.encrypted = e.Prefix, e.Encrypted
+		case domain.APIKeyRotated:
+			r.prefix, r.encrypted = e.Prefix, e.Encrypted
+		case domain.SubscriptionActivated:
+			end := e.PeriodEnd
+			r.status, r.renewal = "active", &end
+		case domain.SubscriptionRenewed:
+			end := e.PeriodEnd
+			r.status, r.renewal = "active", &end
+		case domain.SubscriptionPastDue:
+			r.status = "past_due"
+		case domain.SubscriptionCancelled, domain.SubscriptionEnded:
+			r.status, r.renewal = "cancelled", nil
+		case domain.CreditsGranted:
+			r.available += e.Amount
+		case domain.CreditsSpent:
+			r.available -= e.Amount
+			r.used += e.Amount
+		case domain.CreditsDebited:
+			r.available -= e.Amount
+		case domain.CreditsExpired:
+			r.available -= e.Amount
+		case domain.ListingRequested:
+			r.listings++
+		case domain.VeroCheckPerformed:
+			r.vero++
+		case domain.SoftwareDownloaded:
+			r.downloads++
+		}
+		r.updated = rec.RecordedAt
+		touched[id] = true
+	}
+	if len(touched) == 0 {
+		return nil
+	}
+	n := len(touched)
+	var (
+		id, email, status, prefix, encrypted       = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+		verified                                   = make([]bool, 0, n)
+		renewal                                    = make([]*time.Time, 0, n)
+		available, used, listings, vero, downloads = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+		registered, updated                        = make([]time.Time, 0, n), make([]time.Time, 0, n)
+	)
+	for k := range touched {
+		r := rows[k]
+		id, email, status, prefix, encrypted = append(id, r.id), append(email, r.email), append(status, r.status), append(prefix, r.prefix), append(encrypted, r.encrypted)
+		verified, renewal = append(verified, r.verified), append(renewal, r.renewal)
+		available, used, listings, vero, downloads = append(available, r.available), append(used, r.used), append(listings, r.listings), append(vero, r.vero), append(downloads, r.downloads)
+		registered, updated = append(registered, r.registered), append(updated, r.updated)
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO `+tbl+` (account_id, email, is_verified, subscription_status, subscription_renewal_date,
+			api_key_prefix, api_key_encrypted, credits_available, credits_used, listings_created, vero_checks, downloads,
+			registered_at, updated_at)
+		SELECT * FROM unnest($1::uuid[], $2::text[], $3::bool[], $4::text[], $5::timestamptz[], $6::text[], $7::text[],
+			$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::timestamptz[], $14::timestamptz[])
+		ON CONFLICT (account_id) DO UPDATE SET email = excluded.email, is_verified = excluded.is_verified,
+			subscription_status = excluded.subscription_status, subscription_renewal_date = excluded.subscription_renewal_date,
+			api_key_prefix = excluded.api_key_prefix, api_key_encrypted = excluded.api_key_encrypted,
+			credits_available = excluded.credits_available, credits_used = excluded.credits_used,
+			listings_created = excluded.listings_created, vero_checks = excluded.vero_checks, downloads = excluded.downloads,
+			registered_at = excluded.registered_at, updated_at = excluded.updated_at`,
+		id, email, verified, status, renewal, prefix, encrypted, available, used, listings, vero, downloads, registered, updated)
+	if err != nil {
+		return fmt.Errorf("write profiles: %w", err)
+	}
+	return nil
+}
