@@ -228,7 +228,9 @@ func TestFoldedRebuildEqualsLiveForEveryProfileEvent(t *testing.T) {
 			func(a *domain.Account, now time.Time) error {
 				return a.GrantCredits(domain.CreditsGranted{Amount: 40, Source: domain.SourcePurchase}, now)
 			},
-			func(a *domain.Account, now time.Time) error { return a.RequestListing("l1", "B000TEST01", "https://www.amazon.com/dp/B000TEST01", now) },
+			func(a *domain.Account, now time.Time) error {
+				return a.RequestListing("l1", "B000TEST01", "https://www.amazon.com/dp/B000TEST01", now)
+			},
 			func(a *domain.Account, now time.Time) error { return a.PerformVeroCheck("v1", "Nike", true, now) },
 			func(a *domain.Account, now time.Time) error { return a.RecordDownload("windows", "2.4.0", now) },
 			func(a *domain.Account, now time.Time) error { return a.Debit(5, "chargeback", now) },
