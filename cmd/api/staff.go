@@ -206,7 +206,7 @@ func handleStaffRebuild(d Deps) http.HandlerFunc {
 		}
 		start := time.Now()
 		d.Log.InfoContext(r.Context(), "staff projection rebuild", "staff", staffActor(r), "projection", name)
-		if err := d.Projections.Rebuild(r.Context(), name, 1000); err != nil {
+		if err := d.Projections.Rebuild(r.Context(), name, 0); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}

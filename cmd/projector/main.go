@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	if *rebuild != "" {
 		start := time.Now()
-		if err := runner.Rebuild(ctx, *rebuild, 1000); err != nil {
+		if err := runner.Rebuild(ctx, *rebuild, projections.RebuildBatch); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "rebuilt %s in %s\n", *rebuild, time.Since(start).Round(time.Millisecond))
