@@ -9,9 +9,5 @@ CREATE TABLE projection_watermarks (
     position   bigint NOT NULL
 );
 
--- The retention pruner removes desktop idempotency keys by age.
-CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
-
 -- +goose Down
-DROP INDEX idempotency_keys_created_at;
 DROP TABLE projection_watermarks;

@@ -62,7 +62,8 @@ func applierKey(projection string) int64 {
 // checkpoint has already passed (a per-stream CatchUp) are skipped, so the
 // effect stays exactly once. It returns how many events it read: fewer
 // than limit means the projection has caught up. When another worker is
-// applying the projection, it returns 0 at once.
+// applying the projection it returns 0 without waiting for it (it waits only
+// for a rebuild's swap, which holds the projection's lock exclusively).
 func (r *Runner) ApplyBatch(ctx context.Context, name string, limit int) (int, error) {
 	p, err := r.Projection(name)
 	if err != nil {

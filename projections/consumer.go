@@ -22,6 +22,7 @@ type Metrics struct {
 	lagEvents  *prometheus.GaugeVec
 	lagSeconds *prometheus.GaugeVec
 	applied    *prometheus.CounterVec
+	failures   *prometheus.CounterVec
 }
 
 // NewMetrics registers the projector's series on reg.
@@ -34,10 +35,14 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "projection_lag_seconds", Help: "Age of the oldest event the projection has not applied yet.",
 		}, []string{"projection"}),
 		applied: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "projection_events_applied_total", Help: "Events applied by the projection.",
+			Name: "projection_events_applied_total", Help: "Events of the log the projection has passed (applied, or found applied already).",
+		}, []string{"projection"}),
+		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "projection_batch_failures_total",
+			Help: "Batches that failed and will be retried; a steady rise means the projection is stuck (an event it cannot decode, the database away).",
 		}, []string{"projection"}),
 	}
-	reg.MustRegister(m.lagEvents, m.lagSeconds, m.applied)
+	reg.MustRegister(m.lagEvents, m.lagSeconds, m.applied, m.failures)
 	return m
 }
 
@@ -47,6 +52,7 @@ type RunOptions struct {
 	// a message, and how often an idle subscriber looks for messages.
 	PollInterval time.Duration
 	LagInterval  time.Duration // how often lag is measured
+	BatchSize    int           // events a batch transaction reads; default BatchSize
 	Metrics      *Metrics      // optional
 	Logger       watermill.LoggerAdapter
 
@@ -72,6 +78,9 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
 	}
 	if opts.LagInterval == 0 {
 		opts.LagInterval = 5 * time.Second
+	}
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = BatchSize
 	}
 	if opts.Logger == nil {
 		opts.Logger = watermill.NopLogger{}
@@ -131,12 +140,15 @@ func nudge(wake chan struct{}) message.NoPublishHandlerFunc {
 func (r *Runner) applyLoop(ctx context.Context, name string, wake <-chan struct{}, opts RunOptions) {
 	backoff := time.Second
 	for ctx.Err() == nil {
-		n, err := r.ApplyBatch(ctx, name, BatchSize)
+		n, err := r.ApplyBatch(ctx, name, opts.BatchSize)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
-			r.log.WarnContext(ctx, "projection batch failed; retrying", "projection", name, "err", err, "retryIn", backoff.String())
+			r.log.ErrorContext(ctx, "projection batch failed; retrying", "projection", name, "err", err, "retryIn", backoff.String())
+			if opts.Metrics != nil {
+				opts.Metrics.failures.WithLabelValues(name).Inc()
+			}
 			select {
 			case <-ctx.Done():
 			case <-time.After(backoff):
@@ -148,7 +160,7 @@ func (r *Runner) applyLoop(ctx context.Context, name string, wake <-chan struct{
 		if opts.Metrics != nil && n > 0 {
 			opts.Metrics.applied.WithLabelValues(name).Add(float64(n))
 		}
-		if n == BatchSize {
+		if n == opts.BatchSize {
 			continue
 		}
 		select {

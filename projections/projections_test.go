@@ -105,8 +105,12 @@ func dump(t *testing.T, pool *pgxpool.Pool) map[string][]string {
 }
 
 func (f *fixture) run(ctx context.Context) chan error {
+	return f.runWith(ctx, projections.RunOptions{PollInterval: 20 * time.Millisecond})
+}
+
+func (f *fixture) runWith(ctx context.Context, opts projections.RunOptions) chan error {
 	done := make(chan error, 1)
-	go func() { done <- f.runner.Run(ctx, projections.RunOptions{PollInterval: 20 * time.Millisecond}) }()
+	go func() { done <- f.runner.Run(ctx, opts) }()
 	return done
 }
 
@@ -121,9 +125,10 @@ func TestStopRestartDuplicatesEqualRebuild(t *testing.T) {
 		f.activity(t, id, 0)
 	}
 
-	// First run: stop it as soon as it has applied something, mid-stream.
+	// First run, three events a batch: stop it as soon as it has applied
+	// something, mid-stream.
 	runCtx, stop := context.WithCancel(ctx)
-	done := f.run(runCtx)
+	done := f.runWith(runCtx, projections.RunOptions{PollInterval: 20 * time.Millisecond, BatchSize: 3})
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var applied int
@@ -131,11 +136,20 @@ func TestStopRestartDuplicatesEqualRebuild(t *testing.T) {
 		if applied > 0 || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
 	stop()
 	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
+	}
+	var head, minWatermark int64
+	if err := f.pool.QueryRow(ctx, `SELECT (SELECT max(global_position) FROM events),
+		(SELECT min(coalesce(w.position, 0)) FROM (VALUES ('profiles'), ('usage_statistics'), ('transactions')) p(name)
+			LEFT JOIN projection_watermarks w ON w.projection = p.name)`).Scan(&head, &minWatermark); err != nil {
+		t.Fatal(err)
+	}
+	if minWatermark >= head {
+		t.Fatalf("the first run was not stopped mid-stream (watermark %d, head %d)", minWatermark, head)
 	}
 
 	// More history while it is down, and every message delivered again.

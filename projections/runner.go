@@ -2,11 +2,12 @@
 // event store: one projector per read model, each idempotent, each with its
 // own checkpoints, each rebuildable from zero.
 //
-// A projector works per stream: told that a stream moved (by a watermill
-// message, a sweep at start-up or a rebuild), it applies every event of that
-// stream after its checkpoint, in stream order, and moves the checkpoint in
-// the same transaction. A redelivered or out-of-order message therefore
-// finds nothing new and changes nothing.
+// A projector reads the event log itself, from its watermark, in position
+// order, in batches (ApplyBatch): it applies each event whose stream's
+// checkpoint has not passed it and moves the checkpoints and the watermark
+// in the same transaction. Watermill messages only wake it; a redelivered,
+// duplicated or lost message changes nothing. CatchUp applies one stream
+// the same way (tests), and Rebuild replays the log into fresh tables.
 package projections
 
 import (

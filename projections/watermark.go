@@ -28,7 +28,7 @@ func (r *Runner) Watermark(ctx context.Context, name string) (int64, error) {
 // AdvanceWatermark moves projection name's watermark over the events after
 // it, in log order, that its checkpoints show applied, stopping at the
 // first that is not; it returns the new watermark. Its cost follows the
-// events since the watermark (at most watermarkBatch a call), not the
+// events since the watermark (read watermarkBatch at a time), not the
 // number of streams. It relies on the event store making positions visible
 // in order (docs/event-store.md): an event can never appear later below
 // the watermark.

@@ -61,9 +61,14 @@ var (
 // allow counts one event of key under lim and says whether the request may
 // go on; when not, it has answered: 429 with Retry-After (message
 // tooMany), or 503 when the store is away and lim fails closed. With
-// headers, every answer carries X-RateLimit-Limit, -Remaining and -Reset.
+// headers, every answer the store decided carries X-RateLimit-Limit,
+// -Remaining and -Reset (one let through because the store is away has
+// none).
 func (l *limits) allow(w http.ResponseWriter, r *http.Request, d Deps, key string, lim ratelimit.Limit, failOpen, headers bool, tooMany string) bool {
 	dec, err := l.store.Allow(r.Context(), key, lim)
+	if err != nil && r.Context().Err() != nil {
+		return false // the client went away (or the deadline passed): not the store's fault
+	}
 	if err != nil {
 		outcome := "refused"
 		if failOpen {

@@ -7,6 +7,8 @@ package retention
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -103,11 +105,13 @@ func (p *Pruner) PruneOnce(ctx context.Context) (bool, error) {
 			return eventstore.PruneDelivered(ctx, conn, p.opts.ConsumerGroups, batch)
 		}},
 	}
+	var errs []error
 	for _, s := range steps {
 		for {
 			n, err := s.prune()
-			if err != nil {
-				return true, err
+			if err != nil { // the next step still runs
+				errs = append(errs, fmt.Errorf("%s: %w", s.table, err))
+				break
 			}
 			p.removed.WithLabelValues(s.table).Add(float64(n))
 			if n > 0 {
@@ -118,5 +122,5 @@ func (p *Pruner) PruneOnce(ctx context.Context) (bool, error) {
 			}
 		}
 	}
-	return true, nil
+	return true, errors.Join(errs...)
 }

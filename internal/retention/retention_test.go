@@ -112,8 +112,8 @@ func TestDeliveredOutboxRowsArePrunedOncePassedByEveryGroup(t *testing.T) {
 		t.Fatalf("%d outbox rows", total)
 	}
 	ack("projection_a", 6)
-	if _, err := r.pruner.PruneOnce(ctx); err != nil {
-		t.Fatal(err)
+	if ran, err := r.pruner.PruneOnce(ctx); err != nil || !ran {
+		t.Fatalf("PruneOnce = %v, %v", ran, err)
 	}
 	if n := r.count(t, `SELECT count(*) FROM `+messages); n != 6 {
 		t.Fatalf("pruned with one group never acknowledged: %d left", n)
@@ -132,8 +132,8 @@ func TestDeliveredOutboxRowsArePrunedOncePassedByEveryGroup(t *testing.T) {
 	}
 	_, _ = conn.Exec(ctx, `SELECT pg_advisory_unlock(7301116)`)
 	conn.Release()
-	if _, err := r.pruner.PruneOnce(ctx); err != nil {
-		t.Fatal(err)
+	if ran, err := r.pruner.PruneOnce(ctx); err != nil || !ran {
+		t.Fatalf("PruneOnce = %v, %v", ran, err)
 	}
 	if n := r.count(t, `SELECT count(*) FROM `+messages); n != 2 {
 		t.Fatalf("%d rows left; want the 2 that projection_b has not passed", n)

@@ -11,7 +11,7 @@
 // The append path never changes: an event is published into the SQL table in
 // the append's own transaction (no dual write). With nats, the forwarder only
 // carries those rows on, at least once; a duplicate is harmless because a
-// projector catches up per stream from the events table.
+// message only wakes a projection, which reads the events table itself.
 package transport
 
 import (

@@ -225,6 +225,7 @@ func TestTwoAPIsAndTwoProjectorsBehaveAsOne(t *testing.T) {
 	// A key's limit holds across both APIs: exactly the limit, not twice.
 	limited := newSeller(t, c, bases[0], 0, 0)
 	allowed := 0
+	burst := time.Now()
 	for i := range 2 * rateLimit {
 		a, err := c.do(bases[i%2], "GET", "/v1/account", nil, map[string]string{"X-API-Key": limited.apiKey})
 		if err != nil {
@@ -236,8 +237,11 @@ func TestTwoAPIsAndTwoProjectorsBehaveAsOne(t *testing.T) {
 			t.Fatalf("GET /v1/account = %d %s", a.status, a.body)
 		}
 	}
-	if allowed != rateLimit {
-		t.Fatalf("two APIs let %d calls through a limit of %d", allowed, rateLimit)
+	// The limit, plus one call for every minute/limit the burst took (the
+	// bucket refills steadily): never twice the limit.
+	refill := int(time.Since(burst) / (time.Minute / rateLimit))
+	if allowed < rateLimit || allowed > rateLimit+refill {
+		t.Fatalf("two APIs let %d calls through a limit of %d (refill during the burst: %d)", allowed, rateLimit, refill)
 	}
 
 	// No overdraft across both: 10 credits, 18 concurrent spends.
