@@ -65,18 +65,11 @@ func applierKey(projection string) int64 {
 // applying the projection it returns 0 without waiting for it (it waits only
 // for a rebuild's swap, which holds the projection's lock exclusively).
 func (r *Runner) ApplyBatch(ctx context.Context, name string, limit int) (int, error) {
-	p, err := r.Projection(name)
+	p, tx, err := r.beginLive(ctx, name)
 	if err != nil {
 		return 0, err
 	}
-	tx, err := r.pool.Begin(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("begin: %w", err)
-	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, lockKey(name)); err != nil {
-		return 0, fmt.Errorf("lock projection %s: %w", name, err)
-	}
 	var mine bool
 	if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, applierKey(name)).Scan(&mine); err != nil {
 		return 0, fmt.Errorf("lock applier of %s: %w", name, err)

@@ -107,21 +107,33 @@ func lockKey(projection string) int64 {
 	return int64(h.Sum64())
 }
 
-// CatchUp applies to projection name every event of stream it has not
-// applied yet. It returns how many events it applied.
-func (r *Runner) CatchUp(ctx context.Context, name, stream string) (int, error) {
+// beginLive opens a transaction that applies to projection name's live
+// tables: it holds the projection's lock shared, so a rebuild's swap (which
+// takes it exclusively) waits for it and it for the swap.
+func (r *Runner) beginLive(ctx context.Context, name string) (Projection, pgx.Tx, error) {
 	p, err := r.Projection(name)
 	if err != nil {
-		return 0, err
+		return nil, nil, err
 	}
 	tx, err := r.pool.Begin(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("begin: %w", err)
+		return nil, nil, fmt.Errorf("begin: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, lockKey(name)); err != nil {
+		_ = tx.Rollback(ctx)
+		return nil, nil, fmt.Errorf("lock projection %s: %w", name, err)
+	}
+	return p, tx, nil
+}
+
+// CatchUp applies to projection name every event of stream it has not
+// applied yet. It returns how many events it applied.
+func (r *Runner) CatchUp(ctx context.Context, name, stream string) (int, error) {
+	p, tx, err := r.beginLive(ctx, name)
+	if err != nil {
+		return 0, err
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, lockKey(name)); err != nil {
-		return 0, fmt.Errorf("lock projection %s: %w", name, err)
-	}
 	n, err := r.catchUpTx(ctx, tx, p, name, liveTables(p), stream)
 	if err != nil {
 		return 0, err
