@@ -41,6 +41,27 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * Calls whose 401 is their own answer (wrong password, not signed in yet),
+ * not an expired session.
+ */
+function answersWith401(path: string) {
+  return path === '/api/login' || path === '/api/register' || path === '/api/user' || path.startsWith('/api/auth/');
+}
+
+const unauthorizedListeners = new Set<() => void>();
+
+/**
+ * Calls listener whenever a request answers 401 because the session has
+ * ended (expired, signed out elsewhere); returns the unsubscribe function.
+ */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => {
+    unauthorizedListeners.delete(listener);
+  };
+}
+
 async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
@@ -50,6 +71,9 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
   });
   const text = await response.text();
   if (!response.ok) {
+    if (response.status === 401 && !answersWith401(path)) {
+      for (const listener of unauthorizedListeners) listener();
+    }
     throw new ApiError(response.status, text || response.statusText);
   }
   return (text ? JSON.parse(text) : undefined) as T;

@@ -1,7 +1,7 @@
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useSWRConfig } from 'swr';
 import { toast } from '@/components/ui/toast-store';
-import { describeError } from '@/lib/api-client';
+import { describeError, onUnauthorized } from '@/lib/api-client';
 import { useUserQuery } from '@/features/auth/api/get-user';
 import { login, type LoginInput } from '@/features/auth/api/login';
 import { logout } from '@/features/auth/api/logout';
@@ -37,6 +37,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { data, isLoading, mutate } = useUserQuery();
   const { mutate: globalMutate } = useSWRConfig();
   const user = data ?? null;
+
+  // A session that ended under an open tab (expired, signed out elsewhere):
+  // forget the user, so RequireAuth sends the seller to /login, remembering
+  // the page to come back to.
+  useEffect(() => onUnauthorized(() => void mutate(null, { revalidate: false })), [mutate]);
 
   const value = useMemo<AuthContextValue>(() => {
     const setUser = (next: User | null) => mutate(next, { revalidate: false });

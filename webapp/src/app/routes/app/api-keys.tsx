@@ -1,5 +1,6 @@
 import { ShieldAlert } from 'lucide-react';
 import { Card, CardHeader } from '@/components/ui/card';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { RegenerateApiKey } from '@/features/api-keys/components/regenerate-api-key';
@@ -11,7 +12,8 @@ const EXAMPLE = `curl -X POST https://YOUR-HOST/v1/listings \\
   -d '{"amazonUrl": "https://www.amazon.com/dp/B000000000"}'`;
 
 export default function ApiKeysRoute() {
-  const { data: profile, isLoading } = useProfile();
+  const { data: profile, error, isLoading, mutate } = useProfile();
+  if (error && !profile) return <LoadError what="your API key" onRetry={() => void mutate()} />;
   if (isLoading || !profile) return <Spinner label="Loading your API key" />;
 
   return (

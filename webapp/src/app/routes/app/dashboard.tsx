@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
@@ -16,12 +17,12 @@ import { BILLING_DATE_FORMAT, formatDate } from '@/lib/format';
 import { RECENT_TRANSACTIONS } from '@/lib/constants';
 
 export default function DashboardRoute() {
-  const { data: profile, error, isLoading } = useProfile();
-  const { data: transactions } = useTransactions();
+  const { data: profile, error, isLoading, mutate } = useProfile();
+  const { data: transactions, error: transactionsError, mutate: refetchTransactions } = useTransactions();
   const [buyOpen, setBuyOpen] = useState(false);
 
   if (isLoading) return <Spinner label="Loading your dashboard" />;
-  if (error || !profile) return <p className="alert alert-error">Could not load your profile.</p>;
+  if (error || !profile) return <LoadError what="your dashboard" onRetry={() => void mutate()} />;
 
   const status = normalizeStatus(profile.subscriptionStatus);
 
@@ -77,6 +78,8 @@ export default function DashboardRoute() {
           />
           {transactions ? (
             <TransactionsTable transactions={transactions.slice(0, RECENT_TRANSACTIONS)} showInvoice={false} />
+          ) : transactionsError ? (
+            <LoadError what="your transactions" onRetry={() => void refetchTransactions()} />
           ) : (
             <Spinner label="Loading transactions" />
           )}

@@ -3,6 +3,7 @@ import { Badge } from '@/components/ui/badge';
 import { ButtonLink } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Faq } from '@/components/ui/faq';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { MacDownloadButton, WindowsDownloadButton } from '@/features/download/components/download-buttons';
 import { MAC_REQUIREMENT, RELEASE_NOTES, WINDOWS_SOFTWARE } from '@/features/download/components/software-info';
@@ -22,7 +23,8 @@ const TROUBLESHOOTING = [
 ];
 
 export default function DownloadRoute() {
-  const { data: profile, isLoading } = useProfile();
+  const { data: profile, error, isLoading, mutate } = useProfile();
+  if (error && !profile) return <LoadError what="downloads" onRetry={() => void mutate()} />;
   if (isLoading || !profile) return <Spinner label="Loading downloads" />;
   const active = normalizeStatus(profile.subscriptionStatus) === 'active';
 

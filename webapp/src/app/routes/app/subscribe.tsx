@@ -2,6 +2,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { useEffect, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { Card, CardHeader } from '@/components/ui/card';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { PaymentForm } from '@/features/payments/components/payment-form';
@@ -15,8 +16,9 @@ import { serverMessage } from '@/lib/api-client';
 import { formatCents } from '@/lib/format';
 
 export default function SubscribeRoute() {
-  const { data: profile, isLoading } = useProfile();
+  const { data: profile, error, isLoading, mutate } = useProfile();
   const [paid, setPaid] = useState(false);
+  if (error && !profile) return <LoadError what="your subscription" onRetry={() => void mutate()} />;
   if (isLoading || !profile) return <Spinner label="Loading your subscription" />;
   // After this page's own payment the refetched profile says active: that
   // is the new subscriber on the way to /subscribe/success, not a visitor

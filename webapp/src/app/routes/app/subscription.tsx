@@ -3,6 +3,7 @@ import { useSWRConfig } from 'swr';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Faq } from '@/components/ui/faq';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { PaymentForm } from '@/features/payments/components/payment-form';
@@ -33,13 +34,14 @@ const FAQ = [
 ];
 
 export default function SubscriptionRoute() {
-  const { data: profile, isLoading } = useProfile();
+  const { data: profile, error, isLoading, mutate: refetchProfile } = useProfile();
   const { data: plans } = usePlans();
   const { mutate } = useSWRConfig();
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [cancelOpen, setCancelOpen] = useState(false);
 
+  if (error && !profile) return <LoadError what="your subscription" onRetry={() => void refetchProfile()} />;
   if (isLoading || !profile) return <Spinner label="Loading your subscription" />;
 
   const status = normalizeStatus(profile.subscriptionStatus);

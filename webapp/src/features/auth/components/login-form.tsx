@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
@@ -10,6 +10,8 @@ import { loginSchema, type LoginInput } from '../api/login';
 export function LoginForm() {
   const { signIn } = useAuth();
   const navigate = useNavigate();
+  // The page RequireAuth sent the seller here from, to return to.
+  const from = (useLocation().state as { from?: string } | null)?.from;
   const {
     register,
     handleSubmit,
@@ -19,7 +21,7 @@ export function LoginForm() {
   const onSubmit = handleSubmit(async (values) => {
     const result = await signIn(values);
     if (!result.success) return;
-    const target = result.user?.isVerified ? '/dashboard' : '/verify-email';
+    const target = !result.user?.isVerified ? '/verify-email' : from && from !== '/login' ? from : '/dashboard';
     await new Promise((resolve) => setTimeout(resolve, REDIRECT_AFTER_LOGIN_MS));
     navigate(target, { replace: true });
   });
