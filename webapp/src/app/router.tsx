@@ -1,12 +1,27 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import type { RouteObject } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
+import { PRODUCT_NAME } from '@/lib/constants';
 import { RequireAuth } from './require-auth';
 
-function page(component: LazyExoticComponent<ComponentType>) {
+/** The document title of a page: its own name, then the product's. */
+export function documentTitle(name?: string) {
+  return name ? `${name} · ${PRODUCT_NAME}` : PRODUCT_NAME;
+}
+
+/** Names the browser tab while its route is shown (index.html's title is the default before the app runs). */
+function DocumentTitle({ name }: { name: string }) {
+  useEffect(() => {
+    document.title = documentTitle(name);
+  }, [name]);
+  return null;
+}
+
+function page(component: LazyExoticComponent<ComponentType>, title?: string) {
   const Page = component;
   return (
     <Suspense fallback={<Spinner fullPage />}>
+      {title !== undefined && <DocumentTitle name={title} />}
       <Page />
     </Suspense>
   );
@@ -40,12 +55,12 @@ const StaffAccount = lazy(() => import('./routes/staff/account'));
  * a trailing slash unless told otherwise; the tests hold it to that.
  */
 export const routes: RouteObject[] = [
-  { path: '/', element: page(Landing) },
-  { path: '/login', element: page(Login) },
-  { path: '/register', element: page(Register) },
-  { path: '/reset-password', element: page(ResetPassword) },
-  { path: '/reset-password/complete', element: page(ResetPasswordComplete) },
-  { path: '/verify-email', element: page(VerifyEmail) },
+  { path: '/', element: page(Landing, '') },
+  { path: '/login', element: page(Login, 'Sign In') },
+  { path: '/register', element: page(Register, 'Create Account') },
+  { path: '/reset-password', element: page(ResetPassword, 'Reset Password') },
+  { path: '/reset-password/complete', element: page(ResetPasswordComplete, 'Choose a New Password') },
+  { path: '/verify-email', element: page(VerifyEmail, 'Verify Your Email') },
   {
     element: (
       <RequireAuth>
@@ -55,17 +70,17 @@ export const routes: RouteObject[] = [
       </RequireAuth>
     ),
     children: [
-      { path: '/dashboard', element: page(Dashboard) },
-      { path: '/subscription', element: page(Subscription) },
-      { path: '/api-keys', element: page(ApiKeys) },
-      { path: '/usage-history', element: page(Tutorials) },
-      { path: '/download', element: page(Download) },
-      { path: '/support', element: page(Support) },
-      { path: '/transactions', element: page(Transactions) },
-      { path: '/checkout', element: page(Checkout) },
-      { path: '/checkout/success', element: page(CheckoutSuccess) },
-      { path: '/subscribe', element: page(Subscribe) },
-      { path: '/subscribe/success', element: page(SubscribeSuccess) },
+      { path: '/dashboard', element: page(Dashboard, 'Dashboard') },
+      { path: '/subscription', element: page(Subscription, 'Subscription') },
+      { path: '/api-keys', element: page(ApiKeys, 'API Keys') },
+      { path: '/usage-history', element: page(Tutorials, 'Tutorials') },
+      { path: '/download', element: page(Download, 'Download') },
+      { path: '/support', element: page(Support, 'Support') },
+      { path: '/transactions', element: page(Transactions, 'Transactions') },
+      { path: '/checkout', element: page(Checkout, 'Checkout') },
+      { path: '/checkout/success', element: page(CheckoutSuccess, 'Payment Successful') },
+      { path: '/subscribe', element: page(Subscribe, 'Subscribe') },
+      { path: '/subscribe/success', element: page(SubscribeSuccess, 'Subscription Successful') },
     ],
   },
   {
@@ -76,11 +91,11 @@ export const routes: RouteObject[] = [
       {
         element: page(AppLayout),
         children: [
-          { index: true, element: page(StaffSearch) },
-          { path: 'accounts/:id', element: page(StaffAccount) },
+          { index: true, element: page(StaffSearch, 'Staff Console') },
+          { path: 'accounts/:id', element: page(StaffAccount, 'Staff Console: Account') },
         ],
       },
     ],
   },
-  { path: '*', element: page(NotFound) },
+  { path: '*', element: page(NotFound, 'Page Not Found') },
 ];

@@ -49,7 +49,8 @@ export const plans: Plans = {
     priceCents: 2999,
     credits: 500,
     interval: 'month',
-    features: ['Full software access', 'API access', 'Email support'],
+    // As internal/catalog describes the plan.
+    features: ['500 credits per month', 'Full software access', 'API access', 'Priority email support', 'Regular updates'],
   },
   packages: [
     { credits: 100, priceCents: 999 },

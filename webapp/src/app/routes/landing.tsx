@@ -32,7 +32,7 @@ function PricingCard() {
         <span className="pricing-amount">{formatCents(plan.priceCents)}</span> / {plan.interval}
       </p>
       <ul className="check-list">
-        {[`${plan.credits.toLocaleString('en-US')} credits per ${plan.interval}`, ...plan.features].map((feature) => (
+        {plan.features.map((feature) => (
           <li key={feature}>
             <Check size={16} aria-hidden className="check" /> {feature}
           </li>

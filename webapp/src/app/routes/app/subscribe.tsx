@@ -51,7 +51,7 @@ function Subscribe({ onPaid }: { onPaid: () => void }) {
           title={plans?.plan.name ?? 'Monthly Plan'}
           description={plans ? `${formatCents(plans.plan.priceCents)} per ${plans.plan.interval}` : undefined}
         />
-        {plans ? <PlanBenefits credits={plans.plan.credits} /> : <Spinner label="Loading plan" />}
+        {plans ? <PlanBenefits features={plans.plan.features} /> : <Spinner label="Loading plan" />}
       </Card>
       <Card>
         <CardHeader title="Payment" />

@@ -121,7 +121,7 @@ export default function SubscriptionRoute() {
       <div className="grid-2">
         <Card>
           <CardHeader title="Plan Benefits" />
-          {plans ? <PlanBenefits credits={plans.plan.credits} /> : <Spinner label="Loading plan" />}
+          {plans ? <PlanBenefits features={plans.plan.features} /> : <Spinner label="Loading plan" />}
         </Card>
         <Card>
           <CardHeader title="Frequently Asked Questions" />
