@@ -45,8 +45,14 @@ func (s *Store) Authenticate(ctx context.Context, email, password string) (accou
 // AccountByEmail returns the account registered with email, or
 // ErrNoSuchUser.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (string, error) {
+	return accountByEmail(ctx, s.pool, email)
+}
+
+// accountByEmail is AccountByEmail through q (the reset worker's
+// transaction).
+func accountByEmail(ctx context.Context, q Execer, email string) (string, error) {
 	var id string
-	err := s.pool.QueryRow(ctx, `SELECT account_id::text FROM users WHERE lower(email) = lower($1)`, domain.NormalizeEmail(email)).Scan(&id)
+	err := q.QueryRow(ctx, `SELECT account_id::text FROM users WHERE lower(email) = lower($1)`, domain.NormalizeEmail(email)).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", ErrNoSuchUser
 	}

@@ -174,13 +174,12 @@ func (w *ResetWorker) decide(ctx context.Context) (mailed, found bool, err error
 // outcome decides a request for email at now: no account, over a limit,
 // or a mail to send (with the account).
 func (w *ResetWorker) outcome(ctx context.Context, tx pgx.Tx, email string, now time.Time) (string, string, error) {
-	var accountID string
-	err := tx.QueryRow(ctx, `SELECT account_id::text FROM users WHERE lower(email) = lower($1)`, email).Scan(&accountID)
-	if errors.Is(err, pgx.ErrNoRows) {
+	accountID, err := accountByEmail(ctx, tx, email)
+	if errors.Is(err, ErrNoSuchUser) {
 		return ResetNoAccount, "", nil
 	}
 	if err != nil {
-		return "", "", fmt.Errorf("look up account by email: %w", err)
+		return "", "", err
 	}
 	var lastMinute, lastHour int
 	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE handled_at > $2), count(*) FILTER (WHERE handled_at > $3)
