@@ -21,8 +21,8 @@ const (
 	ResetMailsPerHour = 5
 )
 
-// resetRequestRetention is how long handled requests are kept.
-const resetRequestRetention = 24 * time.Hour
+// ResetRequestRetention is how long handled requests are kept.
+const ResetRequestRetention = 24 * time.Hour
 
 // Outcomes of a reset request.
 const (
@@ -78,16 +78,9 @@ func (w *ResetWorker) Nudge() {
 func (w *ResetWorker) Run(ctx context.Context, poll time.Duration) {
 	t := time.NewTicker(poll)
 	defer t.Stop()
-	lastPrune := time.Time{}
 	for {
 		if _, err := w.HandleAll(ctx); err != nil && ctx.Err() == nil {
 			w.log.ErrorContext(ctx, "password reset requests", "err", err)
-		}
-		if now := w.Now(); now.Sub(lastPrune) > time.Hour {
-			if err := w.prune(ctx, now); err != nil && ctx.Err() == nil {
-				w.log.WarnContext(ctx, "prune password reset requests", "err", err)
-			}
-			lastPrune = now
 		}
 		select {
 		case <-ctx.Done():
@@ -193,8 +186,14 @@ func (w *ResetWorker) outcome(ctx context.Context, tx pgx.Tx, email string, now 
 	return ResetMailed, accountID, nil
 }
 
-func (w *ResetWorker) prune(ctx context.Context, now time.Time) error {
-	_, err := w.store.pool.Exec(ctx, `DELETE FROM password_reset_requests WHERE requested_at < $1 AND outcome IS NOT NULL`,
-		now.Add(-resetRequestRetention))
-	return err
+// PruneResetRequests deletes, through q, up to limit handled reset
+// requests made before before (the retention pruner calls it with
+// ResetRequestRetention).
+func PruneResetRequests(ctx context.Context, q Execer, before time.Time, limit int) (int64, error) {
+	tag, err := q.Exec(ctx, `DELETE FROM password_reset_requests WHERE ctid = ANY(ARRAY(
+		SELECT ctid FROM password_reset_requests WHERE requested_at < $1 AND outcome IS NOT NULL LIMIT $2))`, before, limit)
+	if err != nil {
+		return 0, fmt.Errorf("prune reset requests: %w", err)
+	}
+	return tag.RowsAffected(), nil
 }

@@ -84,9 +84,20 @@ func (o SenderOptions) lease() time.Duration { return 8*o.Timeout + 30*time.Seco
 // while the sender shuts down.
 const settleTimeout = 5 * time.Second
 
-// finalRetention is how long sent and failed mails are kept (without their
-// bodies), for support to look at.
-const finalRetention = 7 * 24 * time.Hour
+// FinalRetention is how long sent and failed mails are kept (without their
+// bodies), for support to look at; the retention pruner removes them after.
+const FinalRetention = 7 * 24 * time.Hour
+
+// PruneFinal deletes, through q, up to limit sent or failed mails queued
+// before before.
+func PruneFinal(ctx context.Context, q Execer, before time.Time, limit int) (int64, error) {
+	tag, err := q.Exec(ctx, `DELETE FROM mail_outbox WHERE ctid = ANY(ARRAY(
+		SELECT ctid FROM mail_outbox WHERE status IN ('sent', 'failed') AND created_at < $1 LIMIT $2))`, before, limit)
+	if err != nil {
+		return 0, fmt.Errorf("prune mail outbox: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
 
 // Sender delivers the outbox through a Mailer (SMTP, or the development
 // mailbox) with no database transaction open while it talks to the server.
@@ -127,25 +138,16 @@ func (s *Sender) Nudge() {
 	}
 }
 
-// Run delivers due mail until ctx ends, and once an hour prunes final
-// mails older than a week.
+// Run delivers due mail until ctx ends.
 func (s *Sender) Run(ctx context.Context) {
 	t := time.NewTicker(s.opts.Poll)
 	defer t.Stop()
-	var pruned time.Time
 	for {
 		if _, err := s.DeliverDue(ctx); err != nil && ctx.Err() == nil {
 			s.log.ErrorContext(ctx, "mail outbox", "err", err)
 		}
 		if err := s.updateGauges(ctx); err != nil && ctx.Err() == nil {
 			s.log.WarnContext(ctx, "mail outbox gauges", "err", err)
-		}
-		if now := s.Now(); now.Sub(pruned) > time.Hour {
-			if _, err := s.pool.Exec(ctx, `DELETE FROM mail_outbox WHERE status IN ('sent', 'failed') AND created_at < $1`,
-				now.Add(-finalRetention)); err != nil && ctx.Err() == nil {
-				s.log.WarnContext(ctx, "prune mail outbox", "err", err)
-			}
-			pruned = now
 		}
 		select {
 		case <-ctx.Done():

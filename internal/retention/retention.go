@@ -1,6 +1,7 @@
 // Package retention prunes what would otherwise grow without end: desktop
 // idempotency keys past their time, Stripe event keys past Stripe's
-// redelivery window, and outbox rows every consumer group has passed. Every
+// redelivery window, outbox rows every consumer group has passed, handled
+// password reset requests after a day and final mails after a week. Every
 // API process runs a pruner; a PostgreSQL session advisory lock lets one
 // prune at a time, and each exports what it removed.
 package retention
@@ -16,6 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/mail"
 )
 
 // StripeKeyRetention keeps Stripe event ids well past Stripe's three days
@@ -103,6 +106,12 @@ func (p *Pruner) PruneOnce(ctx context.Context) (bool, error) {
 		}},
 		{"outbox_delivered", func() (int64, error) {
 			return eventstore.PruneDelivered(ctx, conn, p.opts.ConsumerGroups, batch)
+		}},
+		{"password_reset_requests", func() (int64, error) {
+			return auth.PruneResetRequests(ctx, conn, now.Add(-auth.ResetRequestRetention), batch)
+		}},
+		{"mail_outbox_final", func() (int64, error) {
+			return mail.PruneFinal(ctx, conn, now.Add(-mail.FinalRetention), batch)
 		}},
 	}
 	var errs []error

@@ -142,3 +142,40 @@ func TestDeliveredOutboxRowsArePrunedOncePassedByEveryGroup(t *testing.T) {
 		t.Fatalf("retention_pruned_rows_total{outbox_delivered} = %v", got)
 	}
 }
+
+// Handled reset requests go after a day and final mails after a week; the
+// ones still waiting or within their time stay.
+func TestResetRequestsAndFinalMailsArePrunedByAge(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	exec := func(sql string) {
+		t.Helper()
+		if _, err := r.pool.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`INSERT INTO password_reset_requests (email, requested_at, outcome, handled_at) VALUES
+		('old@example.com', now() - interval '25 hours', 'mailed', now() - interval '25 hours'),
+		('waiting@example.com', now() - interval '25 hours', NULL, NULL),
+		('new@example.com', now() - interval '1 hour', 'limited', now())`)
+	exec(`INSERT INTO mail_outbox (kind, recipient, subject, body, status, next_attempt_at, created_at, expires_at) VALUES
+		('reset', 'old-sent@example.com', 's', '', 'sent', now(), now() - interval '8 days', now()),
+		('reset', 'old-pending@example.com', 's', 'b', 'pending', now(), now() - interval '8 days', now() + interval '1 day'),
+		('reset', 'new-failed@example.com', 's', '', 'failed', now(), now() - interval '1 day', now())`)
+	if ran, err := r.pruner.PruneOnce(ctx); err != nil || !ran {
+		t.Fatalf("PruneOnce = %v, %v", ran, err)
+	}
+	if n := r.count(t, `SELECT count(*) FROM password_reset_requests WHERE email IN ('waiting@example.com', 'new@example.com')`); n != 2 ||
+		r.count(t, `SELECT count(*) FROM password_reset_requests`) != 2 {
+		t.Fatal("reset requests: the handled one older than a day should go, the others stay")
+	}
+	if n := r.count(t, `SELECT count(*) FROM mail_outbox WHERE recipient IN ('old-pending@example.com', 'new-failed@example.com')`); n != 2 ||
+		r.count(t, `SELECT count(*) FROM mail_outbox`) != 2 {
+		t.Fatal("mail outbox: the sent mail older than a week should go, the others stay")
+	}
+	for table, want := range map[string]float64{"password_reset_requests": 1, "mail_outbox_final": 1} {
+		if got := testutil.ToFloat64(r.pruner.Removed().WithLabelValues(table)); got != want {
+			t.Errorf("retention_pruned_rows_total{%s} = %v", table, got)
+		}
+	}
+}
