@@ -20,7 +20,7 @@ import (
 // queues its mail; the mail sender delivers it after commit.
 func sendVerificationCode(ctx context.Context, d Deps, accountID, email string) error {
 	err := d.Auth.IssueVerificationCode(ctx, accountID, time.Now(), func(code string) mail.Message {
-		return verificationMail(email, code)
+		return verificationMail(d.Config.ProductName, email, code)
 	})
 	if err == nil {
 		d.Mail.Nudge()

@@ -29,7 +29,9 @@ func FuzzJSONRoutes(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	e := newTestEnv(f, func(c *config.Config) { c.RateLimitPerMinute = 1 << 30 })
+	// An installer, so the download link's answer is the seller's to change
+	// (403 without a subscription), not a missing file's 503.
+	e := newTestEnv(f, withRealInstaller(f), func(c *config.Config) { c.RateLimitPerMinute = 1 << 30 })
 	s := e.seedAccount("fuzz@example.com")
 	e.exec(`UPDATE users SET is_staff = true WHERE account_id = $1`, s.ID)
 	var routes []string

@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,6 +31,25 @@ type testEnv struct {
 	deps    Deps
 	handler http.Handler
 	srv     *httptest.Server
+	logs    *logBuffer // the server's warnings and errors
+}
+
+// logBuffer is a log destination that tests read while the server writes.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // testConfig is the development configuration of a test, changed by
@@ -40,6 +61,7 @@ func testConfig(t testing.TB, configure ...func(*config.Config)) config.Config {
 		t.Fatal(err)
 	}
 	cfg.DownloadsDir = t.TempDir()
+	cfg.PagesDir = filepath.Join("..", "..", "content", "pages") // the repository's, as make run reads them
 	for _, c := range configure {
 		c(&cfg)
 	}
@@ -59,7 +81,8 @@ func newTestEnv(t testing.TB, configure ...func(*config.Config)) *testEnv {
 // the mail sender, as bin/api -with-projector runs them.
 func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Pool) *testEnv {
 	t.Helper()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &logBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	d, err := newDeps(cfg, log, pool, url)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +106,7 @@ func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Poo
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); cancel(); <-done; <-resetsDone; <-mailDone })
-	return &testEnv{t: t, deps: d, handler: h, srv: srv}
+	return &testEnv{t: t, deps: d, handler: h, srv: srv, logs: logs}
 }
 
 // seeded is an account made directly through the repository.

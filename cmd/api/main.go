@@ -33,7 +33,9 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/downloads"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/platform"
@@ -99,6 +101,14 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	if err != nil {
 		return Deps{}, err
 	}
+	// In production an installer that is not a Windows executable is never
+	// served, and its absence stops the start-up here.
+	installers := downloads.NewInstallers(cfg.DownloadsDir, !cfg.IsDevelopment())
+	if err := checkInstaller(cfg, log, installers); err != nil {
+		return Deps{}, err
+	}
+	sitePages := pages.New(cfg.PagesDir, pages.Vars{ProductName: cfg.ProductName, SupportEmail: cfg.SupportEmail})
+	checkPages(cfg, log, sitePages)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// The VeRO check answers from vero_brands: an empty table would call
@@ -128,7 +138,7 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	}
 	authStore := auth.NewStore(pool, cfg.Secret)
 	resets := authStore.NewResetWorker(func(to, token string) mail.Message {
-		return resetMail(cfg.BaseURL, to, token)
+		return resetMail(cfg.ProductName, cfg.BaseURL, to, token)
 	}, sender.Nudge, log)
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store, Resets: resets,
@@ -139,6 +149,7 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 		Registry:    reg, Auth: authStore, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool), Support: support.NewStore(pool),
+		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
 	}, nil
 }
 

@@ -14,19 +14,49 @@ import (
 	"github.com/a2e-automation/app/internal/payments"
 )
 
-// handleConfig tells the webapp which payment provider is active, and
-// Stripe's publishable key when it is Stripe. Public: the checkout needs it
-// before anything else.
+// handleConfig tells the webapp what it cannot know by itself: which
+// payment provider is active (and Stripe's publishable key when it is
+// Stripe), the product's name and support contacts, the desktop API's
+// address and limit, the plan's features, the smallest custom purchase and
+// the installer on offer (null when there is none to serve). Public: the
+// landing page and the checkout need it before anything else.
 func handleConfig(d Deps) http.HandlerFunc {
+	type installer struct {
+		Platform  string `json:"platform"`
+		FileName  string `json:"fileName"`
+		Version   string `json:"version"`
+		SizeBytes int64  `json:"sizeBytes"`
+		SHA256    string `json:"sha256"`
+	}
 	type response struct {
-		PaymentProvider      string  `json:"paymentProvider"`
-		StripePublishableKey *string `json:"stripePublishableKey"`
-		Environment          string  `json:"environment"`
+		PaymentProvider      string     `json:"paymentProvider"`
+		StripePublishableKey *string    `json:"stripePublishableKey"`
+		Environment          string     `json:"environment"`
+		ProductName          string     `json:"productName"`
+		SupportEmail         string     `json:"supportEmail"`
+		SupportPhone         *string    `json:"supportPhone"`
+		RateLimitPerMinute   int        `json:"rateLimitPerMinute"`
+		APIBaseURL           string     `json:"apiBaseUrl"`
+		PlanFeatures         []string   `json:"planFeatures"`
+		MinCustomCredits     int64      `json:"minCustomCredits"`
+		Installer            *installer `json:"installer"`
 	}
 	return func(w http.ResponseWriter, _ *http.Request) {
-		res := response{PaymentProvider: d.Payments.ProviderName(), Environment: d.Config.Env}
-		if res.PaymentProvider == payments.ProviderStripe && d.Config.StripePublishableKey != "" {
-			res.StripePublishableKey = &d.Config.StripePublishableKey
+		c := d.Config
+		res := response{PaymentProvider: d.Payments.ProviderName(), Environment: c.Env,
+			ProductName: c.ProductName, SupportEmail: c.SupportEmail, RateLimitPerMinute: c.RateLimitPerMinute,
+			APIBaseURL: c.BaseURL, PlanFeatures: catalog.MonthlyPlan().Features, MinCustomCredits: catalog.MinCustomCredits}
+		if res.PaymentProvider == payments.ProviderStripe && c.StripePublishableKey != "" {
+			res.StripePublishableKey = &c.StripePublishableKey
+		}
+		if c.SupportPhone != "" {
+			res.SupportPhone = &c.SupportPhone
+		}
+		// No installer is logged at start-up and at each download attempt,
+		// not at every page load.
+		if inst, err := d.Downloads.Latest(); err == nil {
+			res.Installer = &installer{Platform: inst.Platform, FileName: inst.FileName, Version: inst.Version,
+				SizeBytes: inst.SizeBytes, SHA256: inst.SHA256}
 		}
 		encode(w, http.StatusOK, res)
 	}
@@ -74,18 +104,19 @@ type purchaseRequest struct {
 }
 
 // Valid implements validator: a whole number of credits the catalogue
-// prices (positive, at most catalog.MaxCustomCredits).
+// prices (from catalog.MinCustomCredits to catalog.MaxCustomCredits), else
+// the catalogue's message.
 func (p *purchaseRequest) Valid(context.Context) map[string]string {
 	raw := strings.TrimSpace(string(p.CreditAmount))
 	if raw == "" || raw == "null" {
 		return map[string]string{"creditAmount": "Credit amount is required."}
 	}
 	n, err := strconv.ParseInt(raw, 10, 64)
-	if err == nil {
-		_, err = catalog.PriceCents(n)
-	}
 	if err != nil {
 		return map[string]string{"creditAmount": catalog.InvalidAmount}
+	}
+	if _, err := catalog.PriceCents(n); err != nil {
+		return map[string]string{"creditAmount": domain.ErrorMessage(err)}
 	}
 	p.credits = n
 	return nil

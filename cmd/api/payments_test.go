@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/payments/stripetest"
 	"github.com/a2e-automation/app/internal/stripemock"
@@ -88,11 +89,45 @@ func TestPaymentConfig(t *testing.T) {
 	}
 }
 
+func TestConfigForTheWebapp(t *testing.T) {
+	type webappConfig struct {
+		ProductName, SupportEmail, APIBaseURL string
+		SupportPhone                          *string
+		RateLimitPerMinute                    int
+		PlanFeatures                          []string
+		MinCustomCredits                      int64
+	}
+	var got webappConfig
+	e := newTestEnv(t)
+	r := e.do(request{method: "GET", path: "/api/config"})
+	r.json(t, &got)
+	if r.status != 200 || got.ProductName != "Amazon to eBay Automation" || got.SupportEmail != "support@localhost" || got.SupportPhone != nil ||
+		!strings.Contains(string(r.body), `"supportPhone":null`) || got.RateLimitPerMinute != 20 || got.APIBaseURL != "http://localhost:8080" ||
+		strings.Join(got.PlanFeatures, "|") != strings.Join(catalog.MonthlyPlan().Features, "|") || got.MinCustomCredits != 5 {
+		t.Fatalf("config = %d %s", r.status, r.body)
+	}
+	e = newTestEnv(t, func(c *config.Config) {
+		c.ProductName, c.SupportEmail, c.SupportPhone = "Lister", "help@lister.example", "+1 555 0100"
+		c.RateLimitPerMinute, c.BaseURL = 60, "https://lister.example"
+	})
+	r = e.do(request{method: "GET", path: "/api/config"})
+	r.json(t, &got)
+	if got.ProductName != "Lister" || got.SupportEmail != "help@lister.example" || got.SupportPhone == nil || *got.SupportPhone != "+1 555 0100" ||
+		got.RateLimitPerMinute != 60 || got.APIBaseURL != "https://lister.example" {
+		t.Fatalf("configured = %d %s", r.status, r.body)
+	}
+}
+
 func TestCreditPurchaseRequests(t *testing.T) {
 	e := newTestEnv(t)
 	s := e.seedAccount("buyer@example.com")
 	purchase := func(body any) response {
 		return e.do(request{method: "POST", path: "/api/credits/purchase", body: body, cookie: s.Cookie})
+	}
+	for _, body := range []string{`{"creditAmount":1}`, `{"creditAmount":4}`} {
+		if r := purchase(body); r.status != 400 || r.message(t) != "The minimum purchase is 5 credits ($0.50)." {
+			t.Errorf("%s = %d %s", body, r.status, r.body)
+		}
 	}
 	for _, body := range []string{
 		`{"creditAmount":0}`, `{"creditAmount":-5}`, `{"creditAmount":1.5}`, `{"creditAmount":"100"}`,
@@ -108,7 +143,7 @@ func TestCreditPurchaseRequests(t *testing.T) {
 	if r := e.do(request{method: "POST", path: "/api/credits/purchase", body: `{"creditAmount":100}`}); r.status != 401 {
 		t.Errorf("signed out = %d", r.status)
 	}
-	for credits, cents := range map[int]int64{100: 999, 500: 3999, 1000: 6999, 250: 2500, 1: 10} {
+	for credits, cents := range map[int]int64{100: 999, 500: 3999, 1000: 6999, 250: 2500, 5: 50} {
 		var got struct {
 			ClientSecret, Message string
 			AmountCents           int64

@@ -5,6 +5,7 @@ import "github.com/go-chi/chi/v5"
 // addAccountRoutes declares sign-in, profile and account routes.
 func addAccountRoutes(r chi.Router, d Deps) {
 	r.Get("/plans", handlePlans())
+	r.Get("/pages/{slug}", handlePage(d))
 
 	t := newThrottles(d)
 	r.Group(func(r chi.Router) {
@@ -27,6 +28,7 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Get("/transactions", handleTransactions(d))
 		r.Post("/support/requests", handleSupportRequest(d))
 		r.Get("/download/windows", handleDownloadWindows(d))
+		r.Post("/download/windows/link", handleDownloadLink(d))
 	})
 
 	if d.Config.IsDevelopment() {

@@ -25,12 +25,9 @@ func withWebapp(t *testing.T) func(*config.Config) {
 }
 
 func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
-	e := newTestEnv(t, withWebapp(t))
+	e := newTestEnv(t, withWebapp(t), withInstaller(t, "A2E-Automation-Setup-2.4.0.exe", []byte("MZ")))
 	s := e.seedAccount("headers@example.com")
 	e.subscribe(s.ID)
-	if err := os.WriteFile(filepath.Join(e.deps.Config.DownloadsDir, windowsInstaller), []byte("MZ"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	answers := map[string]response{
 		"html":     e.do(request{method: "GET", path: "/dashboard"}),
 		"json":     e.do(request{method: "GET", path: "/api/plans"}),
@@ -70,7 +67,7 @@ func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
 }
 
 func TestSecurityHeadersWithStripeAndInProduction(t *testing.T) {
-	e := newTestEnv(t, withStripe(t), func(c *config.Config) { c.Env = config.Production })
+	e := newTestEnv(t, withStripe(t), withRealInstaller(t), func(c *config.Config) { c.Env = config.Production })
 	r := e.do(request{method: "GET", path: "/api/plans"})
 	csp := r.header.Get("Content-Security-Policy")
 	for _, want := range []string{"script-src 'self' https://js.stripe.com", "frame-src https://js.stripe.com", "connect-src 'self' https://api.stripe.com", "frame-ancestors 'none'"} {

@@ -13,7 +13,9 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/downloads"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/support"
@@ -40,6 +42,8 @@ type Deps struct {
 	Support     *support.Store
 	Staff       *staff.Console
 	Payments    *payments.Service
+	Downloads   *downloads.Service // the desktop installer from DOWNLOADS_DIR, its downloads and links
+	Pages       *pages.Store       // the public pages from PAGES_DIR
 }
 
 // NewServer returns the product's HTTP handler.

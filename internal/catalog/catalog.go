@@ -2,7 +2,11 @@
 // credit packages (spec section 9). Amounts are integer cents everywhere.
 package catalog
 
-import "github.com/a2e-automation/app/domain"
+import (
+	"fmt"
+
+	"github.com/a2e-automation/app/domain"
+)
 
 // Plan is the subscription plan.
 type Plan struct {
@@ -20,10 +24,13 @@ type Package struct {
 	PriceCents int64 `json:"priceCents"`
 }
 
-// Custom amounts are priced per credit, up to a sane maximum.
+// Custom amounts are priced per credit, from the fewest credits Stripe can
+// charge for (its minimum charge is $0.50) up to a sane maximum.
 const (
-	CustomCreditPriceCents = 10
-	MaxCustomCredits       = 100_000
+	CustomCreditPriceCents   = 10
+	StripeMinimumChargeCents = 50
+	MinCustomCredits         = (StripeMinimumChargeCents + CustomCreditPriceCents - 1) / CustomCreditPriceCents
+	MaxCustomCredits         = 100_000
 )
 
 // Catalog is what GET /api/plans serves.
@@ -31,6 +38,7 @@ type Catalog struct {
 	Plan                   Plan      `json:"plan"`
 	Packages               []Package `json:"packages"`
 	CustomCreditPriceCents int64     `json:"customCreditPriceCents"`
+	MinCustomCredits       int64     `json:"minCustomCredits"`
 	MaxCustomCredits       int64     `json:"maxCustomCredits"`
 }
 
@@ -51,18 +59,30 @@ func Packages() []Package {
 
 // Get returns the whole catalogue.
 func Get() Catalog {
-	return Catalog{Plan: MonthlyPlan(), Packages: Packages(), CustomCreditPriceCents: CustomCreditPriceCents, MaxCustomCredits: MaxCustomCredits}
+	return Catalog{Plan: MonthlyPlan(), Packages: Packages(), CustomCreditPriceCents: CustomCreditPriceCents,
+		MinCustomCredits: MinCustomCredits, MaxCustomCredits: MaxCustomCredits}
 }
 
 // InvalidAmount is the spec's message for a credit amount that is not a
 // positive whole number within bounds.
 const InvalidAmount = "Please select a valid credit amount."
 
+// MinimumPurchase is the message for a positive amount below
+// MinCustomCredits: "The minimum purchase is 5 credits ($0.50)."
+func MinimumPurchase() string {
+	cents := MinCustomCredits * CustomCreditPriceCents
+	return fmt.Sprintf("The minimum purchase is %d credits ($%d.%02d).", MinCustomCredits, cents/100, cents%100)
+}
+
 // PriceCents prices credits: a package's price when the count is a
-// package's, else CustomCreditPriceCents each.
+// package's, else CustomCreditPriceCents each. Fewer than MinCustomCredits
+// are refused with MinimumPurchase: Stripe would refuse to charge them.
 func PriceCents(credits int64) (int64, error) {
 	if credits <= 0 || credits > MaxCustomCredits {
 		return 0, domain.Errorf(domain.CodeInvalid, InvalidAmount)
+	}
+	if credits < MinCustomCredits {
+		return 0, domain.Errorf(domain.CodeInvalid, "%s", MinimumPurchase())
 	}
 	for _, p := range Packages() {
 		if p.Credits == credits {

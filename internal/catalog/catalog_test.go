@@ -11,16 +11,27 @@ func TestPriceCents(t *testing.T) {
 		credits, cents int64
 		ok             bool
 	}{
-		{100, 999, true}, {500, 3999, true}, {1000, 6999, true}, {1, 10, true}, {250, 2500, true},
+		{100, 999, true}, {500, 3999, true}, {1000, 6999, true}, {5, 50, true}, {6, 60, true}, {250, 2500, true},
 		{MaxCustomCredits, MaxCustomCredits * 10, true}, {0, 0, false}, {-5, 0, false}, {MaxCustomCredits + 1, 0, false},
+		{1, 0, false}, {4, 0, false},
 	} {
 		got, err := PriceCents(tc.credits)
 		if (err == nil) != tc.ok || got != tc.cents {
 			t.Errorf("PriceCents(%d) = %d, %v; want %d ok=%v", tc.credits, got, err, tc.cents, tc.ok)
 		}
-		if err != nil && (domain.ErrorCode(err) != domain.CodeInvalid || domain.ErrorMessage(err) != InvalidAmount) {
-			t.Errorf("PriceCents(%d) error = %v", tc.credits, err)
+		want := InvalidAmount
+		if tc.credits > 0 && tc.credits < MinCustomCredits {
+			want = "The minimum purchase is 5 credits ($0.50)."
 		}
+		if err != nil && (domain.ErrorCode(err) != domain.CodeInvalid || domain.ErrorMessage(err) != want) {
+			t.Errorf("PriceCents(%d) error = %v, want %q", tc.credits, err, want)
+		}
+	}
+	if MinCustomCredits*CustomCreditPriceCents < StripeMinimumChargeCents || (MinCustomCredits-1)*CustomCreditPriceCents >= StripeMinimumChargeCents {
+		t.Errorf("MinCustomCredits = %d is not the fewest credits Stripe charges for", MinCustomCredits)
+	}
+	if c := Get(); c.MinCustomCredits != 5 {
+		t.Errorf("catalogue minCustomCredits = %d", c.MinCustomCredits)
 	}
 	if p := MonthlyPlan(); p.PriceCents != 2999 || p.Credits != 500 {
 		t.Fatalf("plan = %+v", p)

@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/mail"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -18,6 +19,9 @@ const (
 	Production  = "production"
 )
 
+// DefaultProductName is PRODUCT_NAME when unset: the spec's name.
+const DefaultProductName = "Amazon to eBay Automation"
+
 // DevelopmentSecret is the default APP_SECRET outside production; production
 // refuses to start with it.
 const DevelopmentSecret = "development-only-secret-do-not-use-in-production"
@@ -26,12 +30,13 @@ const DevelopmentSecret = "development-only-secret-do-not-use-in-production"
 type Config struct {
 	Env                  string        // APP_ENV: production (the default) | development
 	Port                 int           // PORT
+	ProductName          string        // PRODUCT_NAME: the name in emails, pages and the webapp
 	DatabaseURL          string        // DATABASE_URL; empty: a private PostgreSQL under DataDir
 	DataDir              string        // DATA_DIR: where the private PostgreSQL and other local state live
 	BaseURL              string        // APP_BASE_URL: the public address, used in emails
 	Secret               string        // APP_SECRET: key material for encrypting API keys
 	SMTPURL              string        // SMTP_URL; empty: emails are captured in the dev mailbox and logged
-	MailFrom             string        // MAIL_FROM
+	MailFrom             string        // MAIL_FROM; default: ProductName <no-reply@localhost>
 	SMTPTimeout          time.Duration // SMTP_TIMEOUT: bound of each step of one SMTP send
 	MailGiveUpAfter      time.Duration // MAIL_GIVE_UP_AFTER: how long a mail is retried before it is marked failed
 	StripeSecretKey      string        // STRIPE_SECRET_KEY
@@ -41,8 +46,10 @@ type Config struct {
 	StripeAPIBase        string        // STRIPE_API_BASE: override of Stripe's API address (stripe-mock in tests)
 	StripeTimeout        time.Duration // STRIPE_TIMEOUT: bound of one HTTP attempt to Stripe
 	StripeMaxRetries     int           // STRIPE_MAX_RETRIES: retries of a failed attempt, same idempotency key
-	DownloadsDir         string        // DOWNLOADS_DIR
+	DownloadsDir         string        // DOWNLOADS_DIR: the desktop installer, <name>-Setup-<version>.exe
+	PagesDir             string        // PAGES_DIR: contact.md, privacy.md and terms.md, read at each request
 	SupportEmail         string        // SUPPORT_EMAIL
+	SupportPhone         string        // SUPPORT_PHONE; empty: no phone support is shown
 	RateLimitPerMinute   int           // RATE_LIMIT_PER_MINUTE
 	WebappDir            string        // WEBAPP_DIR: the built webapp served at /
 	LogLevel             string        // LOG_LEVEL: debug | info | warn | error
@@ -83,20 +90,24 @@ func Load(getenv func(string) string) (Config, error) {
 		Env:                  get("APP_ENV", Production),
 		DatabaseURL:          get("DATABASE_URL", ""),
 		DataDir:              get("DATA_DIR", ".data"),
+		ProductName:          get("PRODUCT_NAME", DefaultProductName),
 		SMTPURL:              get("SMTP_URL", ""),
-		MailFrom:             get("MAIL_FROM", "A2E Automation <no-reply@localhost>"),
 		StripeSecretKey:      get("STRIPE_SECRET_KEY", ""),
 		StripePublishableKey: get("STRIPE_PUBLISHABLE_KEY", ""),
 		StripeWebhookSecret:  get("STRIPE_WEBHOOK_SECRET", ""),
 		StripePriceID:        get("STRIPE_PRICE_ID", ""),
 		StripeAPIBase:        get("STRIPE_API_BASE", ""),
 		DownloadsDir:         get("DOWNLOADS_DIR", "downloads"),
+		PagesDir:             get("PAGES_DIR", "content/pages"),
 		SupportEmail:         get("SUPPORT_EMAIL", "support@localhost"),
+		SupportPhone:         get("SUPPORT_PHONE", ""),
 		WebappDir:            get("WEBAPP_DIR", "webapp/dist"),
 		LogLevel:             get("LOG_LEVEL", "info"),
 		MetricsAddr:          get("METRICS_ADDR", DefaultMetricsAddr),
 		RedisURL:             get("REDIS_URL", ""),
 	}
+	// The display name is quoted as RFC 5322 needs, whatever PRODUCT_NAME holds.
+	c.MailFrom = get("MAIL_FROM", (&mail.Address{Name: c.ProductName, Address: "no-reply@localhost"}).String())
 	var err error
 	if c.Port, err = atoi(get("PORT", "8080"), "PORT"); err != nil {
 		return Config{}, err
@@ -182,7 +193,25 @@ func (c Config) validateProduction() error {
 	if u, err := url.Parse(c.BaseURL); err != nil || u.Scheme != "https" || u.Host == "" || isLocalHost(u.Hostname()) {
 		errs = append(errs, errors.New("APP_BASE_URL must be the public https:// address in production"))
 	}
+	// Sellers see and answer these addresses: development's @localhost
+	// defaults would send them nowhere.
+	if localAddress(c.SupportEmail) {
+		errs = append(errs, errors.New("SUPPORT_EMAIL must be set to the address sellers write to in production"))
+	}
+	if localAddress(c.MailFrom) {
+		errs = append(errs, errors.New("MAIL_FROM must be set to an address on your mail domain in production"))
+	}
 	return errors.Join(errs...)
+}
+
+// localAddress reports whether an address ("a@b" or "Name <a@b>") is
+// missing or on this machine.
+func localAddress(addr string) bool {
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 {
+		return true
+	}
+	return isLocalHost(strings.ToLower(strings.TrimRight(strings.TrimSpace(addr[at+1:]), ">")))
 }
 
 // isLocalHost reports whether host names this machine.

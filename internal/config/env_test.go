@@ -21,6 +21,8 @@ func production() map[string]string {
 		"STRIPE_WEBHOOK_SECRET":  "whsec_x",
 		"STRIPE_PRICE_ID":        "price_x",
 		"APP_BASE_URL":           "https://app.example.com",
+		"SUPPORT_EMAIL":          "support@example.com",
+		"MAIL_FROM":              "Sellers <no-reply@example.com>",
 	}
 }
 
@@ -30,7 +32,7 @@ func TestNoAppEnvMeansProductionAndNamesEveryMissingVariable(t *testing.T) {
 		t.Fatal("an empty environment started")
 	}
 	for _, name := range []string{"DATABASE_URL", "APP_SECRET", "SMTP_URL", "STRIPE_SECRET_KEY",
-		"STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_ID", "APP_BASE_URL"} {
+		"STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_ID", "APP_BASE_URL", "SUPPORT_EMAIL", "MAIL_FROM"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("the refusal does not name %s:\n%v", name, err)
 		}
@@ -46,8 +48,10 @@ func TestProductionRefusesDevelopmentDefaults(t *testing.T) {
 		t.Fatalf("config = %+v", c)
 	}
 	for key, bad := range map[string]string{
-		"APP_SECRET":   DevelopmentSecret,
-		"APP_BASE_URL": "http://app.example.com", // not https
+		"APP_SECRET":    DevelopmentSecret,
+		"APP_BASE_URL":  "http://app.example.com", // not https
+		"SUPPORT_EMAIL": "support@localhost",      // development's default
+		"MAIL_FROM":     "Shop <no-reply@127.0.0.1>",
 	} {
 		env := production()
 		env[key] = bad
@@ -74,5 +78,27 @@ func TestDevelopmentIsExplicit(t *testing.T) {
 	}
 	if _, err := Load(envOf(map[string]string{"APP_ENV": "staging"})); err == nil {
 		t.Fatal("APP_ENV=staging accepted")
+	}
+}
+
+func TestProductNameSupportAndPagesDefaults(t *testing.T) {
+	c, err := Load(envOf(map[string]string{"APP_ENV": "development"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ProductName != "Amazon to eBay Automation" || c.MailFrom != `"Amazon to eBay Automation" <no-reply@localhost>` ||
+		c.SupportPhone != "" || c.PagesDir != "content/pages" || c.DownloadsDir != "downloads" {
+		t.Fatalf("defaults = %+v", c)
+	}
+	c, err = Load(envOf(map[string]string{"APP_ENV": "development", "PRODUCT_NAME": "Lister, Inc.", "SUPPORT_PHONE": "+1 555 0100", "PAGES_DIR": "/srv/pages"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ProductName != "Lister, Inc." || c.MailFrom != `"Lister, Inc." <no-reply@localhost>` || c.SupportPhone != "+1 555 0100" || c.PagesDir != "/srv/pages" {
+		t.Fatalf("set = %+v", c)
+	}
+	c, err = Load(envOf(map[string]string{"APP_ENV": "development", "PRODUCT_NAME": "Lister", "MAIL_FROM": "Shop <shop@example.com>"}))
+	if err != nil || c.MailFrom != "Shop <shop@example.com>" {
+		t.Fatalf("MAIL_FROM = %q, %v", c.MailFrom, err)
 	}
 }
