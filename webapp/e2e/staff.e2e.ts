@@ -3,12 +3,14 @@
  * a seller who bought credits, replays the account's history, looks at it
  * as of the day before the purchase, records an adjustment and checks the
  * read tables against the events. Role and label locators, no sleeps;
- * screenshots in test-results/screenshots/staff-<step>.png.
+ * screenshots in test-results/screenshots/staff-<step>.png; every page is
+ * checked with axe-core once it has settled (a11y.ts).
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { expectNoSeriousA11yViolations } from './a11y.ts';
 import { repoRoot } from './harness.ts';
 import { apiFailures, baseURL, screenshot, toast, uniqueEmail, verificationCode } from './support.ts';
 
@@ -104,6 +106,7 @@ test.describe.serial('staff', () => {
     await expect(hit).toHaveCount(1);
     await expect(hit.getByRole('cell').nth(2)).toHaveText('100');
     await screenshot(page, 'staff', 'search');
+    await expectNoSeriousA11yViolations(page, 'staff search');
     await hit.getByRole('link', { name: sellerEmail }).click();
 
     await expect(page.getByRole('heading', { level: 1, name: sellerEmail })).toBeVisible();
@@ -117,6 +120,7 @@ test.describe.serial('staff', () => {
     await expect(figure(balance)).toHaveText('100 credits');
     await expect(balance.getByRole('row').filter({ hasText: 'Purchase' })).toHaveCount(1);
     await screenshot(page, 'staff', 'account');
+    await expectNoSeriousA11yViolations(page, 'staff account');
   });
 
   test('as of the day before the purchase the balance is 0', async () => {
@@ -127,6 +131,7 @@ test.describe.serial('staff', () => {
     await expect(balance.getByText('No grants')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Timeline' }).getByText('No events up to this moment')).toBeVisible();
     await screenshot(page, 'staff', 'as-of');
+    await expectNoSeriousA11yViolations(page, 'staff account as of yesterday');
 
     await page.getByRole('button', { name: 'Back to now' }).click();
     await expect(figure(balance)).toHaveText('100 credits');
@@ -137,6 +142,7 @@ test.describe.serial('staff', () => {
     await form.getByRole('button', { name: 'Record adjustment' }).click();
     await expect(form.getByText('Credits must be a whole number other than 0')).toBeVisible();
     await expect(form.getByText('A reason of 3 to 500 characters is required')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'staff account with the adjustment errors');
 
     await form.getByLabel('Credits').fill('25');
     await form.getByLabel('Reason').fill(REASON);
@@ -158,5 +164,6 @@ test.describe.serial('staff', () => {
     await expect(card.getByText('Read tables match the events')).toBeVisible();
     await expect(card.getByRole('button', { name: 'Compare again' })).toBeEnabled();
     await screenshot(page, 'staff', 'comparison');
+    await expectNoSeriousA11yViolations(page, 'staff account after the comparison');
   });
 });

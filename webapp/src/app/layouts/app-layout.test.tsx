@@ -39,7 +39,9 @@ describe('signed-in layout', () => {
   it('shows the email with initials and logs out from the keyboard menu', async () => {
     const app = renderApp('/dashboard', { 'POST /api/logout': { body: { message: 'bye' } } });
     const trigger = await screen.findByRole('button', { name: 'Account menu for jane.doe@example.com' });
-    expect(trigger).toHaveTextContent('JD');
+    // Drawn from data-initials by CSS, outside the button's text (label in name).
+    expect(trigger.querySelector('.avatar')).toHaveAttribute('data-initials', 'JD');
+    expect(trigger).toHaveTextContent('jane.doe@example.com');
     trigger.focus();
     await app.user.keyboard('{Enter}');
     expect(await screen.findByRole('menuitem', { name: 'Log out' })).toHaveFocus();

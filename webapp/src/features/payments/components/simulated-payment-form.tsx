@@ -41,7 +41,7 @@ export function SimulatedPaymentForm({
   }
 
   return (
-    <div className="payment-form" aria-label="Payment">
+    <div className="payment-form" role="group" aria-label="Payment">
       <div className="test-mode" role="note">
         <FlaskConical size={18} aria-hidden />
         <strong>Test mode — simulated payment, no real card is charged</strong>

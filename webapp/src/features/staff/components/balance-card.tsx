@@ -24,7 +24,7 @@ export function BalanceCard({ balance }: { balance: SWRResponse<BalanceReport> }
           {data.grants.length === 0 ? (
             <p className="empty">No grants</p>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" role="region" aria-label="Grants table" tabIndex={0}>
               <table className="table">
                 <caption className="sr-only">Grants</caption>
                 <thead>

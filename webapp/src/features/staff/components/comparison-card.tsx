@@ -37,7 +37,7 @@ export function ComparisonCard({ comparison }: { comparison: SWRResponse<Compari
             <p className="staff-verdict staff-verdict-bad" role="status">
               <TriangleAlert size={18} aria-hidden /> Read tables differ from the events
             </p>
-            <div className="table-wrap">
+            <div className="table-wrap" role="region" aria-label="Differences table" tabIndex={0}>
               <table className="table staff-differences">
                 <caption className="sr-only">Differences</caption>
                 <thead>

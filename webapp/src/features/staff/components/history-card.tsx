@@ -23,7 +23,7 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
         (entries.length === 0 ? (
           <p className="empty">No events up to this moment</p>
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Events table" tabIndex={0}>
             <table className="table">
               <thead>
                 <tr>
