@@ -12,7 +12,7 @@ include mk/pg.mk
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
-	@echo "make test   - go vet, go test -race (real PostgreSQL), webapp tests, browser journeys"
+	@echo "make test   - go vet, go test -race (real PostgreSQL), webapp lint and tests, browser journeys"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
@@ -51,8 +51,9 @@ go-test: pg-binaries redis
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
 
+# ESLint (bulletproof-react's import zones, webapp/eslint.config.js), then Vitest.
 webapp-test: webapp-deps
-	@if [ -f $(WEBAPP)/package.json ]; then $(NPM) test --prefix $(WEBAPP); fi
+	@if [ -f $(WEBAPP)/package.json ]; then $(NPM) run lint --prefix $(WEBAPP) && $(NPM) test --prefix $(WEBAPP); fi
 
 # Browser journeys (webapp/e2e) against bin/api on a fresh database of the
 # TEST_DATABASE_URL server (else the private one), in Debian's Chromium.

@@ -18,6 +18,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -71,7 +72,7 @@ async function createDatabase(): Promise<string> {
 }
 
 /** The server's environment: development, no Stripe, no SMTP. */
-function serverEnv(databaseURL: string): NodeJS.ProcessEnv {
+function serverEnv(databaseURL: string, publicURL: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('STRIPE_') || key === 'SMTP_URL' || key === 'PORT' || key === 'APP_BASE_URL') continue;
@@ -83,7 +84,22 @@ function serverEnv(databaseURL: string): NodeJS.ProcessEnv {
     METRICS_ADDR: '127.0.0.1:0',
     DATABASE_URL: databaseURL,
     WEBAPP_DIR: join(webappDir, 'dist'),
+    // Its own address, as an operator sets it: the API keys page's examples
+    // and the emails' links point here.
+    APP_BASE_URL: publicURL,
   };
+}
+
+/** A port free on 127.0.0.1 a moment ago, for the server and its APP_BASE_URL. */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolvePort(port));
+    });
+  });
 }
 
 /** Resolves with the address from the server's "listening on" line. */
@@ -147,9 +163,10 @@ export async function startHarness(): Promise<Harness> {
 
   const logPath = join(resultsDir, 'server.log');
   const serverLog = createWriteStream(logPath);
-  const server = spawn(bin, ['-with-projector', '-addr', '127.0.0.1:0'], {
+  const addr = `127.0.0.1:${await freePort()}`;
+  const server = spawn(bin, ['-with-projector', '-addr', addr], {
     cwd: repoRoot,
-    env: serverEnv(databaseURL),
+    env: serverEnv(databaseURL, `http://${addr}`),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.pipe(serverLog, { end: false });

@@ -1,6 +1,8 @@
 import { expect, type Page, type TestInfo } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultsDir } from './harness.ts';
 
@@ -55,6 +57,24 @@ export async function createListing(apiKey: string, amazonUrl: string) {
     body: JSON.stringify({ amazonUrl }),
   });
   return { status: response.status, body: await response.text() };
+}
+
+/**
+ * Runs an example copied from the API keys page with `command` (bash, node,
+ * python3) from a temporary file, as a seller would paste it; 'missing'
+ * when the command is not installed.
+ */
+export function runSnippet(command: 'bash' | 'node' | 'python3', code: string): { output: string; stderr: string } | 'missing' {
+  if (spawnSync(command, ['--version']).error) return 'missing';
+  const dir = mkdtempSync(join(tmpdir(), 'snippet-'));
+  const file = join(dir, { bash: 'listing.sh', node: 'listing.mjs', python3: 'listing.py' }[command]);
+  writeFileSync(file, code);
+  try {
+    const run = spawnSync(command, [file], { encoding: 'utf8', timeout: 30_000 });
+    return { output: run.stdout, stderr: run.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The figure on the dashboard's Credits Available card. */

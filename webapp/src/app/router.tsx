@@ -1,19 +1,21 @@
 import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import type { RouteObject } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
-import { PRODUCT_NAME } from '@/lib/constants';
+import { useProductName } from '@/lib/app-config';
 import { RequireAuth } from './require-auth';
+import { paths } from '@/config/paths';
 
 /** The document title of a page: its own name, then the product's. */
-export function documentTitle(name?: string) {
-  return name ? `${name} · ${PRODUCT_NAME}` : PRODUCT_NAME;
+export function documentTitle(productName: string, name?: string) {
+  return name ? `${name} · ${productName}` : productName;
 }
 
 /** Names the browser tab while its route is shown (index.html's title is the default before the app runs). */
 function DocumentTitle({ name }: { name: string }) {
+  const productName = useProductName();
   useEffect(() => {
-    document.title = documentTitle(name);
-  }, [name]);
+    document.title = documentTitle(productName, name);
+  }, [productName, name]);
   return null;
 }
 
@@ -46,6 +48,9 @@ const CheckoutSuccess = lazy(() => import('./routes/app/checkout-success'));
 const Subscribe = lazy(() => import('./routes/app/subscribe'));
 const SubscribeSuccess = lazy(() => import('./routes/app/subscribe-success'));
 const NotFound = lazy(() => import('./routes/not-found'));
+const Contact = lazy(() => import('./routes/info-page').then((m) => ({ default: m.ContactRoute })));
+const Privacy = lazy(() => import('./routes/info-page').then((m) => ({ default: m.PrivacyRoute })));
+const Terms = lazy(() => import('./routes/info-page').then((m) => ({ default: m.TermsRoute })));
 const RequireStaff = lazy(() => import('./routes/staff/require-staff'));
 const StaffSearch = lazy(() => import('./routes/staff/search'));
 const StaffAccount = lazy(() => import('./routes/staff/account'));
@@ -55,12 +60,15 @@ const StaffAccount = lazy(() => import('./routes/staff/account'));
  * a trailing slash unless told otherwise; the tests hold it to that.
  */
 export const routes: RouteObject[] = [
-  { path: '/', element: page(Landing, '') },
-  { path: '/login', element: page(Login, 'Sign In') },
-  { path: '/register', element: page(Register, 'Create Account') },
-  { path: '/reset-password', element: page(ResetPassword, 'Reset Password') },
-  { path: '/reset-password/complete', element: page(ResetPasswordComplete, 'Choose a New Password') },
-  { path: '/verify-email', element: page(VerifyEmail, 'Verify Your Email') },
+  { path: paths.home, element: page(Landing, '') },
+  { path: paths.login, element: page(Login, 'Sign In') },
+  { path: paths.register, element: page(Register, 'Create Account') },
+  { path: paths.resetPassword, element: page(ResetPassword, 'Reset Password') },
+  { path: paths.resetPasswordComplete, element: page(ResetPasswordComplete, 'Choose a New Password') },
+  { path: paths.verifyEmail, element: page(VerifyEmail, 'Verify Your Email') },
+  { path: paths.contact, element: page(Contact, 'Contact') },
+  { path: paths.privacy, element: page(Privacy, 'Privacy Policy') },
+  { path: paths.terms, element: page(Terms, 'Terms of Service') },
   {
     element: (
       <RequireAuth>
@@ -70,22 +78,22 @@ export const routes: RouteObject[] = [
       </RequireAuth>
     ),
     children: [
-      { path: '/dashboard', element: page(Dashboard, 'Dashboard') },
-      { path: '/subscription', element: page(Subscription, 'Subscription') },
-      { path: '/api-keys', element: page(ApiKeys, 'API Keys') },
-      { path: '/usage-history', element: page(Tutorials, 'Tutorials') },
-      { path: '/download', element: page(Download, 'Download') },
-      { path: '/support', element: page(Support, 'Support') },
-      { path: '/transactions', element: page(Transactions, 'Transactions') },
-      { path: '/checkout', element: page(Checkout, 'Checkout') },
-      { path: '/checkout/success', element: page(CheckoutSuccess, 'Payment Successful') },
-      { path: '/subscribe', element: page(Subscribe, 'Subscribe') },
-      { path: '/subscribe/success', element: page(SubscribeSuccess, 'Subscription Successful') },
+      { path: paths.dashboard, element: page(Dashboard, 'Dashboard') },
+      { path: paths.subscription, element: page(Subscription, 'Subscription') },
+      { path: paths.apiKeys, element: page(ApiKeys, 'API Keys') },
+      { path: paths.tutorials, element: page(Tutorials, 'Tutorials') },
+      { path: paths.download, element: page(Download, 'Download') },
+      { path: paths.support, element: page(Support, 'Support') },
+      { path: paths.transactions, element: page(Transactions, 'Transactions') },
+      { path: paths.checkout, element: page(Checkout, 'Checkout') },
+      { path: paths.checkoutSuccess, element: page(CheckoutSuccess, 'Payment Successful') },
+      { path: paths.subscribe, element: page(Subscribe, 'Subscribe') },
+      { path: paths.subscribeSuccess, element: page(SubscribeSuccess, 'Subscription Successful') },
     ],
   },
   {
     // Support staff only; everyone else sees the not-found screen.
-    path: '/staff',
+    path: paths.staff,
     element: <RequireAuth>{page(RequireStaff)}</RequireAuth>,
     children: [
       {

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { plans } from '@/testing/data';
+import { plans, simulatedConfig } from '@/testing/data';
 import { signedOut } from '@/testing/fake-api';
 import { renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
 describe('document titles', () => {
   it.each([
-    ['/dashboard', 'Dashboard · A2E Automation'],
-    ['/api-keys', 'API Keys · A2E Automation'],
-    ['/transactions', 'Transactions · A2E Automation'],
-    ['/subscription', 'Subscription · A2E Automation'],
-    ['/no-such-page', 'Page Not Found · A2E Automation'],
+    ['/dashboard', 'Dashboard · Amazon to eBay Automation'],
+    ['/api-keys', 'API Keys · Amazon to eBay Automation'],
+    ['/transactions', 'Transactions · Amazon to eBay Automation'],
+    ['/subscription', 'Subscription · Amazon to eBay Automation'],
+    ['/no-such-page', 'Page Not Found · Amazon to eBay Automation'],
+    ['/terms', 'Terms of Service · Amazon to eBay Automation'],
   ])('%s is titled %s', async (path, title) => {
     renderApp(path);
     await waitFor(() => expect(document.title).toBe(title));
@@ -17,7 +18,23 @@ describe('document titles', () => {
 
   it('the sign-in page has its own', async () => {
     renderApp('/login', signedOut);
-    await waitFor(() => expect(document.title).toBe('Sign In · A2E Automation'));
+    await waitFor(() => expect(document.title).toBe('Sign In · Amazon to eBay Automation'));
+  });
+});
+
+describe("the product name is the server's (PRODUCT_NAME)", () => {
+  const config = { body: { ...simulatedConfig, productName: 'Seller Tools' } };
+
+  it('names the tab, the logo and the welcome', async () => {
+    renderApp('/dashboard', { 'GET /api/config': config });
+    expect(await screen.findByRole('heading', { name: 'Welcome to Seller Tools' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Dashboard · Seller Tools'));
+    expect(screen.getAllByRole('link', { name: /Seller Tools/ }).length).toBeGreaterThan(0);
+  });
+
+  it('signs the landing footer', async () => {
+    renderApp('/', { ...signedOut, 'GET /api/config': config });
+    expect(await screen.findByText(new RegExp(`© \\d{4} Seller Tools`))).toBeInTheDocument();
   });
 });
 

@@ -2,13 +2,13 @@ import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'r
 import { useSWRConfig } from 'swr';
 import { toast } from '@/components/ui/toast-store';
 import { describeError, onUnauthorized } from '@/lib/api-client';
-import { useUserQuery } from '@/features/auth/api/get-user';
-import { login, type LoginInput } from '@/features/auth/api/login';
-import { logout } from '@/features/auth/api/logout';
-import { register, type RegisterInput } from '@/features/auth/api/register';
-import { requestPasswordReset, type ResetRequestInput } from '@/features/auth/api/reset-password';
-import { resendVerification, verifyEmail } from '@/features/auth/api/verify-email';
-import type { User } from '@/features/auth/api/types';
+import { useUserQuery } from '@/lib/auth-api/get-user';
+import { login, type LoginInput } from '@/lib/auth-api/login';
+import { logout } from '@/lib/auth-api/logout';
+import { register, type RegisterInput } from '@/lib/auth-api/register';
+import { requestPasswordReset, type ResetRequestInput } from '@/lib/auth-api/reset-password';
+import { resendVerification, verifyEmail } from '@/lib/auth-api/verify-email';
+import type { User } from '@/lib/auth-api/types';
 
 /** What every auth action reports (spec section 7). */
 export type AuthResult = { success: true; user?: User } | { success: false; error: string };

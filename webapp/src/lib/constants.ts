@@ -1,5 +1,4 @@
 /** Business constants of spec section 9. */
-export const PRODUCT_NAME = 'A2E Automation';
 export const REDIRECT_AFTER_LOGIN_MS = 100;
 export const REDIRECT_AFTER_VERIFY_MS = 2000;
 export const DOWNLOAD_BUSY_MS = 1500;

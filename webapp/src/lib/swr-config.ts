@@ -14,7 +14,7 @@ export async function getOrNull<T>(path: string): Promise<T | null> {
   }
 }
 
-/** Spec section 7: never stale, no refetch on focus or interval, no retries. */
+/** Spec section 7: never stale, no refetch on focus or interval, no retries (but see liveRefresh). */
 export const swrConfig: SWRConfiguration = {
   fetcher: (path: string) => api.get(path),
   revalidateIfStale: false,
@@ -23,3 +23,17 @@ export const swrConfig: SWRConfiguration = {
   refreshInterval: 0,
   shouldRetryOnError: false,
 };
+
+/**
+ * The live ledger's exception to the rule above: the dashboard's balance,
+ * usage and transactions follow the desktop client's spends without a
+ * reload, refetched every few seconds while the tab is visible and at once
+ * when it regains focus.
+ */
+export const LIVE_REFRESH_MS = 5000;
+
+export const liveRefresh = {
+  refreshInterval: LIVE_REFRESH_MS,
+  revalidateOnFocus: true,
+  revalidateOnReconnect: true,
+} satisfies SWRConfiguration;

@@ -1,7 +1,7 @@
-import type { User } from '@/features/auth/api/types';
-import type { AppConfig } from '@/features/config/api/get-config';
-import type { Plans } from '@/features/plans/api/get-plans';
-import type { Profile } from '@/features/profile/api/get-profile';
+import type { User } from '@/lib/auth-api/types';
+import type { AppConfig } from '@/lib/app-config';
+import type { Plans } from '@/lib/plans';
+import type { Profile } from '@/lib/profile';
 import type { Transaction } from '@/features/transactions/api/get-transactions';
 import type { UsageStatistics } from '@/features/usage/api/get-usage-statistics';
 
@@ -58,6 +58,7 @@ export const plans: Plans = {
     { credits: 1000, priceCents: 6999 },
   ],
   customCreditPriceCents: 10,
+  minCustomCredits: 5,
   maxCustomCredits: 100000,
 };
 
@@ -65,4 +66,18 @@ export const simulatedConfig: AppConfig = {
   paymentProvider: 'simulated',
   stripePublishableKey: null,
   environment: 'development',
+  productName: 'Amazon to eBay Automation',
+  supportEmail: 'help@seller-tools.example',
+  supportPhone: null,
+  rateLimitPerMinute: 20,
+  apiBaseUrl: 'https://sellers.example.com',
+  planFeatures: plans.plan.features,
+  minCustomCredits: 5,
+  installer: {
+    platform: 'windows',
+    fileName: 'A2E-Automation-Setup-2.4.0.exe',
+    version: '2.4.0',
+    sizeBytes: 14_889_779,
+    sha256: 'a3f1c2d4e5b60718293a4b5c6d7e8f90112233445566778899aabbccddeeff00',
+  },
 };

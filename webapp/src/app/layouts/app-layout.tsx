@@ -6,14 +6,15 @@ import { Logo } from '@/components/ui/logo';
 import { useAuth } from '@/lib/auth';
 import { initials } from '@/lib/format';
 import { NAV_ITEMS, STAFF_NAV_ITEM } from './nav-items';
+import { paths } from '@/config/paths';
 
 function UserMenu({ email, onLogout }: { email: string; onLogout: () => void }) {
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${email}`}>
-        <span className="avatar" aria-hidden>
-          {initials(email)}
-        </span>
+        {/* The initials are drawn by CSS: the button's visible text is the
+            email alone, which its name contains (WCAG 2.5.3, label in name). */}
+        <span className="avatar" data-initials={initials(email)} aria-hidden />
         <span className="user-email">{email}</span>
         <ChevronDown size={16} aria-hidden />
       </DropdownMenu.Trigger>
@@ -43,7 +44,7 @@ export default function AppLayout() {
 
   async function onLogout() {
     const result = await signOut();
-    if (result.success) navigate('/', { replace: true });
+    if (result.success) navigate(paths.home, { replace: true });
   }
 
   const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
@@ -52,7 +53,7 @@ export default function AppLayout() {
     <div className="app-shell">
       <aside className="sidebar" aria-label="Sidebar">
         <div className="sidebar-logo">
-          <Logo to="/dashboard" tone="light" />
+          <Logo to={paths.dashboard} tone="light" />
         </div>
         <nav aria-label="Main">
           <ul className="nav-list">
@@ -71,7 +72,7 @@ export default function AppLayout() {
       </aside>
 
       <header className="mobile-header">
-        <Logo to="/dashboard" size="small" />
+        <Logo to={paths.dashboard} size="small" />
         <button
           type="button"
           className="icon-button"

@@ -3,9 +3,11 @@ import { Link } from 'react-router';
 import { ButtonLink } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
 import { Spinner } from '@/components/ui/spinner';
-import { usePlans } from '@/features/plans/api/get-plans';
+import { usePlans } from '@/lib/plans';
+import { useProductName } from '@/lib/app-config';
 import { useAuth } from '@/lib/auth';
 import { formatCents } from '@/lib/format';
+import { paths } from '@/config/paths';
 
 const FEATURES = [
   { icon: Zap, title: 'Automated Listings', text: 'Turn Amazon products into optimised eBay listings in seconds, in bulk.' },
@@ -38,7 +40,7 @@ function PricingCard() {
           </li>
         ))}
       </ul>
-      <ButtonLink to="/register" className="btn-block" size="lg">
+      <ButtonLink to={paths.register} className="btn-block" size="lg">
         Get Started
       </ButtonLink>
     </div>
@@ -47,6 +49,7 @@ function PricingCard() {
 
 export default function LandingRoute() {
   const { isAuthenticated } = useAuth();
+  const productName = useProductName();
   return (
     <div className="landing">
       <header className="landing-header">
@@ -58,13 +61,13 @@ export default function LandingRoute() {
         </nav>
         <div className="landing-auth">
           {isAuthenticated ? (
-            <ButtonLink to="/dashboard">Dashboard</ButtonLink>
+            <ButtonLink to={paths.dashboard}>Dashboard</ButtonLink>
           ) : (
             <>
-              <ButtonLink to="/login" variant="ghost">
+              <ButtonLink to={paths.login} variant="ghost">
                 Log in
               </ButtonLink>
-              <ButtonLink to="/register">Sign up</ButtonLink>
+              <ButtonLink to={paths.register}>Sign up</ButtonLink>
             </>
           )}
         </div>
@@ -74,13 +77,13 @@ export default function LandingRoute() {
         <section className="hero">
           <h1 className="hero-title">Move Amazon products to eBay on autopilot</h1>
           <p className="hero-text">
-            A2E Automation lists, prices and protects your eBay store while you focus on selling.
+            {productName} lists, prices and protects your eBay store while you focus on selling.
           </p>
           <div className="actions center">
-            <ButtonLink to="/register" size="lg">
+            <ButtonLink to={paths.register} size="lg">
               Start now
             </ButtonLink>
-            <ButtonLink to="/login" size="lg" variant="outline">
+            <ButtonLink to={paths.login} size="lg" variant="outline">
               Log in
             </ButtonLink>
           </div>
@@ -115,7 +118,7 @@ export default function LandingRoute() {
           <div className="grid-3">
             {TESTIMONIALS.map((t) => (
               <figure key={t.name} className="card testimonial">
-                <div className="stars" aria-label="5 out of 5 stars">
+                <div className="stars" role="img" aria-label="5 out of 5 stars">
                   {Array.from({ length: 5 }, (_, i) => (
                     <Star key={i} size={16} aria-hidden fill="currentColor" />
                   ))}
@@ -132,7 +135,7 @@ export default function LandingRoute() {
         <section className="cta">
           <h2>Ready to grow your eBay business?</h2>
           <p>Join a community of successful sellers today.</p>
-          <ButtonLink to="/register" size="lg" variant="secondary">
+          <ButtonLink to={paths.register} size="lg" variant="secondary">
             Sign up now
           </ButtonLink>
         </section>
@@ -141,12 +144,12 @@ export default function LandingRoute() {
       <footer className="landing-footer">
         <Logo size="small" />
         <nav aria-label="Footer" className="footer-nav">
-          <Link to="/support">Support</Link>
-          <Link to="/contact">Contact</Link>
-          <Link to="/privacy">Privacy</Link>
-          <Link to="/terms">Terms</Link>
+          <Link to={paths.support}>Support</Link>
+          <Link to={paths.contact}>Contact</Link>
+          <Link to={paths.privacy}>Privacy</Link>
+          <Link to={paths.terms}>Terms</Link>
         </nav>
-        <p className="muted">© {new Date().getFullYear()} A2E Automation</p>
+        <p className="muted">© {new Date().getFullYear()} {productName}</p>
       </footer>
     </div>
   );

@@ -27,7 +27,7 @@ describe('Logo', () => {
         <Logo to="/dashboard" />
       </MemoryRouter>,
     );
-    const links = screen.getAllByRole('link', { name: /A2E Automation/ });
+    const links = screen.getAllByRole('link', { name: /Amazon to eBay Automation/ });
     expect(links[0]).toHaveAttribute('href', '/');
     expect(links[1]).toHaveAttribute('href', '/dashboard');
   });

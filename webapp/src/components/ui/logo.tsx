@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '@/lib/constants';
+import { useProductName } from '@/lib/app-config';
+import { paths } from '@/config/paths';
 
 const SIZES = { small: 24, medium: 32, large: 40 } as const;
 
@@ -8,7 +9,7 @@ export type LogoSize = keyof typeof SIZES;
 /** The brand logo: image and product name, linking to a path (default /). */
 export function Logo({
   size = 'medium',
-  to = '/',
+  to = paths.home,
   tone = 'dark',
 }: {
   size?: LogoSize;
@@ -17,10 +18,11 @@ export function Logo({
   tone?: 'dark' | 'light';
 }) {
   const px = SIZES[size];
+  const productName = useProductName();
   return (
     <Link to={to} className={`logo logo-${size} logo-${tone}`}>
       <img src="/logo.svg" alt="the product logo" width={px} height={px} />
-      <span className="logo-name">{PRODUCT_NAME}</span>
+      <span className="logo-name">{productName}</span>
     </Link>
   );
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { activeProfile, inactiveProfile } from '@/testing/data';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { activeProfile, inactiveProfile, simulatedConfig } from '@/testing/data';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 import { navigateTo } from '@/lib/browser';
 
@@ -150,7 +150,28 @@ describe('api keys', () => {
     expect(screen.getByText('POST /v1/listings')).toBeInTheDocument();
     expect(screen.getByText('1 credit per request')).toBeInTheDocument();
     expect(screen.getByText('20 requests per minute')).toBeInTheDocument();
-    expect(screen.getByText('Node.js, Python and PHP')).toBeInTheDocument();
+    expect(screen.queryByText(/PHP/)).not.toBeInTheDocument();
+  });
+
+  it("takes the rate limit and the address from the server, and shows examples with the seller's key", async () => {
+    const app = renderApp('/api-keys', {
+      'GET /api/config': { body: { ...simulatedConfig, rateLimitPerMinute: 45, apiBaseUrl: 'https://api.seller.test' } },
+    });
+    expect(await screen.findByText('45 requests per minute')).toBeInTheDocument();
+    expect(screen.getByText('https://api.seller.test/v1')).toBeInTheDocument();
+    const curl = screen.getByLabelText('curl example');
+    expect(curl).toHaveTextContent('curl -X POST https://api.seller.test/v1/listings');
+    expect(curl).toHaveTextContent(`X-API-Key: ${activeProfile.apiKey}`);
+    for (const [tab, needle] of [
+      ['Node.js', "'Idempotency-Key': randomUUID()"],
+      ['Python', '"Idempotency-Key": str(uuid.uuid4())'],
+    ]) {
+      await app.user.click(screen.getByRole('tab', { name: tab }));
+      const code = await screen.findByLabelText(`${tab} example`);
+      expect(code).toHaveTextContent('https://api.seller.test/v1/listings');
+      expect(code).toHaveTextContent(activeProfile.apiKey);
+      expect(code).toHaveTextContent(needle);
+    }
   });
 });
 
@@ -184,14 +205,26 @@ describe('support', () => {
     expect(screen.getByLabelText('Message')).toHaveValue('');
   });
 
-  it('shows contact details', async () => {
-    renderApp('/support');
-    expect(await screen.findByText(/Monday-Friday 9am-5pm EST/)).toBeInTheDocument();
+  it('shows the contact details the server is configured with', async () => {
+    renderApp('/support', {
+      'GET /api/config': { body: { ...simulatedConfig, supportEmail: 'care@shop.test', supportPhone: '+1 (555) 010-0199' } },
+    });
+    expect(await screen.findByRole('link', { name: 'care@shop.test' })).toHaveAttribute('href', 'mailto:care@shop.test');
+    expect(screen.getByRole('link', { name: '+1 (555) 010-0199' })).toHaveAttribute('href', 'tel:+15550100199');
+    expect(screen.getByText(/Monday-Friday 9am-5pm EST/)).toBeInTheDocument();
     expect(screen.getByText(/within 24 hours/)).toBeInTheDocument();
+  });
+
+  it('promises no phone support without a number', async () => {
+    renderApp('/support');
+    expect(await screen.findByRole('link', { name: simulatedConfig.supportEmail })).toBeInTheDocument();
+    expect(screen.queryByText(/Phone support/)).not.toBeInTheDocument();
   });
 });
 
 describe('download', () => {
+  beforeEach(() => vi.mocked(navigateTo).mockClear());
+
   it('needs an active subscription', async () => {
     const app = renderApp('/download', { 'GET /api/user/profile': { body: inactiveProfile } });
     expect(await screen.findByRole('heading', { name: 'Active Subscription Required' })).toBeInTheDocument();
@@ -204,15 +237,28 @@ describe('download', () => {
   });
 
   it('downloads the Windows installer with a 1.5 second busy state', async () => {
-    const app = renderApp('/download');
+    const link = { url: '/api/download/windows?token=t0k3n', fileName: 'A2E-Automation-Setup-2.4.0.exe', expiresAt: '2030-01-01T00:00:00Z' };
+    const app = renderApp('/download', { 'POST /api/download/windows/link': { body: link } });
     expect(await screen.findByText('Version 2.4.0 · 14.2 MB')).toBeInTheDocument();
+    expect(screen.getByText(simulatedConfig.installer!.sha256)).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Download for Windows' }));
-    expect(navigateTo).toHaveBeenCalledWith('/api/download/windows');
     expect(screen.getByRole('button', { name: 'Downloading...' })).toBeDisabled();
     expect(await findToast('Download Started')).toBeInTheDocument();
+    expect(navigateTo).toHaveBeenCalledWith(link.url);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Download for Windows' })).toBeEnabled(), {
       timeout: 3000,
     });
+  });
+
+  it.each([
+    [503, 'Download Failed', 'There was an issue starting your download. Please try again later.'],
+    [403, 'Subscription Required', 'You need an active subscription to download the software'],
+  ])('a %i from the server stays in the app with the %s toast', async (status, title, description) => {
+    const app = renderApp('/download', { 'POST /api/download/windows/link': { status, body: { message: 'no' } } });
+    await app.user.click(await screen.findByRole('button', { name: 'Download for Windows' }));
+    expect(await findToast(title)).toBeInTheDocument();
+    expect(screen.getByText(description)).toBeInTheDocument();
+    expect(navigateTo).not.toHaveBeenCalled();
   });
 
   it('says the Mac version is coming soon', async () => {

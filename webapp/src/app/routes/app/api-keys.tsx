@@ -2,19 +2,18 @@ import { ShieldAlert } from 'lucide-react';
 import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
+import { ApiExamples } from '@/features/api-keys/components/api-examples';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { RegenerateApiKey } from '@/features/api-keys/components/regenerate-api-key';
-import { useProfile } from '@/features/profile/api/get-profile';
-
-const EXAMPLE = `curl -X POST https://YOUR-HOST/v1/listings \\
-  -H "X-API-Key: YOUR_API_KEY" \\
-  -H "Content-Type: application/json" \\
-  -d '{"amazonUrl": "https://www.amazon.com/dp/B000000000"}'`;
+import { useProfile } from '@/lib/profile';
+import { useAppConfig } from '@/lib/app-config';
 
 export default function ApiKeysRoute() {
-  const { data: profile, error, isLoading, mutate } = useProfile();
+  const { data: profile, error, mutate } = useProfile();
+  const { data: config, error: configError, mutate: refetchConfig } = useAppConfig();
   if (error && !profile) return <LoadError what="your API key" onRetry={() => void mutate()} />;
-  if (isLoading || !profile) return <Spinner label="Loading your API key" />;
+  if (configError && !config) return <LoadError what="the API documentation" onRetry={() => void refetchConfig()} />;
+  if (!profile || !config) return <Spinner label="Loading your API key" />;
 
   return (
     <div className="page">
@@ -49,7 +48,7 @@ export default function ApiKeysRoute() {
           <div>
             <dt>Base path</dt>
             <dd>
-              <code>/v1</code>
+              <code>{config.apiBaseUrl}/v1</code>
             </dd>
           </div>
           <div>
@@ -64,17 +63,24 @@ export default function ApiKeysRoute() {
           </div>
           <div>
             <dt>Rate limit</dt>
-            <dd>20 requests per minute</dd>
+            <dd>{config.rateLimitPerMinute} requests per minute</dd>
           </div>
           <div>
-            <dt>SDKs</dt>
-            <dd>Node.js, Python and PHP</dd>
+            <dt>Reference</dt>
+            <dd>
+              <a className="link" href="/v1/openapi.json" target="_blank" rel="noreferrer">
+                OpenAPI document
+              </a>{' '}
+              (every call, its answers and errors)
+            </dd>
+          </div>
+          <div>
+            <dt>Examples</dt>
+            <dd>curl, Node.js and Python below; they use your key and run as copied (each run costs 1 credit)</dd>
           </div>
         </dl>
         <h3 className="card-subtitle">Example request</h3>
-        <pre className="code-block">
-          <code>{EXAMPLE}</code>
-        </pre>
+        <ApiExamples apiBaseUrl={config.apiBaseUrl} apiKey={profile.apiKey} />
       </Card>
     </div>
   );

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DEFAULT_BUY_MORE_CREDITS } from '@/lib/constants';
+import { checkoutPath, paths } from '@/config/paths';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -20,8 +21,8 @@ export default function CheckoutSuccessRoute() {
           {Number.isFinite(amount) && amount > 0 ? ` for ${usd.format(amount)}` : ''} have been added to your account.
         </p>
         <div className="actions center">
-          <ButtonLink to="/dashboard">Go to Dashboard</ButtonLink>
-          <ButtonLink to={`/checkout?credits=${DEFAULT_BUY_MORE_CREDITS}`} variant="outline">
+          <ButtonLink to={paths.dashboard}>Go to Dashboard</ButtonLink>
+          <ButtonLink to={checkoutPath(DEFAULT_BUY_MORE_CREDITS)} variant="outline">
             Buy More Credits
           </ButtonLink>
         </div>

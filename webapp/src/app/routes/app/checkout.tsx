@@ -8,17 +8,18 @@ import { parseCredits } from '@/features/credits/api/parse-credits';
 import { purchaseCredits } from '@/features/credits/api/purchase-credits';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
-import { priceForCredits, usePlans } from '@/features/plans/api/get-plans';
-import { profileKey } from '@/features/profile/api/get-profile';
+import { priceForCredits, usePlans } from '@/lib/plans';
+import { profileKey } from '@/lib/profile';
 import { transactionsKey } from '@/features/transactions/api/get-transactions';
 import { serverMessage } from '@/lib/api-client';
 import { centsToDollars, formatCents } from '@/lib/format';
+import { paths } from '@/config/paths';
 
 function Rejected({ title, description }: { title: string; description: string }) {
   useEffect(() => {
     toast({ title, description, variant: 'destructive' });
   }, [title, description]);
-  return <Navigate to="/dashboard" replace />;
+  return <Navigate to={paths.dashboard} replace />;
 }
 
 export default function CheckoutRoute() {
@@ -41,7 +42,7 @@ function Checkout({ credits }: { credits: number }) {
         description: serverMessage(error) ?? 'Failed to create payment session.',
         variant: 'destructive',
       });
-      navigate('/dashboard', { replace: true });
+      navigate(paths.dashboard, { replace: true });
     },
   );
 
@@ -69,9 +70,9 @@ function Checkout({ credits }: { credits: number }) {
         {session ? (
           <PaymentForm
             clientSecret={session.clientSecret}
-            returnPath={`/checkout/success?amount=${centsToDollars(session.amountCents)}&credits=${credits}`}
+            returnPath={`${paths.checkoutSuccess}?amount=${centsToDollars(session.amountCents)}&credits=${credits}`}
             submitLabel={`Pay ${formatCents(session.amountCents)}`}
-            onCancel={() => navigate('/dashboard')}
+            onCancel={() => navigate(paths.dashboard)}
             onSucceeded={() => {
               toast({ title: 'Payment Successful', description: 'Your credits have been added to your account.', variant: 'success' });
               // No hook on this page reads the profile or the transactions,

@@ -8,28 +8,35 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
 import { SoftwareDownloadsCard } from '@/features/download/components/software-downloads-card';
-import { normalizeStatus, useProfile } from '@/features/profile/api/get-profile';
-import { SubscriptionStatusBadge } from '@/features/profile/components/subscription-status-badge';
+import { normalizeStatus, useProfile } from '@/lib/profile';
+import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
 import { UsageStatisticsCard } from '@/features/usage/components/usage-statistics-card';
 import { BILLING_DATE_FORMAT, formatDate } from '@/lib/format';
+import { useProductName } from '@/lib/app-config';
 import { RECENT_TRANSACTIONS } from '@/lib/constants';
+import { liveRefresh } from '@/lib/swr-config';
+import { paths } from '@/config/paths';
 
 export default function DashboardRoute() {
-  const { data: profile, error, isLoading, mutate } = useProfile();
-  const { data: transactions, error: transactionsError, mutate: refetchTransactions } = useTransactions();
+  // Balance, usage and transactions follow the desktop client's spends live.
+  const { data: profile, error, mutate } = useProfile(liveRefresh);
+  const { data: transactions, error: transactionsError, mutate: refetchTransactions } = useTransactions(liveRefresh);
+  const productName = useProductName();
   const [buyOpen, setBuyOpen] = useState(false);
 
-  if (isLoading) return <Spinner label="Loading your dashboard" />;
-  if (error || !profile) return <LoadError what="your dashboard" onRetry={() => void mutate()} />;
+  // A failed background refresh keeps what is shown; only a first load that
+  // fails replaces the screen.
+  if (error && !profile) return <LoadError what="your dashboard" onRetry={() => void mutate()} />;
+  if (!profile) return <Spinner label="Loading your dashboard" />;
 
   const status = normalizeStatus(profile.subscriptionStatus);
 
   return (
     <div className="page">
       <Card className="welcome">
-        <h1 className="page-title">Welcome to Amazon to eBay Automation</h1>
+        <h1 className="page-title">Welcome to {productName}</h1>
         <p>Manage your subscription, credits and API key, and download the desktop software.</p>
       </Card>
 
@@ -49,7 +56,7 @@ export default function DashboardRoute() {
           {status === 'active' && profile.subscriptionRenewalDate ? (
             <p className="muted">Renews on {formatDate(profile.subscriptionRenewalDate, BILLING_DATE_FORMAT)}</p>
           ) : (
-            <Link to="/subscription" className="link">
+            <Link to={paths.subscription} className="link">
               {status === 'active' ? 'Manage subscription' : 'Subscribe now'}
             </Link>
           )}
@@ -57,13 +64,13 @@ export default function DashboardRoute() {
         <Card>
           <CardHeader title="API Key" action={<Key size={20} aria-hidden />} />
           <ApiKeyField apiKey={profile.apiKey} />
-          <Link to="/api-keys" className="link">
+          <Link to={paths.apiKeys} className="link">
             Manage API Key
           </Link>
         </Card>
       </div>
 
-      <UsageStatisticsCard />
+      <UsageStatisticsCard live />
 
       <div className="grid-2">
         <SoftwareDownloadsCard active={status === 'active'} />
@@ -71,13 +78,17 @@ export default function DashboardRoute() {
           <CardHeader
             title="Recent Transactions"
             action={
-              <Link to="/transactions" className="link">
+              <Link to={paths.transactions} className="link">
                 View all transactions
               </Link>
             }
           />
           {transactions ? (
-            <TransactionsTable transactions={transactions.slice(0, RECENT_TRANSACTIONS)} showInvoice={false} />
+            <TransactionsTable
+              transactions={transactions.slice(0, RECENT_TRANSACTIONS)}
+              showInvoice={false}
+              emptyText="No transactions yet. Your subscription payments and credit purchases will show here."
+            />
           ) : transactionsError ? (
             <LoadError what="your transactions" onRetry={() => void refetchTransactions()} />
           ) : (

@@ -6,8 +6,14 @@ import { Faq } from '@/components/ui/faq';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { MacDownloadButton, WindowsDownloadButton } from '@/features/download/components/download-buttons';
+import {
+  InstallerChecksum,
+  InstallerVersion,
+  useInstallerVersion,
+} from '@/features/download/components/installer-version';
 import { MAC_REQUIREMENT, RELEASE_NOTES, WINDOWS_SOFTWARE } from '@/features/download/components/software-info';
-import { normalizeStatus, useProfile } from '@/features/profile/api/get-profile';
+import { normalizeStatus, useProfile } from '@/lib/profile';
+import { paths } from '@/config/paths';
 
 const STEPS = [
   'Download the installer for Windows.',
@@ -23,9 +29,10 @@ const TROUBLESHOOTING = [
 ];
 
 export default function DownloadRoute() {
-  const { data: profile, error, isLoading, mutate } = useProfile();
+  const { data: profile, error, mutate } = useProfile();
+  const version = useInstallerVersion();
   if (error && !profile) return <LoadError what="downloads" onRetry={() => void mutate()} />;
-  if (isLoading || !profile) return <Spinner label="Loading downloads" />;
+  if (!profile) return <Spinner label="Loading downloads" />;
   const active = normalizeStatus(profile.subscriptionStatus) === 'active';
 
   return (
@@ -35,7 +42,7 @@ export default function DownloadRoute() {
         <Card className="card-warning">
           <CardHeader title="Active Subscription Required" action={<Lock size={20} aria-hidden />} />
           <p>Subscribe to download the desktop software and automate your listings.</p>
-          <ButtonLink to="/subscription">View Subscription</ButtonLink>
+          <ButtonLink to={paths.subscription}>View Subscription</ButtonLink>
         </Card>
       )}
       <Card>
@@ -45,9 +52,7 @@ export default function DownloadRoute() {
             <Monitor size={32} aria-hidden />
             <div className="download-meta">
               <strong>Windows</strong> <Badge tone="success">Latest</Badge>
-              <span className="muted">
-                Version {WINDOWS_SOFTWARE.version} · {WINDOWS_SOFTWARE.size}
-              </span>
+              <InstallerVersion prefix="Version " />
               <ul className="bullets small">
                 {WINDOWS_SOFTWARE.requirements.map((r) => (
                   <li key={r}>{r}</li>
@@ -56,6 +61,7 @@ export default function DownloadRoute() {
             </div>
             <WindowsDownloadButton active={active} />
           </div>
+          <InstallerChecksum />
           <div className="download-row">
             <Monitor size={32} aria-hidden />
             <div className="download-meta">
@@ -65,7 +71,7 @@ export default function DownloadRoute() {
             <MacDownloadButton />
           </div>
         </div>
-        <h3 className="card-subtitle">What&apos;s new in {WINDOWS_SOFTWARE.version}</h3>
+        <h3 className="card-subtitle">What&apos;s new{version ? ` in ${version}` : ''}</h3>
         <ul className="bullets">
           {RELEASE_NOTES.map((note) => (
             <li key={note}>{note}</li>

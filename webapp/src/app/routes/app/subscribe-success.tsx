@@ -1,6 +1,7 @@
 import { CheckCircle2 } from 'lucide-react';
 import { ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { paths } from '@/config/paths';
 
 export default function SubscribeSuccessRoute() {
   return (
@@ -10,7 +11,7 @@ export default function SubscribeSuccessRoute() {
         <h1 className="page-title">Subscription Successful</h1>
         <p>You are now subscribed. Your monthly credits are ready to use.</p>
         <div className="actions center">
-          <ButtonLink to="/dashboard">Go to Dashboard</ButtonLink>
+          <ButtonLink to={paths.dashboard}>Go to Dashboard</ButtonLink>
         </div>
       </Card>
     </div>

@@ -7,13 +7,14 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
-import { usePlans } from '@/features/plans/api/get-plans';
-import { normalizeStatus, profileKey, useProfile } from '@/features/profile/api/get-profile';
+import { usePlans } from '@/lib/plans';
+import { normalizeStatus, profileKey, useProfile } from '@/lib/profile';
 import { createSubscription } from '@/features/subscription/api/subscription';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
-import { subscriptionPaymentCallbacks } from '@/features/subscription/components/subscription-payment-callbacks';
+import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';
 import { serverMessage } from '@/lib/api-client';
 import { formatCents } from '@/lib/format';
+import { paths } from '@/config/paths';
 
 export default function SubscribeRoute() {
   const { data: profile, error, isLoading, mutate } = useProfile();
@@ -31,7 +32,7 @@ function AlreadyActive() {
   useEffect(() => {
     toast({ title: 'Subscription Active', description: 'You already have an active subscription.', variant: 'info' });
   }, []);
-  return <Navigate to="/subscription" replace />;
+  return <Navigate to={paths.subscription} replace />;
 }
 
 function Subscribe({ onPaid }: { onPaid: () => void }) {
@@ -40,7 +41,7 @@ function Subscribe({ onPaid }: { onPaid: () => void }) {
   const { data: plans } = usePlans();
   const session = usePaymentSession('subscription', createSubscription, (error) => {
     toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create subscription.', variant: 'destructive' });
-    navigate('/dashboard', { replace: true });
+    navigate(paths.dashboard, { replace: true });
   });
 
   return (
@@ -58,9 +59,9 @@ function Subscribe({ onPaid }: { onPaid: () => void }) {
         {session ? (
           <PaymentForm
             clientSecret={session.clientSecret}
-            returnPath="/subscribe/success"
+            returnPath={paths.subscribeSuccess}
             submitLabel={plans ? `Subscribe for ${formatCents(plans.plan.priceCents)}/${plans.plan.interval}` : 'Subscribe'}
-            onCancel={() => navigate('/dashboard')}
+            onCancel={() => navigate(paths.dashboard)}
             {...subscriptionPaymentCallbacks(() => {
               onPaid();
               void mutate(profileKey);

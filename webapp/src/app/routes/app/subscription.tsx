@@ -7,15 +7,16 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { PaymentForm } from '@/features/payments/components/payment-form';
-import { usePlans } from '@/features/plans/api/get-plans';
-import { normalizeStatus, profileKey, useProfile } from '@/features/profile/api/get-profile';
-import { SubscriptionStatusBadge } from '@/features/profile/components/subscription-status-badge';
+import { usePlans } from '@/lib/plans';
+import { normalizeStatus, profileKey, useProfile } from '@/lib/profile';
+import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { createSubscription } from '@/features/subscription/api/subscription';
 import { CancelSubscriptionDialog } from '@/features/subscription/components/cancel-subscription-dialog';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
-import { subscriptionPaymentCallbacks } from '@/features/subscription/components/subscription-payment-callbacks';
+import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';
 import { serverMessage } from '@/lib/api-client';
 import { BILLING_DATE_FORMAT, formatCents, formatDate } from '@/lib/format';
+import { paths } from '@/config/paths';
 
 const FAQ = [
   {
@@ -83,7 +84,7 @@ export default function SubscriptionRoute() {
           />
           <PaymentForm
             clientSecret={clientSecret}
-            returnPath="/subscription"
+            returnPath={paths.subscription}
             submitLabel="Subscribe"
             onCancel={() => setClientSecret(null)}
             {...callbacks}

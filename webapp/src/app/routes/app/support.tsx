@@ -2,7 +2,11 @@ import { BookOpen, Clock, Mail, Phone } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Faq } from '@/components/ui/faq';
+import { LoadError } from '@/components/ui/load-error';
+import { Spinner } from '@/components/ui/spinner';
 import { SupportForm } from '@/features/support/components/support-form';
+import { telHref, useAppConfig } from '@/lib/app-config';
+import { paths } from '@/config/paths';
 
 const FAQ = [
   { q: 'How do credits work?', a: 'Each listing operation or API request costs 1 credit. Monthly credits expire each billing cycle; purchased credits never expire.' },
@@ -12,6 +16,7 @@ const FAQ = [
 ];
 
 export default function SupportRoute() {
+  const { data: config, error, mutate } = useAppConfig();
   return (
     <div className="page">
       <h1 className="page-title">Support</h1>
@@ -23,23 +28,39 @@ export default function SupportRoute() {
         <div className="stack">
           <Card>
             <CardHeader title="Contact Information" />
-            <ul className="contact-list">
-              <li>
-                <Mail size={18} aria-hidden /> support@a2e-automation.example
-              </li>
-              <li>
-                <Phone size={18} aria-hidden /> Phone support Monday-Friday 9am-5pm EST
-              </li>
-              <li>
-                <Clock size={18} aria-hidden /> We respond within 24 hours
-              </li>
-            </ul>
+            {config ? (
+              <ul className="contact-list">
+                <li>
+                  <Mail size={18} aria-hidden />{' '}
+                  <a className="link" href={`mailto:${config.supportEmail}`}>
+                    {config.supportEmail}
+                  </a>
+                </li>
+                {/* Phone support only where the operator has a number (SUPPORT_PHONE). */}
+                {config.supportPhone && (
+                  <li>
+                    <Phone size={18} aria-hidden /> Phone support{' '}
+                    <a className="link" href={telHref(config.supportPhone)}>
+                      {config.supportPhone}
+                    </a>
+                    , Monday-Friday 9am-5pm EST
+                  </li>
+                )}
+                <li>
+                  <Clock size={18} aria-hidden /> We respond within 24 hours
+                </li>
+              </ul>
+            ) : error ? (
+              <LoadError what="our contact details" onRetry={() => void mutate()} />
+            ) : (
+              <Spinner label="Loading contact details" />
+            )}
           </Card>
           <Card>
             <CardHeader title="Documentation" action={<BookOpen size={20} aria-hidden />} />
             <p>
-              Guides and API reference: see the <Link to="/usage-history" className="link">tutorials</Link> and the{' '}
-              <Link to="/api-keys" className="link">API documentation</Link>.
+              Guides and API reference: see the <Link to={paths.tutorials} className="link">tutorials</Link> and the{' '}
+              <Link to={paths.apiKeys} className="link">API documentation</Link>.
             </p>
           </Card>
         </div>

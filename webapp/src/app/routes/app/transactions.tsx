@@ -1,5 +1,6 @@
 import { Card, CardHeader } from '@/components/ui/card';
 import { Faq } from '@/components/ui/faq';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
@@ -12,15 +13,19 @@ const BILLING_FAQ = [
 ];
 
 export default function TransactionsRoute() {
-  const { data, error, isLoading } = useTransactions();
+  const { data, error, mutate } = useTransactions();
   return (
     <div className="page">
       <h1 className="page-title">Transactions</h1>
       <Card>
         <CardHeader title="Transaction History" description="Your subscription payments and credit purchases." />
-        {isLoading && <Spinner label="Loading transactions" />}
-        {error && <p className="alert alert-error">Could not load your transactions.</p>}
-        {data && <TransactionsTable transactions={data} otherStatusLabel="Failed" />}
+        {data ? (
+          <TransactionsTable transactions={data} otherStatusLabel="Failed" />
+        ) : error ? (
+          <LoadError what="your transactions" onRetry={() => void mutate()} />
+        ) : (
+          <Spinner label="Loading transactions" />
+        )}
       </Card>
       <Card>
         <CardHeader title="Billing FAQ" />

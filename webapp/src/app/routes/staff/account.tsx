@@ -13,6 +13,7 @@ import { HistoryCard } from '@/features/staff/components/history-card';
 import { RebuildProjection } from '@/features/staff/components/rebuild-projection';
 import { StaffCard } from '@/features/staff/components/staff-card';
 import { ApiError } from '@/lib/api-client';
+import { paths } from '@/config/paths';
 
 /** One account's history, balance and consistency; the as-of day lives in the address (?asOf=yyyy-MM-dd). */
 export default function StaffAccountRoute() {
@@ -31,7 +32,7 @@ export default function StaffAccountRoute() {
   const afterAdjustment = () => Promise.all([history.mutate(), balance.mutate(), comparison.mutate()]);
 
   const back = (
-    <Link className="link" to="/staff">
+    <Link className="link" to={paths.staff}>
       <ArrowLeft size={16} aria-hidden /> Search accounts
     </Link>
   );

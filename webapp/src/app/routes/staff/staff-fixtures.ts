@@ -1,4 +1,4 @@
-import type { User } from '@/features/auth/api/types';
+import type { User } from '@/lib/auth-api/types';
 import type { Handler } from '@/testing/fake-api';
 import type { BalanceReport } from '@/features/staff/api/get-account-balance';
 import type { Comparison } from '@/features/staff/api/get-account-comparison';

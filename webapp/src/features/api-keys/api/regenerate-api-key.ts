@@ -1,6 +1,6 @@
 import { useSWRConfig } from 'swr';
 import { api } from '@/lib/api-client';
-import { profileKey } from '@/features/profile/api/get-profile';
+import { profileKey } from '@/lib/profile';
 
 export type RegenerateApiKeyResponse = { apiKey: string; message: string };
 

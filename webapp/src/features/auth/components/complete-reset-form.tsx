@@ -6,7 +6,8 @@ import { Button, ButtonLink } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { toast } from '@/components/ui/toast-store';
 import { ApiError } from '@/lib/api-client';
-import { completePasswordReset, completeResetSchema, type CompleteResetInput } from '../api/reset-password';
+import { completePasswordReset, completeResetSchema, type CompleteResetInput } from '@/lib/auth-api/reset-password';
+import { paths } from '@/config/paths';
 
 const MISSING_TOKEN_MESSAGE = 'Invalid or missing reset token. Please request a new password reset link.';
 const FAILED_MESSAGE = 'Failed to reset password. Please try again.';
@@ -52,7 +53,7 @@ export function CompleteResetForm({ token }: { token: string | null }) {
         <CheckCircle2 size={40} className="result-icon result-icon-success" aria-hidden />
         <h2 className="result-title">Password Reset Successful!</h2>
         <p>Your password has been updated. You can now sign in with your new password.</p>
-        <ButtonLink to="/login" className="btn-block">
+        <ButtonLink to={paths.login} className="btn-block">
           Go to Login
         </ButtonLink>
       </div>
@@ -65,7 +66,7 @@ export function CompleteResetForm({ token }: { token: string | null }) {
         <XCircle size={40} className="result-icon result-icon-error" aria-hidden />
         <h2 className="result-title">Password Reset Failed</h2>
         <p>{state.message}</p>
-        <ButtonLink to="/reset-password" className="btn-block">
+        <ButtonLink to={paths.resetPassword} className="btn-block">
           Request New Reset Link
         </ButtonLink>
       </div>

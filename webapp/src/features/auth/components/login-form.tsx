@@ -5,7 +5,8 @@ import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
 import { REDIRECT_AFTER_LOGIN_MS } from '@/lib/constants';
-import { loginSchema, type LoginInput } from '../api/login';
+import { loginSchema, type LoginInput } from '@/lib/auth-api/login';
+import { paths } from '@/config/paths';
 
 export function LoginForm() {
   const { signIn } = useAuth();
@@ -21,7 +22,7 @@ export function LoginForm() {
   const onSubmit = handleSubmit(async (values) => {
     const result = await signIn(values);
     if (!result.success) return;
-    const target = !result.user?.isVerified ? '/verify-email' : from && from !== '/login' ? from : '/dashboard';
+    const target = !result.user?.isVerified ? paths.verifyEmail : from && from !== paths.login ? from : paths.dashboard;
     await new Promise((resolve) => setTimeout(resolve, REDIRECT_AFTER_LOGIN_MS));
     navigate(target, { replace: true });
   });
@@ -44,7 +45,7 @@ export function LoginForm() {
         registration={register('password')}
       />
       <div className="form-row-end">
-        <Link to="/reset-password" className="link">
+        <Link to={paths.resetPassword} className="link">
           Forgot password?
         </Link>
       </div>
@@ -53,12 +54,12 @@ export function LoginForm() {
       </Button>
       <p className="form-footer">
         Don&apos;t have an account?{' '}
-        <Link to="/register" className="link">
+        <Link to={paths.register} className="link">
           Sign up
         </Link>
       </p>
       <p className="form-footer">
-        <Link to="/" className="link-muted">
+        <Link to={paths.home} className="link-muted">
           Return to home
         </Link>
       </p>

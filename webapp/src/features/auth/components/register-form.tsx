@@ -5,7 +5,8 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
-import { registerSchema, type RegisterInput } from '../api/register';
+import { registerSchema, type RegisterInput } from '@/lib/auth-api/register';
+import { paths } from '@/config/paths';
 
 export function RegisterForm() {
   const { signUp } = useAuth();
@@ -21,7 +22,7 @@ export function RegisterForm() {
 
   const onSubmit = handleSubmit(async (values) => {
     const result = await signUp(values);
-    if (result.success) navigate('/verify-email', { replace: true });
+    if (result.success) navigate(paths.verifyEmail, { replace: true });
   });
 
   return (
@@ -56,12 +57,12 @@ export function RegisterForm() {
       </Button>
       <p className="form-footer">
         Already have an account?{' '}
-        <Link to="/login" className="link">
+        <Link to={paths.login} className="link">
           Sign in
         </Link>
       </p>
       <p className="form-footer">
-        <Link to="/" className="link-muted">
+        <Link to={paths.home} className="link-muted">
           Return to home
         </Link>
       </p>

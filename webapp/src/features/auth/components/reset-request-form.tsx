@@ -6,7 +6,8 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
-import { resetRequestSchema, type ResetRequestInput } from '../api/reset-password';
+import { resetRequestSchema, type ResetRequestInput } from '@/lib/auth-api/reset-password';
+import { paths } from '@/config/paths';
 
 export function ResetRequestForm() {
   const { sendResetLink } = useAuth();
@@ -26,12 +27,12 @@ export function ResetRequestForm() {
     <>
       <p className="form-footer">
         Remembered it?{' '}
-        <Link to="/login" className="link">
+        <Link to={paths.login} className="link">
           Sign in
         </Link>
       </p>
       <p className="form-footer">
-        <Link to="/" className="link-muted">
+        <Link to={paths.home} className="link-muted">
           Return to home
         </Link>
       </p>

@@ -7,7 +7,8 @@ import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
 import { REDIRECT_AFTER_VERIFY_MS, VERIFICATION_CODE_LENGTH } from '@/lib/constants';
-import { verifyEmailSchema, type VerifyEmailInput } from '../api/verify-email';
+import { verifyEmailSchema, type VerifyEmailInput } from '@/lib/auth-api/verify-email';
+import { paths } from '@/config/paths';
 
 export function VerifyEmailForm({ email }: { email: string }) {
   const { verify, resendCode } = useAuth();
@@ -23,7 +24,7 @@ export function VerifyEmailForm({ email }: { email: string }) {
 
   useEffect(() => {
     if (!verified) return;
-    const timer = setTimeout(() => navigate('/dashboard', { replace: true }), REDIRECT_AFTER_VERIFY_MS);
+    const timer = setTimeout(() => navigate(paths.dashboard, { replace: true }), REDIRECT_AFTER_VERIFY_MS);
     return () => clearTimeout(timer);
   }, [verified, navigate]);
 

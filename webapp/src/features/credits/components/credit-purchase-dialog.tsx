@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
-import { usePlans } from '@/features/plans/api/get-plans';
+import { customAmountProblem, usePlans } from '@/lib/plans';
 import { formatCents } from '@/lib/format';
+import { checkoutPath } from '@/config/paths';
 
 /**
  * Pick a package or type a custom whole number of credits; choosing one
@@ -13,28 +15,29 @@ import { formatCents } from '@/lib/format';
  */
 export function CreditPurchaseDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const navigate = useNavigate();
-  const { data: plans } = usePlans();
+  const { data: plans, error: plansError, mutate: refetchPlans } = usePlans();
   const [selected, setSelected] = useState<number | null>(null);
   const [custom, setCustom] = useState('');
+  const [customError, setCustomError] = useState<string | null>(null);
 
   function reset() {
     setSelected(null);
     setCustom('');
+    setCustomError(null);
   }
 
   function onContinue() {
+    if (!plans) return;
     const amount = selected ?? (/^\d+$/.test(custom.trim()) ? Number(custom.trim()) : 0);
-    if (!(amount > 0)) {
-      toast({
-        title: 'Invalid Amount',
-        description: 'Please select a package or enter a valid amount.',
-        variant: 'destructive',
-      });
+    const problem = selected === null ? customAmountProblem(plans, amount) : null;
+    if (problem) {
+      if (custom.trim() !== '') setCustomError(problem);
+      toast({ title: 'Invalid Amount', description: problem, variant: 'destructive' });
       return;
     }
     onOpenChange(false);
     reset();
-    navigate(`/checkout?credits=${amount}`);
+    navigate(checkoutPath(amount));
   }
 
   return (
@@ -51,12 +54,18 @@ export function CreditPurchaseDialog({ open, onOpenChange }: { open: boolean; on
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button onClick={onContinue}>Continue to Checkout</Button>
+          <Button onClick={onContinue} disabled={!plans}>
+            Continue to Checkout
+          </Button>
         </>
       }
     >
       {!plans ? (
-        <Spinner label="Loading credit packages" />
+        plansError ? (
+          <LoadError what="credit packages" onRetry={() => void refetchPlans()} />
+        ) : (
+          <Spinner label="Loading credit packages" />
+        )
       ) : (
         <>
           <fieldset className="packages">
@@ -71,6 +80,7 @@ export function CreditPurchaseDialog({ open, onOpenChange }: { open: boolean; on
                   onChange={() => {
                     setSelected(pkg.credits);
                     setCustom('');
+                    setCustomError(null);
                   }}
                 />
                 <span className="package-credits">{pkg.credits.toLocaleString('en-US')} credits</span>
@@ -87,17 +97,25 @@ export function CreditPurchaseDialog({ open, onOpenChange }: { open: boolean; on
               className="input"
               type="number"
               inputMode="numeric"
-              min={1}
+              min={plans.minCustomCredits}
               max={plans.maxCustomCredits}
               step={1}
               value={custom}
+              aria-invalid={customError ? true : undefined}
+              aria-describedby={customError ? 'custom-credits-hint custom-credits-error' : 'custom-credits-hint'}
               onChange={(event) => {
                 setCustom(event.target.value);
                 setSelected(null);
+                setCustomError(null);
               }}
             />
-            <p className="field-hint">
-              {formatCents(plans.customCreditPriceCents)} per credit
+            {customError && (
+              <p id="custom-credits-error" className="field-error" role="alert">
+                {customError}
+              </p>
+            )}
+            <p id="custom-credits-hint" className="field-hint">
+              {formatCents(plans.customCreditPriceCents)} per credit, at least {plans.minCustomCredits} credits
               {/^\d+$/.test(custom.trim()) && Number(custom) > 0
                 ? ` — total ${formatCents(Number(custom) * plans.customCreditPriceCents)}`
                 : ''}

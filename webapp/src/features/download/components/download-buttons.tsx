@@ -2,12 +2,23 @@ import { Apple, Download } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast-store';
+import { ApiError } from '@/lib/api-client';
 import { navigateTo } from '@/lib/browser';
 import { DOWNLOAD_BUSY_MS } from '@/lib/constants';
+import { createWindowsDownloadLink } from '../api/download-link';
 
-export const WINDOWS_DOWNLOAD_URL = '/api/download/windows';
+const subscriptionRequired = () =>
+  toast({
+    title: 'Subscription Required',
+    description: 'You need an active subscription to download the software',
+    variant: 'destructive',
+  });
 
-/** Windows installer download: needs an active subscription; busy for 1.5 s after a click. */
+/**
+ * Windows installer download: needs an active subscription; busy for 1.5 s
+ * after a click. The server is asked first (a short-lived link), so a
+ * refusal or an outage shows the spec's toast instead of leaving the app.
+ */
 export function WindowsDownloadButton({ active }: { active: boolean }) {
   const [busy, setBusy] = useState(false);
 
@@ -17,20 +28,22 @@ export function WindowsDownloadButton({ active }: { active: boolean }) {
     return () => clearTimeout(timer);
   }, [busy]);
 
-  function onClick() {
+  async function onClick() {
     if (!active) {
-      toast({
-        title: 'Subscription Required',
-        description: 'You need an active subscription to download the software',
-        variant: 'destructive',
-      });
+      subscriptionRequired();
       return;
     }
     setBusy(true);
     try {
-      navigateTo(WINDOWS_DOWNLOAD_URL);
+      const link = await createWindowsDownloadLink();
+      navigateTo(link.url);
       toast({ title: 'Download Started', description: 'Your download will begin shortly.', variant: 'info' });
-    } catch {
+    } catch (error) {
+      // A subscription that lapsed since the page loaded is the server's 403.
+      if (error instanceof ApiError && error.status === 403) {
+        subscriptionRequired();
+        return;
+      }
       toast({
         title: 'Download Failed',
         description: 'There was an issue starting your download. Please try again later.',
@@ -41,7 +54,7 @@ export function WindowsDownloadButton({ active }: { active: boolean }) {
 
   return (
     <div className="download-button">
-      <Button onClick={onClick} busy={busy} variant={active ? 'primary' : 'outline'}>
+      <Button onClick={() => void onClick()} busy={busy} variant={active ? 'primary' : 'outline'}>
         <Download size={16} aria-hidden />
         {!active ? 'Subscription Required' : busy ? 'Downloading...' : 'Download for Windows'}
       </Button>

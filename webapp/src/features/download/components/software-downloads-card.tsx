@@ -3,7 +3,9 @@ import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { MacDownloadButton, WindowsDownloadButton } from './download-buttons';
-import { MAC_REQUIREMENT, WINDOWS_SOFTWARE } from './software-info';
+import { InstallerVersion } from './installer-version';
+import { MAC_REQUIREMENT } from './software-info';
+import { paths } from '@/config/paths';
 
 /** The dashboard's Software Downloads card. */
 export function SoftwareDownloadsCard({ active }: { active: boolean }) {
@@ -13,7 +15,7 @@ export function SoftwareDownloadsCard({ active }: { active: boolean }) {
         title="Software Downloads"
         description="Desktop software for automated listings."
         action={
-          <Link to="/download" className="link">
+          <Link to={paths.download} className="link">
             Details
           </Link>
         }
@@ -23,9 +25,7 @@ export function SoftwareDownloadsCard({ active }: { active: boolean }) {
           <Monitor size={28} aria-hidden />
           <div className="download-meta">
             <strong>Windows</strong> <Badge tone="success">Latest</Badge>
-            <span className="muted">
-              v{WINDOWS_SOFTWARE.version} · {WINDOWS_SOFTWARE.size}
-            </span>
+            <InstallerVersion prefix="v" />
           </div>
           <WindowsDownloadButton active={active} />
         </li>

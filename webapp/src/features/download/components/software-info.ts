@@ -1,7 +1,8 @@
-/** Spec section 9: the desktop software. */
+/**
+ * Spec section 9: the desktop software's requirements. Its version, size and
+ * checksum are the served file's, from /api/config (InstallerVersion).
+ */
 export const WINDOWS_SOFTWARE = {
-  version: '2.4.0',
-  size: '14.2 MB',
   requirements: ['Windows 10 or 11 (64-bit)', '4 GB RAM (8 GB recommended)', '200 MB free disk space'],
 };
 

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Spinner } from '@/components/ui/spinner';
-import { useAppConfig } from '@/features/config/api/get-config';
+import { useAppConfig } from '@/lib/app-config';
 import { SimulatedPaymentForm } from './simulated-payment-form';
 import type { PaymentFormProps } from './types';
 

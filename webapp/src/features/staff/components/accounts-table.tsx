@@ -1,13 +1,14 @@
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
-import { SubscriptionStatusBadge } from '@/features/profile/components/subscription-status-badge';
+import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import type { AccountSummary } from '../api/search-accounts';
 import { formatCredits } from './format';
+import { paths } from '@/config/paths';
 
 /** Search hits: each email links to the account's page. */
 export function AccountsTable({ accounts }: { accounts: AccountSummary[] }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label="Accounts table" tabIndex={0}>
       <table className="table">
         <thead>
           <tr>
@@ -24,7 +25,7 @@ export function AccountsTable({ accounts }: { accounts: AccountSummary[] }) {
           {accounts.map((a) => (
             <tr key={a.id}>
               <td>
-                <Link className="link" to={`/staff/accounts/${a.id}`}>
+                <Link className="link" to={paths.staffAccount(a.id)}>
                   {a.email}
                 </Link>
               </td>

@@ -3,7 +3,7 @@ import { useSWRConfig } from 'swr';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast-store';
-import { profileKey } from '@/features/profile/api/get-profile';
+import { profileKey } from '@/lib/profile';
 import { serverMessage } from '@/lib/api-client';
 import { cancelSubscription } from '../api/subscription';
 

@@ -1,4 +1,4 @@
-import useSWR from 'swr';
+import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from '@/lib/api-client';
 
 export type Transaction = {
@@ -17,6 +17,7 @@ export const transactionsKey = '/api/transactions';
 export const getTransactions = () => api.get<Transaction[]>(transactionsKey);
 
 /** Newest first, as the server sends them. */
-export function useTransactions() {
-  return useSWR<Transaction[]>(transactionsKey, getTransactions);
+/** `options` can make a screen follow the ledger live (`liveRefresh` in lib/swr-config). */
+export function useTransactions(options?: SWRConfiguration<Transaction[]>) {
+  return useSWR<Transaction[]>(transactionsKey, getTransactions, options);
 }

@@ -8,15 +8,18 @@ export function TransactionsTable({
   transactions,
   showInvoice = true,
   otherStatusLabel,
+  emptyText = 'No transactions found',
 }: {
   transactions: Transaction[];
   showInvoice?: boolean;
   /** How a status other than paid or pending reads ("Failed" on /transactions). */
   otherStatusLabel?: string;
+  /** What shows when there are none. */
+  emptyText?: string;
 }) {
-  if (transactions.length === 0) return <p className="empty">No transactions found</p>;
+  if (transactions.length === 0) return <p className="empty">{emptyText}</p>;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label="Transactions table" tabIndex={0}>
       <table className="table">
         <thead>
           <tr>

@@ -21,7 +21,7 @@ export const CATEGORIES: { value: TutorialCategory; label: string }[] = [
 
 /** Fixed content (spec section 2). Thumbnails are local; nothing is fetched. */
 export const TUTORIALS: Tutorial[] = [
-  { id: 't1', title: 'Getting Started with A2E Automation', description: 'Install the software, add your API key and create your first listing.', category: 'beginner', duration: '8:24', thumbnail: '/logo.svg', videoId: 'getting-started', featured: true },
+  { id: 't1', title: 'Getting Started with the Desktop Software', description: 'Install the software, add your API key and create your first listing.', category: 'beginner', duration: '8:24', thumbnail: '/logo.svg', videoId: 'getting-started', featured: true },
   { id: 't2', title: 'Understanding Credits', description: 'How monthly and purchased credits are spent and when they expire.', category: 'beginner', duration: '5:10', thumbnail: '/logo.svg', videoId: 'credits' },
   { id: 't3', title: 'Your First Bulk Upload', description: 'Move dozens of Amazon products to eBay in one run.', category: 'beginner', duration: '11:02', thumbnail: '/logo.svg', videoId: 'bulk-upload', isNew: true },
   { id: 't4', title: 'Pricing Rules That Protect Your Margin', description: 'Set markups, minimum profits and rounding rules.', category: 'advanced', duration: '14:45', thumbnail: '/logo.svg', videoId: 'pricing-rules', featured: true },

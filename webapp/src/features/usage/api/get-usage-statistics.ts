@@ -1,4 +1,4 @@
-import useSWR from 'swr';
+import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from '@/lib/api-client';
 
 export type UsageRow = {
@@ -19,6 +19,7 @@ export const usageStatisticsKey = '/api/usage-statistics';
 
 export const getUsageStatistics = () => api.get<UsageStatistics>(usageStatisticsKey);
 
-export function useUsageStatistics() {
-  return useSWR<UsageStatistics>(usageStatisticsKey, getUsageStatistics);
+/** `options` can make a screen follow the ledger live (`liveRefresh` in lib/swr-config). */
+export function useUsageStatistics(options?: SWRConfiguration<UsageStatistics>) {
+  return useSWR<UsageStatistics>(usageStatisticsKey, getUsageStatistics, options);
 }

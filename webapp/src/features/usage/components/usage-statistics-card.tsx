@@ -1,20 +1,29 @@
 import { Card, CardHeader } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { creditsUsedPercent } from '@/lib/constants';
+import { liveRefresh } from '@/lib/swr-config';
 import { useUsageStatistics } from '../api/get-usage-statistics';
 
 const number = new Intl.NumberFormat('en-US');
 
-/** The usage table with the figures the API returns, and the credits-used bar. */
-export function UsageStatisticsCard() {
-  const { data, error, isLoading } = useUsageStatistics();
+/**
+ * The usage table with the figures the API returns, and the credits-used bar;
+ * `live` follows the desktop client's spends without a reload.
+ */
+export function UsageStatisticsCard({ live = false }: { live?: boolean }) {
+  const { data, error, mutate } = useUsageStatistics(live ? liveRefresh : undefined);
   const percent = creditsUsedPercent(data?.creditsUsed ?? 0);
+  const unused = data !== undefined && data.rows.every((row) => row.total === 0);
   return (
     <Card>
       <CardHeader title="Usage Statistics" description="Your activity across the platform." />
-      {isLoading && <Spinner label="Loading usage statistics" />}
-      {error && <p className="alert alert-error">Could not load usage statistics.</p>}
+      {!data && !error && <Spinner label="Loading usage statistics" />}
+      {!data && error && <LoadError what="usage statistics" onRetry={() => void mutate()} />}
+      {unused && (
+        <p className="empty">No activity yet. Requests from the desktop software and your API key will show here.</p>
+      )}
       {data && (
         <>
           <div className="usage-bar">
@@ -26,7 +35,7 @@ export function UsageStatisticsCard() {
             </div>
             <Progress value={percent} label="Credits used this month" />
           </div>
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Usage statistics table" tabIndex={0}>
             <table className="table">
               <thead>
                 <tr>

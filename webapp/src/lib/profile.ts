@@ -1,4 +1,4 @@
-import useSWR from 'swr';
+import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from '@/lib/api-client';
 
 export type SubscriptionStatus = 'active' | 'inactive' | 'cancelled' | 'past_due';
@@ -19,8 +19,9 @@ export const profileKey = '/api/user/profile';
 
 export const getProfile = () => api.get<Profile>(profileKey);
 
-export function useProfile() {
-  return useSWR<Profile>(profileKey, getProfile);
+/** `options` can make a screen follow the ledger live (`liveRefresh` in lib/swr-config). */
+export function useProfile(options?: SWRConfiguration<Profile>) {
+  return useSWR<Profile>(profileKey, getProfile, options);
 }
 
 /** Any unknown or missing status counts as inactive (spec section 4). */

@@ -1,5 +1,5 @@
 import { toast } from '@/components/ui/toast-store';
-import type { PaymentCallbacks } from '@/features/payments/components/types';
+import type { PaymentCallbacks } from './types';
 
 /** The toasts of a subscription payment (spec section 8), shared by /subscription and /subscribe. */
 export function subscriptionPaymentCallbacks(afterSuccess?: () => void): PaymentCallbacks {

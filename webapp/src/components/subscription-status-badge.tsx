@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { normalizeStatus } from '../api/get-profile';
+import { normalizeStatus } from '@/lib/profile';
 
 const LOOK = {
   active: { label: 'Active', tone: 'success' },

@@ -1,5 +1,6 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
+import { formatCents } from '@/lib/format';
 
 export type Plan = {
   id: string;
@@ -16,8 +17,25 @@ export type Plans = {
   plan: Plan;
   packages: CreditPackage[];
   customCreditPriceCents: number;
+  /** The smallest custom amount: the provider's minimum charge ($0.50). */
+  minCustomCredits: number;
   maxCustomCredits: number;
 };
+
+/**
+ * Why a custom amount cannot be bought, or null when it can: the server's
+ * rule (internal/catalog), said before the seller reaches the checkout.
+ */
+export function customAmountProblem(plans: Plans, credits: number): string | null {
+  if (!Number.isSafeInteger(credits) || credits <= 0) return 'Please select a package or enter a valid amount.';
+  if (credits < plans.minCustomCredits) {
+    return `The minimum purchase is ${plans.minCustomCredits} credits (${formatCents(plans.minCustomCredits * plans.customCreditPriceCents)}).`;
+  }
+  if (credits > plans.maxCustomCredits) {
+    return `The maximum purchase is ${plans.maxCustomCredits.toLocaleString('en-US')} credits.`;
+  }
+  return null;
+}
 
 export const plansKey = '/api/plans';
 

@@ -1,0 +1,69 @@
+import { Phone } from 'lucide-react';
+import { Link } from 'react-router';
+import { Card } from '@/components/ui/card';
+import { LoadError } from '@/components/ui/load-error';
+import { Logo } from '@/components/ui/logo';
+import { Spinner } from '@/components/ui/spinner';
+import { usePage, type PageSlug } from '@/features/pages/api/get-page';
+import { Markdown } from '@/features/pages/components/markdown';
+import { telHref, useAppConfig } from '@/lib/app-config';
+import { paths } from '@/config/paths';
+
+/**
+ * Phone support, where the operator has a number (SUPPORT_PHONE); the
+ * email address is in the page itself ({{supportEmail}}).
+ */
+function PhoneSupport() {
+  const phone = useAppConfig().data?.supportPhone;
+  if (!phone) return null;
+  return (
+    <p className="contact-list">
+      <Phone size={18} aria-hidden /> Phone support{' '}
+      <a className="link" href={telHref(phone)}>
+        {phone}
+      </a>
+      , Monday-Friday 9am-5pm EST
+    </p>
+  );
+}
+
+/** A public page (contact, privacy, terms) from the Markdown an operator edits. */
+export function InfoPage({ slug }: { slug: PageSlug }) {
+  const { data, error, mutate } = usePage(slug);
+  return (
+    <div className="info-page">
+      <header className="info-page-header">
+        <Logo />
+        <nav aria-label="Pages" className="footer-nav">
+          <Link to={paths.contact}>Contact</Link>
+          <Link to={paths.privacy}>Privacy</Link>
+          <Link to={paths.terms}>Terms</Link>
+        </nav>
+      </header>
+      <main className="page narrow">
+        <Card>
+          {data ? (
+            <>
+              <Markdown text={data.markdown} />
+              {slug === 'contact' && <PhoneSupport />}
+            </>
+          ) : error ? (
+            <LoadError what="this page" onRetry={() => void mutate()} />
+          ) : (
+            <Spinner label="Loading" />
+          )}
+        </Card>
+      </main>
+    </div>
+  );
+}
+
+export function ContactRoute() {
+  return <InfoPage slug="contact" />;
+}
+export function PrivacyRoute() {
+  return <InfoPage slug="privacy" />;
+}
+export function TermsRoute() {
+  return <InfoPage slug="terms" />;
+}

@@ -1,0 +1,34 @@
+/**
+ * Every route of the webapp (spec section 2), in one place: the router
+ * declares them, links and redirects go through them.
+ */
+export const paths = {
+  home: '/',
+  login: '/login',
+  register: '/register',
+  resetPassword: '/reset-password',
+  resetPasswordComplete: '/reset-password/complete',
+  verifyEmail: '/verify-email',
+  contact: '/contact',
+  privacy: '/privacy',
+  terms: '/terms',
+
+  dashboard: '/dashboard',
+  subscription: '/subscription',
+  apiKeys: '/api-keys',
+  /** The tutorials page (spec: /usage-history shows the tutorials). */
+  tutorials: '/usage-history',
+  download: '/download',
+  support: '/support',
+  transactions: '/transactions',
+  checkout: '/checkout',
+  checkoutSuccess: '/checkout/success',
+  subscribe: '/subscribe',
+  subscribeSuccess: '/subscribe/success',
+
+  staff: '/staff',
+  staffAccount: (id: string) => `/staff/accounts/${encodeURIComponent(id)}`,
+} as const;
+
+/** Checkout for n credits. */
+export const checkoutPath = (credits: number) => `${paths.checkout}?credits=${credits}`;

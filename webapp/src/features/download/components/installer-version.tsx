@@ -1,0 +1,35 @@
+import { useAppConfig } from '@/lib/app-config';
+import { formatBytes } from '@/lib/format';
+
+/**
+ * The Windows installer's version and size, as the server reads them from
+ * the file it serves (DOWNLOADS_DIR); `prefix` is "v" or "Version ".
+ */
+export function InstallerVersion({ prefix }: { prefix: string }) {
+  const { data: config, error } = useAppConfig();
+  if (!config) return <span className="muted">{error ? 'Version unavailable' : 'Loading version…'}</span>;
+  const installer = config.installer;
+  if (!installer) return <span className="muted">Not available right now</span>;
+  return (
+    <span className="muted">
+      {prefix}
+      {installer.version} · {formatBytes(installer.sizeBytes)}
+    </span>
+  );
+}
+
+/** The installer's SHA-256, for sellers who check what they downloaded. */
+export function InstallerChecksum() {
+  const installer = useAppConfig().data?.installer;
+  if (!installer) return null;
+  return (
+    <p className="checksum">
+      <span className="muted">{installer.fileName} SHA-256:</span> <code>{installer.sha256}</code>
+    </p>
+  );
+}
+
+/** The version alone ("2.4.0"), or nothing until it is known. */
+export function useInstallerVersion(): string | undefined {
+  return useAppConfig().data?.installer?.version;
+}
