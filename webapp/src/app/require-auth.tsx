@@ -9,6 +9,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { loading, isAuthenticated } = useAuth();
   const location = useLocation();
   if (loading) return <Spinner fullPage label="Loading your session" />;
-  if (!isAuthenticated) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
+  // The whole address (query included: /checkout?credits=500), to come back to.
+  const from = location.pathname + location.search + location.hash;
+  if (!isAuthenticated) return <Navigate to={paths.login} replace state={{ from }} />;
   return children;
 }

@@ -2,13 +2,15 @@ import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'r
 import { useSWRConfig } from 'swr';
 import { toast } from '@/components/ui/toast-store';
 import { describeError, onUnauthorized } from '@/lib/api-client';
-import { useUserQuery } from '@/lib/auth-api/get-user';
+import { configKey } from '@/lib/app-config';
+import { userKey, useUserQuery } from '@/lib/auth-api/get-user';
 import { login, type LoginInput } from '@/lib/auth-api/login';
 import { logout } from '@/lib/auth-api/logout';
 import { register, type RegisterInput } from '@/lib/auth-api/register';
 import { requestPasswordReset, type ResetRequestInput } from '@/lib/auth-api/reset-password';
 import { resendVerification, verifyEmail } from '@/lib/auth-api/verify-email';
 import type { User } from '@/lib/auth-api/types';
+import { plansKey } from '@/lib/plans';
 
 /** What every auth action reports (spec section 7). */
 export type AuthResult = { success: true; user?: User } | { success: false; error: string };
@@ -33,15 +35,27 @@ function failed(title: string, error: string): AuthResult {
   return { success: false, error };
 }
 
+/** Public answers (config, plans, pages) outlive a session; the rest is the account's. */
+const isAccountData = (key: unknown) =>
+  typeof key === 'string' && key !== userKey && key !== configKey && key !== plansKey && !key.startsWith('/api/pages/');
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const { data, isLoading, mutate } = useUserQuery();
   const { mutate: globalMutate } = useSWRConfig();
   const user = data ?? null;
 
   // A session that ended under an open tab (expired, signed out elsewhere):
-  // forget the user, so RequireAuth sends the seller to /login, remembering
-  // the page to come back to.
-  useEffect(() => onUnauthorized(() => void mutate(null, { revalidate: false })), [mutate]);
+  // forget the user and every cached answer (the next to sign in in this tab
+  // may be someone else), so RequireAuth sends the seller to /login,
+  // remembering the page to come back to.
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        void globalMutate(isAccountData, undefined, { revalidate: false });
+        void mutate(null, { revalidate: false });
+      }),
+    [mutate, globalMutate],
+  );
 
   const value = useMemo<AuthContextValue>(() => {
     const setUser = (next: User | null) => mutate(next, { revalidate: false });

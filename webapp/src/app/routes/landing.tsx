@@ -2,6 +2,7 @@ import { BarChart3, Check, ShieldCheck, Star, Zap } from 'lucide-react';
 import { Link } from 'react-router';
 import { ButtonLink } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { usePlans } from '@/lib/plans';
 import { useProductName } from '@/lib/app-config';
@@ -22,8 +23,8 @@ const TESTIMONIALS = [
 ];
 
 function PricingCard() {
-  const { data: plans, error } = usePlans();
-  if (error) return <p className="muted">Pricing is unavailable right now.</p>;
+  const { data: plans, error, mutate } = usePlans();
+  if (!plans && error) return <LoadError what="pricing" onRetry={() => void mutate()} />;
   if (!plans) return <Spinner label="Loading pricing" />;
   const { plan } = plans;
   return (

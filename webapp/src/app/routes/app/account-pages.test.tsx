@@ -162,7 +162,9 @@ describe('api keys', () => {
     const curl = screen.getByLabelText('curl example');
     expect(curl).toHaveTextContent('curl -X POST https://api.seller.test/v1/listings');
     expect(curl).toHaveTextContent(`X-API-Key: ${activeProfile.apiKey}`);
+    expect(curl).toHaveTextContent('Idempotency-Key: $(uuidgen');
     for (const [tab, needle] of [
+      ['PowerShell', "Invoke-RestMethod -Method Post -Uri 'https://api.seller.test/v1/listings'"],
       ['Node.js', "'Idempotency-Key': randomUUID()"],
       ['Python', '"Idempotency-Key": str(uuid.uuid4())'],
     ]) {

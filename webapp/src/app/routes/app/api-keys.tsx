@@ -76,7 +76,7 @@ export default function ApiKeysRoute() {
           </div>
           <div>
             <dt>Examples</dt>
-            <dd>curl, Node.js and Python below; they use your key and run as copied (each run costs 1 credit)</dd>
+            <dd>curl, PowerShell, Node.js and Python below; they use your key and run as copied (each run costs 1 credit)</dd>
           </div>
         </dl>
         <h3 className="card-subtitle">Example request</h3>

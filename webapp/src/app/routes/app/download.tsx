@@ -1,4 +1,5 @@
 import { Lock, Monitor } from 'lucide-react';
+import { useEffect } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { ButtonLink } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -6,12 +7,9 @@ import { Faq } from '@/components/ui/faq';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { MacDownloadButton, WindowsDownloadButton } from '@/features/download/components/download-buttons';
-import {
-  InstallerChecksum,
-  InstallerVersion,
-  useInstallerVersion,
-} from '@/features/download/components/installer-version';
+import { InstallerChecksum, InstallerVersion } from '@/features/download/components/installer-version';
 import { MAC_REQUIREMENT, RELEASE_NOTES, WINDOWS_SOFTWARE } from '@/features/download/components/software-info';
+import { useAppConfig } from '@/lib/app-config';
 import { normalizeStatus, useProfile } from '@/lib/profile';
 import { paths } from '@/config/paths';
 
@@ -30,7 +28,12 @@ const TROUBLESHOOTING = [
 
 export default function DownloadRoute() {
   const { data: profile, error, mutate } = useProfile();
-  const version = useInstallerVersion();
+  // The installer's facts as the server has them now: an operator may have
+  // replaced the file since the app loaded.
+  const { mutate: refreshConfig } = useAppConfig();
+  useEffect(() => {
+    void refreshConfig();
+  }, [refreshConfig]);
   if (error && !profile) return <LoadError what="downloads" onRetry={() => void mutate()} />;
   if (!profile) return <Spinner label="Loading downloads" />;
   const active = normalizeStatus(profile.subscriptionStatus) === 'active';
@@ -71,7 +74,7 @@ export default function DownloadRoute() {
             <MacDownloadButton />
           </div>
         </div>
-        <h3 className="card-subtitle">What&apos;s new{version ? ` in ${version}` : ''}</h3>
+        <h3 className="card-subtitle">What&apos;s new</h3>
         <ul className="bullets">
           {RELEASE_NOTES.map((note) => (
             <li key={note}>{note}</li>

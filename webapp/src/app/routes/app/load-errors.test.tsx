@@ -69,4 +69,50 @@ describe('a session that ends under an open tab', () => {
     await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(app.location()).toBe('/transactions'), { timeout: 5000 });
   }, 15_000);
+
+  it('returns to the whole address, query included', async () => {
+    let signedIn = false;
+    const app = renderApp('/checkout?credits=500', {
+      'GET /api/user': () => (signedIn ? { body: verifiedUser } : { status: 401, body: { message: 'Not signed in' } }),
+      'POST /api/credits/purchase': { body: { clientSecret: 'pi_1_secret', amountCents: 3999 } },
+      'POST /api/login': () => {
+        signedIn = true;
+        return { body: { token: 't', user: verifiedUser, message: 'Signed in' } };
+      },
+    });
+    await waitFor(() => expect(app.location()).toBe('/login'));
+    await app.user.type(await screen.findByLabelText('Email'), verifiedUser.email);
+    await app.user.type(screen.getByLabelText('Password'), 'Correct-Horse-42!');
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(app.location()).toBe('/checkout?credits=500'), { timeout: 5000 });
+  }, 15_000);
+
+  it('shows whoever signs in next nothing of the last session', async () => {
+    let signedIn = true;
+    let who = 'first';
+    const app = renderApp('/api-keys', {
+      'GET /api/user': () => (signedIn ? { body: verifiedUser } : { status: 401, body: { message: 'Not signed in' } }),
+      'GET /api/user/profile': () =>
+        signedIn ? { body: { ...activeProfile, apiKey: `a2e_${who}_key` } } : { status: 401, body: { message: 'Not signed in' } },
+      'GET /api/transactions': () => (signedIn ? { body: transactions } : { status: 401, body: { message: 'Not signed in' } }),
+      'POST /api/login': () => {
+        signedIn = true;
+        who = 'second';
+        return { body: { token: 't', user: verifiedUser, message: 'Signed in' } };
+      },
+    });
+    expect(await screen.findByDisplayValue('a2e_first_key')).toBeInTheDocument();
+    signedIn = false;
+    await app.router.navigate('/transactions');
+    await waitFor(() => expect(app.location()).toBe('/login'));
+    await app.user.type(await screen.findByLabelText('Email'), verifiedUser.email);
+    await app.user.type(screen.getByLabelText('Password'), 'Correct-Horse-42!');
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(app.location()).toBe('/transactions'), { timeout: 5000 });
+    // Past SWR's 2 s de-duplication window, as any real sign-in is.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await app.router.navigate('/api-keys');
+    expect(await screen.findByDisplayValue('a2e_second_key')).toBeInTheDocument();
+    expect(screen.queryByDisplayValue('a2e_first_key')).not.toBeInTheDocument();
+  }, 15_000);
 });

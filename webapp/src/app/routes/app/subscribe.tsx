@@ -38,7 +38,7 @@ function AlreadyActive() {
 function Subscribe({ onPaid }: { onPaid: () => void }) {
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
-  const { data: plans } = usePlans();
+  const { data: plans, error: plansError, mutate: refetchPlans } = usePlans();
   const session = usePaymentSession('subscription', createSubscription, (error) => {
     toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create subscription.', variant: 'destructive' });
     navigate(paths.dashboard, { replace: true });
@@ -52,7 +52,13 @@ function Subscribe({ onPaid }: { onPaid: () => void }) {
           title={plans?.plan.name ?? 'Monthly Plan'}
           description={plans ? `${formatCents(plans.plan.priceCents)} per ${plans.plan.interval}` : undefined}
         />
-        {plans ? <PlanBenefits features={plans.plan.features} /> : <Spinner label="Loading plan" />}
+        {plans ? (
+            <PlanBenefits features={plans.plan.features} />
+          ) : plansError ? (
+            <LoadError what="the plan" onRetry={() => void refetchPlans()} />
+          ) : (
+            <Spinner label="Loading plan" />
+          )}
       </Card>
       <Card>
         <CardHeader title="Payment" />

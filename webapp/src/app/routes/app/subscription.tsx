@@ -36,7 +36,7 @@ const FAQ = [
 
 export default function SubscriptionRoute() {
   const { data: profile, error, isLoading, mutate: refetchProfile } = useProfile();
-  const { data: plans } = usePlans();
+  const { data: plans, error: plansError, mutate: refetchPlans } = usePlans();
   const { mutate } = useSWRConfig();
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
@@ -122,7 +122,13 @@ export default function SubscriptionRoute() {
       <div className="grid-2">
         <Card>
           <CardHeader title="Plan Benefits" />
-          {plans ? <PlanBenefits features={plans.plan.features} /> : <Spinner label="Loading plan" />}
+          {plans ? (
+            <PlanBenefits features={plans.plan.features} />
+          ) : plansError ? (
+            <LoadError what="the plan" onRetry={() => void refetchPlans()} />
+          ) : (
+            <Spinner label="Loading plan" />
+          )}
         </Card>
         <Card>
           <CardHeader title="Frequently Asked Questions" />

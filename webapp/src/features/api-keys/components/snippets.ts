@@ -1,12 +1,13 @@
 /** A product on amazon.com; each run of an example costs 1 credit. */
 const EXAMPLE_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 
-export type Snippet = { id: 'curl' | 'node' | 'python'; label: string; code: string };
+export type Snippet = { id: 'curl' | 'powershell' | 'node' | 'python'; label: string; code: string };
 
 /**
  * Examples of POST /v1/listings that work as copied: the seller's own key
- * and the server's public address (APP_BASE_URL), nothing to fill in.
- * Node and Python send a fresh Idempotency-Key, as docs/desktop-api.md asks.
+ * and the server's public address (APP_BASE_URL), nothing to fill in. Each
+ * sends a fresh Idempotency-Key, as docs/desktop-api.md asks. curl is for
+ * macOS and Linux shells; Windows gets PowerShell's own client.
  */
 export function listingSnippets(apiBaseUrl: string, apiKey: string): Snippet[] {
   const url = `${apiBaseUrl}/v1/listings`;
@@ -16,10 +17,25 @@ export function listingSnippets(apiBaseUrl: string, apiKey: string): Snippet[] {
       id: 'curl',
       label: 'curl',
       code: [
+        `# macOS or Linux shell`,
         `curl -X POST ${url} \\`,
         `  -H "X-API-Key: ${apiKey}" \\`,
         `  -H "Content-Type: application/json" \\`,
+        `  -H "Idempotency-Key: $(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)" \\`,
         `  -d '${body}'`,
+      ].join('\n'),
+    },
+    {
+      id: 'powershell',
+      label: 'PowerShell',
+      code: [
+        `# Windows PowerShell 5.1 or PowerShell 7`,
+        `$headers = @{`,
+        `  'X-API-Key' = '${apiKey}'`,
+        `  'Idempotency-Key' = [guid]::NewGuid().ToString()`,
+        `}`,
+        `$body = '${body}'`,
+        `Invoke-RestMethod -Method Post -Uri '${url}' -Headers $headers -ContentType 'application/json' -Body $body`,
       ].join('\n'),
     },
     {

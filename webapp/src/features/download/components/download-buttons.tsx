@@ -1,5 +1,5 @@
 import { Apple, Download } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast-store';
 import { ApiError } from '@/lib/api-client';
@@ -21,6 +21,8 @@ const subscriptionRequired = () =>
  */
 export function WindowsDownloadButton({ active }: { active: boolean }) {
   const [busy, setBusy] = useState(false);
+  // The link request in flight: a second click must not record a second download.
+  const requesting = useRef(false);
 
   useEffect(() => {
     if (!busy) return;
@@ -33,6 +35,8 @@ export function WindowsDownloadButton({ active }: { active: boolean }) {
       subscriptionRequired();
       return;
     }
+    if (requesting.current) return;
+    requesting.current = true;
     setBusy(true);
     try {
       const link = await createWindowsDownloadLink();
@@ -49,6 +53,8 @@ export function WindowsDownloadButton({ active }: { active: boolean }) {
         description: 'There was an issue starting your download. Please try again later.',
         variant: 'destructive',
       });
+    } finally {
+      requesting.current = false;
     }
   }
 

@@ -6,8 +6,18 @@ import { formatBytes } from '@/lib/format';
  * the file it serves (DOWNLOADS_DIR); `prefix` is "v" or "Version ".
  */
 export function InstallerVersion({ prefix }: { prefix: string }) {
-  const { data: config, error } = useAppConfig();
-  if (!config) return <span className="muted">{error ? 'Version unavailable' : 'Loading version…'}</span>;
+  const { data: config, error, mutate } = useAppConfig();
+  if (!config && error) {
+    return (
+      <span className="muted">
+        Version unavailable.{' '}
+        <button type="button" className="link-button" onClick={() => void mutate()}>
+          Retry
+        </button>
+      </span>
+    );
+  }
+  if (!config) return <span className="muted">Loading version…</span>;
   const installer = config.installer;
   if (!installer) return <span className="muted">Not available right now</span>;
   return (
@@ -27,9 +37,4 @@ export function InstallerChecksum() {
       <span className="muted">{installer.fileName} SHA-256:</span> <code>{installer.sha256}</code>
     </p>
   );
-}
-
-/** The version alone ("2.4.0"), or nothing until it is known. */
-export function useInstallerVersion(): string | undefined {
-  return useAppConfig().data?.installer?.version;
 }
