@@ -101,7 +101,8 @@ func sendInstaller(w http.ResponseWriter, r *http.Request, d Deps, f io.Reader, 
 	h.Set("Content-Length", strconv.FormatInt(inst.SizeBytes, 10))
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
-	if _, err := io.Copy(w, f); err != nil {
+	// Exactly Content-Length bytes, even from a file still growing.
+	if _, err := io.CopyN(w, f, inst.SizeBytes); err != nil {
 		d.Log.WarnContext(r.Context(), "download interrupted", "account", currentSession(r.Context()).AccountID, "err", err)
 	}
 }

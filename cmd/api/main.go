@@ -103,7 +103,7 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	}
 	// In production an installer that is not a Windows executable is never
 	// served, and its absence stops the start-up here.
-	installers := downloads.NewInstallers(cfg.DownloadsDir, !cfg.IsDevelopment())
+	installers := downloads.NewInstallers(cfg.DownloadsDir, !cfg.IsDevelopment(), downloads.WithLogger(log))
 	if err := checkInstaller(cfg, log, installers); err != nil {
 		return Deps{}, err
 	}
