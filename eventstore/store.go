@@ -3,10 +3,11 @@
 // position, and publish appended events in the same transaction. It is the
 // only package that writes the events table.
 //
-// Global positions are assigned under a transaction-scoped advisory lock that
-// is held until commit, so positions become visible in strictly increasing
-// order and a reader tailing by position never skips an event that commits
-// late (see docs/event-store.md).
+// Appends to different streams commit in parallel. Global positions come
+// from a sequence, so they may become visible out of order; readers that
+// tail by position read only up to the horizon (Horizon), below which every
+// drawn position's transaction has ended, so they never skip an event that
+// commits late (see docs/event-store.md).
 package eventstore
 
 import (
@@ -28,9 +29,11 @@ import (
 // Topic is the watermill topic on which every appended event is published.
 const Topic = "account_events"
 
-// positionLockKey is the advisory lock that serialises the assignment of
-// global positions until commit ("ledger" in ASCII).
-const positionLockKey int64 = 0x6c6564676572
+// appendingKey is the advisory lock every appending transaction holds in
+// shared mode, from before it draws positions until it ends ("ledger" in
+// ASCII). Shared holders never wait for each other; readers only look at
+// who holds it (Horizon) and never take it.
+const appendingKey int64 = 0x6c6564676572
 
 // ErrConflict is matched (errors.Is) by every concurrency conflict.
 var ErrConflict = errors.New("stream version conflict")
@@ -148,22 +151,52 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected
 		at = time.Now()
 	}
 	at = at.UTC()
-	newVersion := expected + int64(len(events))
-
-	if err := s.moveHead(ctx, tx, stream, expected, newVersion, st); err != nil {
+	if err := s.moveHead(ctx, tx, stream, expected, expected+int64(len(events)), st); err != nil {
 		return nil, err
 	}
-
-	// From here to commit, nobody else can take a global position.
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, positionLockKey); err != nil {
-		return nil, fmt.Errorf("lock positions: %w", err)
-	}
-	mdJSON, err := json.Marshal(md)
+	mdJSON, err := encodeMetadata(md)
 	if err != nil {
-		return nil, fmt.Errorf("encode metadata: %w", err)
+		return nil, err
 	}
-	records := make([]Record, len(events))
+	records := newRecords(stream, expected, events, md, at)
 	batch := &pgx.Batch{}
+	// Show readers that this transaction may hold positions until it ends,
+	// before drawing any (Horizon relies on that order).
+	batch.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, appendingKey)
+	for i := range records {
+		r := &records[i]
+		batch.Queue(insertEventDrawing, r.EventID, stream, r.StreamVersion, r.Type, r.SchemaVersion, string(r.Data), mdJSON, at).
+			QueryRow(func(row pgx.Row) error { return row.Scan(&r.GlobalPosition) })
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		if isUniqueViolation(err) {
+			return nil, &ConflictError{Stream: stream, Expected: expected}
+		}
+		return nil, fmt.Errorf("append %s: %w", stream, err)
+	}
+	outbox := &pgx.Batch{}
+	if err := queueOutbox(ctx, outbox, records); err != nil {
+		return nil, err
+	}
+	if err := tx.SendBatch(ctx, outbox).Close(); err != nil {
+		return nil, fmt.Errorf("publish: %w", err)
+	}
+	return records, nil
+}
+
+// insertEvent stores one event at a position drawn before; insertEventDrawing
+// draws it.
+const (
+	insertEvent = `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+	insertEventDrawing = `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+		VALUES (nextval('events_position_seq'), $1, $2, $3, $4, $5, $6, $7, $8) RETURNING global_position`
+)
+
+// newRecords are the records of events appended to stream after version
+// expected (positions not yet known).
+func newRecords(stream string, expected int64, events []NewEvent, md Metadata, at time.Time) []Record {
+	records := make([]Record, len(events))
 	for i, e := range events {
 		sv := e.SchemaVersion
 		if sv == 0 {
@@ -179,46 +212,23 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected
 			Metadata:      md,
 			RecordedAt:    at,
 		}
-		r := &records[i]
-		batch.Queue(`INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-			VALUES (nextval('events_position_seq'), $1, $2, $3, $4, $5, $6, $7, $8) RETURNING global_position`,
-			r.EventID, stream, r.StreamVersion, r.Type, r.SchemaVersion, string(e.Data), string(mdJSON), at,
-		).QueryRow(func(row pgx.Row) error { return row.Scan(&r.GlobalPosition) })
 	}
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		if isUniqueViolation(err) {
-			return nil, &ConflictError{Stream: stream, Expected: expected}
-		}
-		return nil, fmt.Errorf("append %s: %w", stream, err)
+	return records
+}
+
+func encodeMetadata(md Metadata) (string, error) {
+	b, err := json.Marshal(md)
+	if err != nil {
+		return "", fmt.Errorf("encode metadata: %w", err)
 	}
-	if err := s.publish(ctx, tx, records); err != nil {
-		return nil, err
-	}
-	return records, nil
+	return string(b), nil
 }
 
 // moveHead advances the stream's head from expected to newVersion, the
 // optimistic concurrency check, and writes the snapshot when given.
 func (s *Store) moveHead(ctx context.Context, tx pgx.Tx, stream string, expected, newVersion int64, st *stateWrite) error {
-	var state []byte
-	var wakeAt *time.Time
-	stateVersion := int64(0)
-	if st != nil {
-		state, wakeAt, stateVersion = st.state, st.wakeAt, newVersion
-	}
-	var tag pgconn.CommandTag
-	var err error
-	if expected == 0 {
-		tag, err = tx.Exec(ctx, `INSERT INTO streams (stream_id, version, state, state_version, wake_at)
-			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id) DO NOTHING`,
-			stream, newVersion, nullJSON(state), stateVersion, wakeAt)
-	} else if st != nil {
-		tag, err = tx.Exec(ctx, `UPDATE streams SET version = $3, state = $4, state_version = $5, wake_at = $6, updated_at = now()
-			WHERE stream_id = $1 AND version = $2`, stream, expected, newVersion, nullJSON(state), stateVersion, wakeAt)
-	} else {
-		tag, err = tx.Exec(ctx, `UPDATE streams SET version = $3, updated_at = now()
-			WHERE stream_id = $1 AND version = $2`, stream, expected, newVersion)
-	}
+	sql, args := moveHeadSQL(stream, expected, newVersion, st)
+	tag, err := tx.Exec(ctx, sql, args...)
 	if err != nil {
 		return fmt.Errorf("move head of %s: %w", stream, err)
 	}
@@ -228,12 +238,35 @@ func (s *Store) moveHead(ctx context.Context, tx pgx.Tx, stream string, expected
 	return nil
 }
 
-func (s *Store) publish(ctx context.Context, tx pgx.Tx, records []Record) error {
-	pub, err := wsql.NewPublisher(wsql.TxFromPgx(tx), wsql.PublisherConfig{SchemaAdapter: wsql.DefaultPostgreSQLSchema{}}, s.logger)
-	if err != nil {
-		return fmt.Errorf("publisher: %w", err)
+// moveHeadSQL is moveHead's statement: it moves one row, or none on a
+// conflict.
+func moveHeadSQL(stream string, expected, newVersion int64, st *stateWrite) (string, []any) {
+	var state []byte
+	var wakeAt *time.Time
+	stateVersion := int64(0)
+	if st != nil {
+		state, wakeAt, stateVersion = st.state, st.wakeAt, newVersion
 	}
-	msgs := make([]*message.Message, len(records))
+	switch {
+	case expected == 0:
+		return `INSERT INTO streams (stream_id, version, state, state_version, wake_at)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id) DO NOTHING`,
+			[]any{stream, newVersion, nullJSON(state), stateVersion, wakeAt}
+	case st != nil:
+		return `UPDATE streams SET version = $3, state = $4, state_version = $5, wake_at = $6, updated_at = now()
+			WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion, nullJSON(state), stateVersion, wakeAt}
+	default:
+		return `UPDATE streams SET version = $3, updated_at = now()
+			WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion}
+	}
+}
+
+// queueOutbox queues on batch the outbox rows of records: watermill-sql's
+// own insert into its table for Topic (its schema adapter writes the
+// statement), in the append's transaction, so publication is never a dual
+// write.
+func queueOutbox(ctx context.Context, batch *pgx.Batch, records []Record) error {
+	msgs := make(message.Messages, len(records))
 	for i, r := range records {
 		payload, err := json.Marshal(Notification{StreamID: r.StreamID, StreamVersion: r.StreamVersion, GlobalPosition: r.GlobalPosition, EventType: r.Type})
 		if err != nil {
@@ -245,9 +278,11 @@ func (s *Store) publish(ctx context.Context, tx pgx.Tx, records []Record) error 
 		m.Metadata.Set("request_id", r.Metadata.RequestID)
 		msgs[i] = m
 	}
-	if err := pub.Publish(Topic, msgs...); err != nil {
+	q, err := wsql.DefaultPostgreSQLSchema{}.InsertQuery(wsql.InsertQueryParams{Topic: Topic, Msgs: msgs})
+	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
+	batch.Queue(q.Query, q.Args...)
 	return nil
 }
 
@@ -282,20 +317,99 @@ func (s *Store) readStream(ctx context.Context, q Querier, stream string, afterV
 }
 
 // ReadAll returns up to limit events with a global position above
-// afterPosition, in position order. Positions become visible in increasing
-// order, so a reader that remembers the last position it saw never skips one.
+// afterPosition and at or below the horizon, in position order. No event can
+// appear later at or below the horizon, so a reader that remembers the last
+// position it saw never skips one.
 func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]Record, error) {
 	return s.ReadAllIn(ctx, s.pool, afterPosition, limit)
 }
 
-// ReadAllIn is ReadAll through q (a transaction).
+// ReadAllIn is ReadAll through q: a pool, or a READ COMMITTED transaction
+// (each statement sees what committed before it; a REPEATABLE READ
+// snapshot taken before the horizon could miss events below it).
 func (s *Store) ReadAllIn(ctx context.Context, q Querier, afterPosition int64, limit int) ([]Record, error) {
+	horizon, err := s.Horizon(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if horizon <= afterPosition {
+		return nil, nil
+	}
 	rows, err := q.Query(ctx, `SELECT `+recordColumns+` FROM events
-		WHERE global_position > $1 ORDER BY global_position LIMIT $2`, afterPosition, limit)
+		WHERE global_position > $1 AND global_position <= $2 ORDER BY global_position LIMIT $3`, afterPosition, horizon, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read all after %d: %w", afterPosition, err)
 	}
 	return s.scanRecords(rows)
+}
+
+// Horizon is the highest global position at or below which every position
+// drawn so far belongs to a transaction that has ended: its events are
+// visible to any later statement, or gone for good (a rollback's gap).
+//
+// It reads the last drawn position, then the appending transactions in
+// flight (holders of appendingKey, taken before drawing), and waits until
+// those have ended. A transaction that drew a position at or below the last
+// one had marked itself first, so it is among them or already over. Only
+// appends are waited for, never a long transaction elsewhere, and the wait
+// is as long as the slowest of them takes to commit.
+func (s *Store) Horizon(ctx context.Context, q Querier) (int64, error) {
+	var last int64
+	if err := queryRow(ctx, q, `SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM events_position_seq`).Scan(&last); err != nil {
+		return 0, fmt.Errorf("last position: %w", err)
+	}
+	var inFlight []string
+	if err := queryRow(ctx, q, `SELECT coalesce(array_agg(virtualtransaction), '{}') FROM pg_locks
+		WHERE `+appendingLocks, appendingKey>>32, appendingKey&0xffffffff).Scan(&inFlight); err != nil {
+		return 0, fmt.Errorf("appends in flight: %w", err)
+	}
+	for delay := 200 * time.Microsecond; len(inFlight) > 0; delay = min(2*delay, 10*time.Millisecond) {
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(delay):
+		}
+		if err := queryRow(ctx, q, `SELECT coalesce(array_agg(virtualtransaction), '{}') FROM pg_locks
+			WHERE `+appendingLocks+` AND virtualtransaction = ANY($3)`, appendingKey>>32, appendingKey&0xffffffff, inFlight).Scan(&inFlight); err != nil {
+			return 0, fmt.Errorf("appends in flight: %w", err)
+		}
+	}
+	return last, nil
+}
+
+// appendingLocks selects the granted appendingKey locks in this database
+// (a bigint advisory key shows as classid = high half, objid = low half).
+const appendingLocks = `locktype = 'advisory' AND granted AND objsubid = 1
+	AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+	AND classid = $1::bigint::oid AND objid = $2::bigint::oid`
+
+// queryRow is QueryRow on a Querier.
+func queryRow(ctx context.Context, q Querier, sql string, args ...any) pgx.Row {
+	rows, err := q.Query(ctx, sql, args...)
+	return rowOf{rows: rows, err: err}
+}
+
+type rowOf struct {
+	rows pgx.Rows
+	err  error
+}
+
+func (r rowOf) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	defer r.rows.Close()
+	if !r.rows.Next() {
+		if err := r.rows.Err(); err != nil {
+			return err
+		}
+		return pgx.ErrNoRows
+	}
+	if err := r.rows.Scan(dest...); err != nil {
+		return err
+	}
+	r.rows.Close()
+	return r.rows.Err()
 }
 
 // HeadPosition is the highest committed global position (0 when empty).

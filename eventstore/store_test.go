@@ -217,17 +217,20 @@ func TestUpcasterHook(t *testing.T) {
 	}
 }
 
-// TestConcurrentWritersTailingReader: 8 writers append thousands of events
-// over many streams while a reader tails by global position; the reader sees
-// every event exactly once, in increasing positions.
+// TestConcurrentWritersTailingReader: 16 writers append thousands of events
+// over many streams, in parallel commits, while a reader tails by global
+// position. Meanwhile a deliberately slow committer draws a position, holds
+// its transaction open while later positions commit around it, and commits;
+// another rolls back. The reader sees every committed event exactly once, in
+// increasing positions, the slow one included.
 func TestConcurrentWritersTailingReader(t *testing.T) {
 	s := eventstore.New(testdb.New(t))
 	ctx := context.Background()
-	const writers, perWriter, streams = 8, 300, 40
-	total := writers * perWriter
+	const writers, perWriter, streams = 16, 200, 64
+	total := writers*perWriter + 1 // + the slow committer's event
 
 	var wg sync.WaitGroup
-	errs := make(chan error, writers)
+	errs := make(chan error, writers+2)
 	for w := range writers {
 		wg.Add(1)
 		go func() {
@@ -237,6 +240,36 @@ func TestConcurrentWritersTailingReader(t *testing.T) {
 				if _, err := s.Update(ctx, stream, eventstore.UpdateOptions{}, decideAppend("E")); err != nil {
 					errs <- err
 					return
+				}
+			}
+		}()
+	}
+	slowPosition := make(chan int64, 1)
+	for _, commit := range []bool{true, false} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(20 * time.Millisecond) // among the others
+			tx, err := s.Pool().Begin(ctx)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer func() { _ = tx.Rollback(ctx) }()
+			stream := "slow-rollback"
+			if commit {
+				stream = "slow"
+			}
+			recs, err := s.Append(ctx, tx, stream, 0, []eventstore.NewEvent{ev("Slow", 1)}, eventstore.Metadata{}, time.Time{})
+			if err != nil {
+				errs <- err
+				return
+			}
+			time.Sleep(400 * time.Millisecond) // later positions commit meanwhile
+			if commit {
+				slowPosition <- recs[0].GlobalPosition
+				if err := tx.Commit(ctx); err != nil {
+					errs <- err
 				}
 			}
 		}()
@@ -258,6 +291,9 @@ func TestConcurrentWritersTailingReader(t *testing.T) {
 			}
 			if seen[r.EventID.String()] {
 				t.Fatalf("event %s seen twice", r.EventID)
+			}
+			if r.StreamID == "slow-rollback" {
+				t.Fatalf("a rolled-back event was read: %+v", r)
 			}
 			seen[r.EventID.String()] = true
 			last = r.GlobalPosition
@@ -281,7 +317,16 @@ func TestConcurrentWritersTailingReader(t *testing.T) {
 	default:
 	}
 	if len(seen) != total {
-		t.Fatalf("reader saw %d events, writers appended %d", len(seen), total)
+		t.Fatalf("reader saw %d events, writers committed %d", len(seen), total)
+	}
+	// The slow commit really was overtaken: later positions committed first.
+	p := <-slowPosition
+	var later int
+	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM events WHERE global_position > $1 AND stream_id <> 'slow'`, p).Scan(&later); err != nil {
+		t.Fatal(err)
+	}
+	if later == 0 {
+		t.Fatalf("no event was appended after the slow committer's position %d: the test proved nothing", p)
 	}
 	// Every stream's versions are gapless.
 	for i := range streams {

@@ -120,9 +120,7 @@ func (s *Store) updateOnce(ctx context.Context, stream string, opts UpdateOption
 		}
 	}
 	if opts.IdempotencyKey != "" {
-		if _, err := tx.Exec(ctx, `INSERT INTO idempotency_keys
-			(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		if _, err := tx.Exec(ctx, insertIdempotencyKey,
 			stream, opts.IdempotencyKey, opts.RequestHash, d.Result, res.FirstPosition, res.LastPosition, res.StreamVersion); err != nil {
 			if isUniqueViolation(err) {
 				return Result{}, &ConflictError{Stream: stream, Expected: snap.Version}

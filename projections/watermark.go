@@ -29,26 +29,32 @@ func (r *Runner) Watermark(ctx context.Context, name string) (int64, error) {
 // it, in log order, that its checkpoints show applied, stopping at the
 // first that is not; it returns the new watermark. Its cost follows the
 // events since the watermark (read watermarkBatch at a time), not the
-// number of streams. It relies on the event store making positions visible
-// in order (docs/event-store.md): an event can never appear later below
-// the watermark.
+// number of streams. It reads only up to the event store's horizon
+// (docs/event-store.md), so an event can never appear later below the
+// watermark.
 func (r *Runner) AdvanceWatermark(ctx context.Context, name string) (int64, error) {
 	wm, err := r.Watermark(ctx, name)
 	if err != nil {
 		return 0, err
 	}
 	for {
+		// Only below the event store's horizon is the log final: a late
+		// commit can still appear above it.
+		horizon, err := r.store.Horizon(ctx, r.pool)
+		if err != nil {
+			return wm, err
+		}
 		var next int64
 		var scanned int
-		err := r.pool.QueryRow(ctx, `
+		err = r.pool.QueryRow(ctx, `
 			WITH after AS (
 				SELECT e.global_position, e.stream_version, coalesce(
 					(SELECT c.version FROM projection_checkpoints c WHERE c.projection = $1 AND c.stream_id = e.stream_id), 0) AS applied
 				FROM events e
-				WHERE e.global_position > $2 ORDER BY e.global_position LIMIT $3),
+				WHERE e.global_position > $2 AND e.global_position <= $4 ORDER BY e.global_position LIMIT $3),
 			first_gap AS (SELECT min(global_position) AS p FROM after WHERE applied < stream_version)
 			SELECT coalesce((SELECT max(global_position) FROM after WHERE global_position < coalesce((SELECT p FROM first_gap), 'Infinity'::numeric)), $2),
-			       (SELECT count(*) FROM after)`, name, wm, watermarkBatch).Scan(&next, &scanned)
+			       (SELECT count(*) FROM after)`, name, wm, watermarkBatch, horizon).Scan(&next, &scanned)
 		if err != nil {
 			return wm, fmt.Errorf("advance watermark of %s: %w", name, err)
 		}

@@ -162,7 +162,7 @@ func handleVeroCheck(d Deps) http.HandlerFunc {
 // failed command keeps nothing, so its retry runs afresh.
 func runMetered(w http.ResponseWriter, r *http.Request, d Deps, status int, idem idempotency, cmd accounts.Command) {
 	id := apiAccount(r.Context())
-	res, err := d.Accounts.Update(r.Context(), id, eventstore.UpdateOptions{
+	res, err := d.Accounts.Spend(r.Context(), id, eventstore.UpdateOptions{
 		Metadata: metadata(r, "apikey:"+id), IdempotencyKey: idem.key, RequestHash: idem.hash,
 	}, cmd)
 	if err != nil {

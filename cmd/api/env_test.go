@@ -87,6 +87,7 @@ func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Poo
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(d.Accounts.Close) // before the pool closes
 	tr, err := transport.New(transport.Config{Kind: transport.KindSQL}, pool, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strconv"
@@ -128,6 +129,11 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	}
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
+	if cfg.GroupCommit {
+		repo.UseGroupCommit(store.NewBatcher(eventstore.BatcherOptions{
+			Lanes: cfg.GroupCommitLanes, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
+		}))
+	}
 	provider, err := payments.NewProvider(cfg)
 	if err != nil {
 		return Deps{}, err
@@ -165,6 +171,10 @@ func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	// Go's profiles, beside the metrics and as private as they are
+	// (METRICS_ADDR defaults to loopback): what make bench-load -pprof reads.
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	log.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
 	go func() { _ = srv.Serve(ln) }()
@@ -250,6 +260,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if err != nil {
 		return err
 	}
+	defer d.Accounts.Close() // after the HTTP server stops (deferred later, runs first)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, 2)

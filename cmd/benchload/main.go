@@ -59,6 +59,7 @@ type options struct {
 	server, api, projector, floor string
 	seconds                       int
 	levels                        []int
+	pprof                         string
 	sellers                       int
 }
 
@@ -72,6 +73,7 @@ func run() error {
 	flag.IntVar(&o.seconds, "seconds", 8, "seconds per level")
 	flag.StringVar(&levels, "clients", "1,4,16,64", "concurrent clients per level")
 	flag.IntVar(&o.sellers, "sellers", 128, "sellers (one API key each) the clients spread over")
+	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of the last level there")
 	flag.Parse()
 	for _, l := range strings.Split(levels, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(l))
@@ -114,12 +116,26 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	api, err := startProc(o.api, []string{"-addr", addr, "-mail-sender=false"}, env, "listening on")
+	apiEnv := env
+	metricsAddr := ""
+	if o.pprof != "" {
+		if metricsAddr, err = freeAddr(); err != nil {
+			return err
+		}
+		apiEnv = append(slices.Clone(env), "METRICS_ADDR="+metricsAddr)
+	}
+	api, err := startProc(o.api, []string{"-addr", addr, "-mail-sender=false"}, apiEnv, "listening on")
 	if err != nil {
 		return err
 	}
 	defer api.kill()
-	projector, err := startProc(o.projector, []string{"-metrics-addr", ""}, env, "projector running")
+	projectorMetrics := ""
+	if o.pprof != "" {
+		if projectorMetrics, err = freeAddr(); err != nil {
+			return err
+		}
+	}
+	projector, err := startProc(o.projector, []string{"-metrics-addr", projectorMetrics}, env, "projector running")
 	if err != nil {
 		return err
 	}
@@ -131,8 +147,25 @@ func run() error {
 
 	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 |")
 	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, c := range o.levels {
+	for i, c := range o.levels {
+		var profiled chan error
+		if o.pprof != "" && i == len(o.levels)-1 {
+			profiled = make(chan error, 1)
+			go func() {
+				errs := make(chan error, 2)
+				go func() { errs <- saveProfile(metricsAddr, o.pprof, fmt.Sprintf("api-%dclients.pprof", c), o.seconds-1) }()
+				go func() {
+					errs <- saveProfile(projectorMetrics, o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), o.seconds-1)
+				}()
+				profiled <- errors.Join(<-errs, <-errs)
+			}()
+		}
 		res := load(ctx, pool, base, keys[:o.sellers], c, time.Duration(o.seconds)*time.Second)
+		if profiled != nil {
+			if err := <-profiled; err != nil {
+				return err
+			}
+		}
 		floor, err := pgbench(db, o.floor, c, o.seconds)
 		if err != nil {
 			return err
@@ -509,4 +542,23 @@ func freeAddr() (string, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().String(), nil
+}
+
+// saveProfile saves bin/api's CPU profile over seconds to dir/name.
+func saveProfile(metricsAddr, dir, name string, seconds int) error {
+	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", metricsAddr, max(seconds, 1)))
+	if err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	defer resp.Body.Close()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(f, resp.Body)
+	return err
 }

@@ -26,8 +26,9 @@ type Clock func() time.Time
 
 // Repository runs commands on seller accounts.
 type Repository struct {
-	store *eventstore.Store
-	clock Clock
+	store   *eventstore.Store
+	clock   Clock
+	batcher *eventstore.Batcher // nil: Spend runs as Update
 }
 
 // NewRepository returns a Repository on store; clock defaults to time.Now.
@@ -51,8 +52,34 @@ type Command func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Ti
 
 // Update runs cmd on the existing account id.
 func (r *Repository) Update(ctx context.Context, id string, opts eventstore.UpdateOptions, cmd Command) (eventstore.Result, error) {
-	stream := domain.StreamID(id)
-	return r.store.Update(ctx, stream, opts, func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+	return r.store.Update(ctx, domain.StreamID(id), opts, r.decider(id, cmd))
+}
+
+// UseGroupCommit sends Spend's commands through b, which coalesces
+// concurrent spends of different accounts into one transaction.
+func (r *Repository) UseGroupCommit(b *eventstore.Batcher) { r.batcher = b }
+
+// Close stops the group commit, if any, after its running batches.
+func (r *Repository) Close() {
+	if r.batcher != nil {
+		r.batcher.Close()
+	}
+}
+
+// Spend runs cmd, a command on the hot path (the desktop client's metered
+// calls), on the existing account id: through the group commit when there
+// is one, else as Update. Either way it is one command with its own
+// answer, refusal and idempotency key.
+func (r *Repository) Spend(ctx context.Context, id string, opts eventstore.UpdateOptions, cmd Command) (eventstore.Result, error) {
+	if r.batcher == nil {
+		return r.Update(ctx, id, opts, cmd)
+	}
+	return r.batcher.Update(ctx, domain.StreamID(id), opts, r.decider(id, cmd))
+}
+
+// decider decides cmd on account id's locked snapshot.
+func (r *Repository) decider(id string, cmd Command) eventstore.DecideFunc {
+	return func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
 		if snap.Version == 0 {
 			return eventstore.Decision{}, ErrNotFound
 		}
@@ -66,7 +93,7 @@ func (r *Repository) Update(ctx context.Context, id string, opts eventstore.Upda
 			return eventstore.Decision{}, err
 		}
 		return decision(a, result, now)
-	})
+	}
 }
 
 // Create runs create for a new account id; it fails with a conflict when

@@ -68,13 +68,7 @@ func TestNoOverdraft(t *testing.T) {
 				_, err := r.Update(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 					return nil, a.Spend(domain.OperationAPIRequest, fmt.Sprintf("w%d-%d", w, i), now)
 				})
-				switch {
-				case err == nil:
-					ok.Add(1)
-				case domain.ErrorCode(err) == domain.CodeInsufficientCredits:
-					refused.Add(1)
-				default:
-					errs <- err
+				if !tally(err, &ok, &refused, errs) {
 					return
 				}
 			}
@@ -205,4 +199,19 @@ func TestIdempotentCommandResult(t *testing.T) {
 	if a.Balance(time.Now()) != 4 {
 		t.Fatalf("a retried spend was charged twice: balance %d", a.Balance(time.Now()))
 	}
+}
+
+// tally counts a spend's outcome: a success, a refusal for want of credits,
+// or (false) an error sent on errs.
+func tally(err error, ok, refused *atomic.Int64, errs chan<- error) bool {
+	switch {
+	case err == nil:
+		ok.Add(1)
+	case domain.ErrorCode(err) == domain.CodeInsufficientCredits:
+		refused.Add(1)
+	default:
+		errs <- err
+		return false
+	}
+	return true
 }

@@ -62,6 +62,10 @@ type Config struct {
 	MetricsAddr          string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
 	RequestTimeout       time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
 	DBStatementTimeout   time.Duration // DB_STATEMENT_TIMEOUT: PostgreSQL statement_timeout of the API's connections
+	GroupCommit          bool          // GROUP_COMMIT: on | off; the desktop API's spends share transactions
+	GroupCommitLanes     int           // GROUP_COMMIT_LANES: group commits running at once per API process
+	GroupCommitMaxBatch  int           // GROUP_COMMIT_MAX_BATCH: commands in one group commit at most
+	GroupCommitLinger    time.Duration // GROUP_COMMIT_LINGER: wait of a lone command for company (0: none)
 
 	// TrustedProxies (TRUSTED_PROXIES) are the CIDR prefixes of the reverse
 	// proxies whose X-Forwarded-For names the client; empty: the TCP peer is
@@ -129,6 +133,26 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.NATSStreamMaxBytes, err = strconv.ParseInt(get("NATS_STREAM_MAX_BYTES", "1073741824"), 10, 64); err != nil || c.NATSStreamMaxBytes <= 0 {
 		return Config{}, fmt.Errorf("NATS_STREAM_MAX_BYTES must be a positive number of bytes, not %q", get("NATS_STREAM_MAX_BYTES", ""))
+	}
+	switch v := get("GROUP_COMMIT", "on"); v {
+	case "on", "off":
+		c.GroupCommit = v == "on"
+	default:
+		return Config{}, fmt.Errorf("GROUP_COMMIT must be on or off, not %q", v)
+	}
+	if c.GroupCommitLanes, err = atoi(get("GROUP_COMMIT_LANES", "1"), "GROUP_COMMIT_LANES"); err != nil {
+		return Config{}, err
+	}
+	if c.GroupCommitMaxBatch, err = atoi(get("GROUP_COMMIT_MAX_BATCH", "64"), "GROUP_COMMIT_MAX_BATCH"); err != nil {
+		return Config{}, err
+	}
+	if v := get("GROUP_COMMIT_LINGER", "0"); v != "0" {
+		if c.GroupCommitLinger, err = duration(v, "GROUP_COMMIT_LINGER"); err != nil {
+			return Config{}, err
+		}
+		if c.GroupCommitLinger >= time.Millisecond {
+			return Config{}, fmt.Errorf("GROUP_COMMIT_LINGER must be under 1ms (a lone request waits that long), not %q", v)
+		}
 	}
 	if c.RequestTimeout, err = duration(get("REQUEST_TIMEOUT", "20s"), "REQUEST_TIMEOUT"); err != nil {
 		return Config{}, err

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // envOf is getenv over a map.
@@ -100,5 +101,25 @@ func TestProductNameSupportAndPagesDefaults(t *testing.T) {
 	c, err = Load(envOf(map[string]string{"APP_ENV": "development", "PRODUCT_NAME": "Lister", "MAIL_FROM": "Shop <shop@example.com>"}))
 	if err != nil || c.MailFrom != "Shop <shop@example.com>" {
 		t.Fatalf("MAIL_FROM = %q, %v", c.MailFrom, err)
+	}
+}
+
+func TestGroupCommitSettings(t *testing.T) {
+	c, err := Load(envOf(map[string]string{"APP_ENV": "development"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.GroupCommit || c.GroupCommitLanes != 1 || c.GroupCommitMaxBatch != 64 || c.GroupCommitLinger != 0 {
+		t.Fatalf("defaults = %v %d %d %v", c.GroupCommit, c.GroupCommitLanes, c.GroupCommitMaxBatch, c.GroupCommitLinger)
+	}
+	c, err = Load(envOf(map[string]string{"APP_ENV": "development", "GROUP_COMMIT": "off", "GROUP_COMMIT_LANES": "3",
+		"GROUP_COMMIT_MAX_BATCH": "16", "GROUP_COMMIT_LINGER": "200us"}))
+	if err != nil || c.GroupCommit || c.GroupCommitLanes != 3 || c.GroupCommitMaxBatch != 16 || c.GroupCommitLinger != 200*time.Microsecond {
+		t.Fatalf("set = %+v, %v", c, err)
+	}
+	for key, bad := range map[string]string{"GROUP_COMMIT": "yes", "GROUP_COMMIT_LANES": "0", "GROUP_COMMIT_MAX_BATCH": "-1", "GROUP_COMMIT_LINGER": "2ms"} {
+		if _, err := Load(envOf(map[string]string{"APP_ENV": "development", key: bad})); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s=%s: %v", key, bad, err)
+		}
 	}
 }

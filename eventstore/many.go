@@ -1,0 +1,308 @@
+package eventstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Command is one command of a group commit (UpdateMany): Update's arguments.
+type Command struct {
+	Stream string
+	Opts   UpdateOptions
+	Decide DecideFunc
+}
+
+// Outcome is what one command of a group commit came to: Update's answers.
+type Outcome struct {
+	Result Result
+	Err    error
+}
+
+// UpdateMany runs commands on distinct streams in one transaction, each as
+// Update would: lock the streams' rows in a fixed order, decide each command
+// against its own snapshot, write every event, outbox row, snapshot and
+// idempotency key in one round trip and commit once.
+//
+// A command that is refused (its decider's error, a reused idempotency
+// key) or replayed writes nothing and does not touch the others. When the
+// transaction itself fails (a conflict, a query error), every command is run
+// again on its own through Update, so one command's trouble never fails its
+// batch-mates. Streams must be distinct; a repeated stream is run on its own.
+func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
+	out := make([]Outcome, len(cmds))
+	if len(cmds) == 0 {
+		return out
+	}
+	if len(cmds) == 1 {
+		out[0].Result, out[0].Err = s.Update(ctx, cmds[0].Stream, cmds[0].Opts, cmds[0].Decide)
+		return out
+	}
+	var group, alone []int
+	seen := make(map[string]bool, len(cmds))
+	for i, c := range cmds {
+		if seen[c.Stream] {
+			alone = append(alone, i)
+			continue
+		}
+		seen[c.Stream] = true
+		group = append(group, i)
+	}
+	groupCmds := make([]Command, len(group))
+	for j, i := range group {
+		groupCmds[j] = cmds[i]
+	}
+	res, err := s.updateManyOnce(ctx, groupCmds)
+	if err != nil && !errors.Is(err, ErrCommitUnknown) {
+		// Nothing was written: each command on its own, as if alone.
+		alone = append(group, alone...)
+	} else {
+		for j, i := range group {
+			out[i] = res[j]
+		}
+	}
+	for _, i := range alone {
+		out[i].Result, out[i].Err = s.Update(ctx, cmds[i].Stream, cmds[i].Opts, cmds[i].Decide)
+	}
+	return out
+}
+
+// pendingWrite is a decided command's writes.
+type pendingWrite struct {
+	index    int // in the batch
+	snap     Snapshot
+	decision Decision
+	first    int // index of its first event in the batch's positions
+}
+
+// updateManyOnce is UpdateMany's one transaction. Its error means nothing
+// was committed, except ErrCommitUnknown, which every outcome then carries.
+func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, error) {
+	out := make([]Outcome, len(cmds))
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+
+	snaps, replays, err := s.lockMany(ctx, tx, cmds)
+	if err != nil {
+		return nil, err
+	}
+	var writes []pendingWrite
+	events := 0
+	for i, c := range cmds {
+		if r, ok := replays[i]; ok {
+			out[i] = r
+			continue
+		}
+		d, err := c.Decide(ctx, tx, snaps[i])
+		if err != nil {
+			if tx.Conn().PgConn().TxStatus() == 'E' {
+				return nil, fmt.Errorf("decide %s: %w", c.Stream, err) // the transaction is lost
+			}
+			out[i].Err = err
+			continue
+		}
+		out[i].Result = Result{StreamVersion: snaps[i].Version, Result: d.Result}
+		if len(d.Events) > 0 || (d.State != nil && snaps[i].Version > 0) || c.Opts.IdempotencyKey != "" {
+			writes = append(writes, pendingWrite{index: i, snap: snaps[i], decision: d, first: events})
+			events += len(d.Events)
+		}
+	}
+	if len(writes) == 0 {
+		return out, nil // nothing to commit
+	}
+
+	var positions []int64
+	if events > 0 {
+		// Mark the transaction as appending, then draw positions (Horizon
+		// relies on that order), in one round trip.
+		draw := &pgx.Batch{}
+		draw.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, appendingKey)
+		draw.Queue(`SELECT nextval('events_position_seq') FROM generate_series(1, $1)`, events).Query(func(rows pgx.Rows) error {
+			var err error
+			positions, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+			return err
+		})
+		if err := tx.SendBatch(ctx, draw).Close(); err != nil {
+			return nil, fmt.Errorf("draw positions: %w", err)
+		}
+	}
+
+	batch := &pgx.Batch{}
+	var records []Record
+	for _, w := range writes {
+		c := cmds[w.index]
+		d := w.decision
+		res := &out[w.index].Result
+		if len(d.Events) > 0 {
+			at := c.Opts.At
+			if !d.At.IsZero() {
+				at = d.At
+			}
+			recs, err := s.queueAppend(batch, c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, &stateWrite{state: d.State, wakeAt: d.WakeAt}, positions[w.first:w.first+len(d.Events)])
+			if err != nil {
+				return nil, err
+			}
+			records = append(records, recs...)
+			res.StreamVersion = recs[len(recs)-1].StreamVersion
+			res.FirstPosition = recs[0].GlobalPosition
+			res.LastPosition = recs[len(recs)-1].GlobalPosition
+		} else if d.State != nil && w.snap.Version > 0 {
+			queueMoveHead(batch, c.Stream, w.snap.Version, w.snap.Version, &stateWrite{state: d.State, wakeAt: d.WakeAt})
+		}
+		if c.Opts.IdempotencyKey != "" {
+			batch.Queue(insertIdempotencyKey, c.Stream, c.Opts.IdempotencyKey, c.Opts.RequestHash, d.Result,
+				res.FirstPosition, res.LastPosition, res.StreamVersion)
+		}
+	}
+	if len(records) > 0 {
+		if err := queueOutbox(ctx, batch, records); err != nil {
+			return nil, err
+		}
+	}
+	// Heads, snapshots, events, outbox rows and idempotency keys: one round trip.
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, fmt.Errorf("write batch: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) {
+			// No answer to COMMIT: it may have committed, so no command may
+			// run again; their idempotency keys tell on a retry.
+			err = fmt.Errorf("commit of %d commands: %w: %w", len(cmds), ErrCommitUnknown, err)
+			for i := range out {
+				out[i] = Outcome{Err: err}
+			}
+			return out, err
+		}
+		return nil, fmt.Errorf("commit of %d commands: %w", len(cmds), err)
+	}
+	return out, nil
+}
+
+// lockMany locks the commands' streams in stream order and loads their
+// snapshots, and finds the commands whose idempotency key answered before
+// (replays, or ErrIdempotencyKeyReused), in one round trip.
+func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snapshot, map[int]Outcome, error) {
+	streams := make([]string, len(cmds))
+	var keyStreams, keys []string
+	for i, c := range cmds {
+		streams[i] = c.Stream
+		if c.Opts.IdempotencyKey != "" {
+			keyStreams, keys = append(keyStreams, c.Stream), append(keys, c.Opts.IdempotencyKey)
+		}
+	}
+	type head struct {
+		version, stateVersion int64
+		state                 []byte
+	}
+	heads := make(map[string]head, len(cmds))
+	type kept struct {
+		hash string
+		res  Result
+	}
+	found := map[string]kept{}
+
+	batch := &pgx.Batch{}
+	batch.Queue(`SELECT stream_id, version, state, state_version FROM streams
+		WHERE stream_id = ANY($1) ORDER BY stream_id FOR UPDATE`, streams).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var id string
+			var h head
+			if err := rows.Scan(&id, &h.version, &h.state, &h.stateVersion); err != nil {
+				return err
+			}
+			heads[id] = h
+		}
+		return rows.Err()
+	})
+	if len(keys) > 0 {
+		batch.Queue(`SELECT k.stream_id, k.idempotency_key, k.request_hash, k.result, k.first_position, k.last_position, k.stream_version
+			FROM idempotency_keys k JOIN unnest($1::text[], $2::text[]) AS q(stream_id, idempotency_key)
+			ON k.stream_id = q.stream_id AND k.idempotency_key = q.idempotency_key`, keyStreams, keys).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				var stream, key string
+				var k kept
+				if err := rows.Scan(&stream, &key, &k.hash, &k.res.Result, &k.res.FirstPosition, &k.res.LastPosition, &k.res.StreamVersion); err != nil {
+					return err
+				}
+				found[stream+"\x00"+key] = k
+			}
+			return rows.Err()
+		})
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, nil, fmt.Errorf("lock %d streams: %w", len(cmds), err)
+	}
+
+	snaps := make([]Snapshot, len(cmds))
+	replays := map[int]Outcome{}
+	for i, c := range cmds {
+		h := heads[c.Stream]
+		snaps[i] = Snapshot{Version: h.version, State: h.state, StateVersion: h.stateVersion}
+		if h.stateVersion < h.version {
+			tail, err := s.readStream(ctx, tx, c.Stream, h.stateVersion, 0)
+			if err != nil {
+				return nil, nil, err
+			}
+			snaps[i].Tail = tail
+		}
+		if c.Opts.IdempotencyKey == "" {
+			continue
+		}
+		if k, ok := found[c.Stream+"\x00"+c.Opts.IdempotencyKey]; ok {
+			if k.hash != c.Opts.RequestHash {
+				replays[i] = Outcome{Err: ErrIdempotencyKeyReused}
+			} else {
+				k.res.Replayed = true
+				replays[i] = Outcome{Result: k.res}
+			}
+		}
+	}
+	return snaps, replays, nil
+}
+
+// insertIdempotencyKey keeps a command's answer with its idempotency key.
+const insertIdempotencyKey = `INSERT INTO idempotency_keys
+	(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
+	VALUES ($1, $2, $3, $4, $5, $6, $7)`
+
+// queueAppend queues, on batch, the head move and the inserts of events at
+// the given positions (drawn by the caller after marking the transaction
+// as appending), and returns their records.
+func (s *Store) queueAppend(batch *pgx.Batch, stream string, expected int64, events []NewEvent, md Metadata, at time.Time, st *stateWrite, positions []int64) ([]Record, error) {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	at = at.UTC()
+	queueMoveHead(batch, stream, expected, expected+int64(len(events)), st)
+	mdJSON, err := encodeMetadata(md)
+	if err != nil {
+		return nil, err
+	}
+	records := newRecords(stream, expected, events, md, at)
+	for i := range records {
+		r := &records[i]
+		r.GlobalPosition = positions[i]
+		batch.Queue(insertEvent, r.GlobalPosition, r.EventID, stream, r.StreamVersion, r.Type, r.SchemaVersion, string(r.Data), mdJSON, at)
+	}
+	return records, nil
+}
+
+// queueMoveHead is moveHead on a batch: the statement fails the batch (a
+// conflict) unless it moves exactly one row.
+func queueMoveHead(batch *pgx.Batch, stream string, expected, newVersion int64, st *stateWrite) {
+	sql, args := moveHeadSQL(stream, expected, newVersion, st)
+	batch.Queue(sql, args...).Exec(func(tag pgconn.CommandTag) error {
+		if tag.RowsAffected() != 1 {
+			return &ConflictError{Stream: stream, Expected: expected}
+		}
+		return nil
+	})
+}
