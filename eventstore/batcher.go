@@ -36,9 +36,10 @@ type Batcher struct {
 	store *Store
 	opts  BatcherOptions
 	lanes []chan *queued
-	wg    sync.WaitGroup
-	stop  chan struct{}
-	once  sync.Once
+	wg     sync.WaitGroup
+	stop   chan struct{}
+	exited chan struct{} // closed once every lane has stopped
+	once   sync.Once
 
 	batches, commands atomic.Int64
 }
@@ -71,7 +72,7 @@ func (s *Store) NewBatcher(opts BatcherOptions) *Batcher {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
-	b := &Batcher{store: s, opts: opts, stop: make(chan struct{})}
+	b := &Batcher{store: s, opts: opts, stop: make(chan struct{}), exited: make(chan struct{})}
 	for range opts.Lanes {
 		lane := make(chan *queued, 4*opts.MaxBatch)
 		b.lanes = append(b.lanes, lane)
@@ -88,6 +89,11 @@ func (s *Store) NewBatcher(opts BatcherOptions) *Batcher {
 func (b *Batcher) Update(ctx context.Context, stream string, opts UpdateOptions, decide DecideFunc) (Result, error) {
 	q := &queued{ctx: ctx, cmd: Command{Stream: stream, Opts: opts, Decide: decide}, done: make(chan Outcome, 1)}
 	select {
+	case <-b.stop:
+		return Result{}, ErrBatcherClosed
+	default:
+	}
+	select {
 	case b.lanes[b.laneOf(stream)] <- q:
 	case <-ctx.Done():
 		return Result{}, ctx.Err()
@@ -101,9 +107,14 @@ func (b *Batcher) Update(ctx context.Context, stream string, opts UpdateOptions,
 		if q.state.CompareAndSwap(queuedWaiting, queuedAbandoned) {
 			return Result{}, ctx.Err()
 		}
-		o := <-q.done // already in a running batch
-		return o.Result, o.Err
+	case <-b.exited:
+		// Queued as the lanes stopped, after their last drain.
+		if q.state.CompareAndSwap(queuedWaiting, queuedAbandoned) {
+			return Result{}, ErrBatcherClosed
+		}
 	}
+	o := <-q.done // already in a running batch
+	return o.Result, o.Err
 }
 
 // Stats are the group commits run and the commands they carried.
@@ -112,8 +123,12 @@ func (b *Batcher) Stats() (batches, commands int64) { return b.batches.Load(), b
 // Close stops taking commands and waits for the running batches; commands
 // still queued are answered ErrBatcherClosed.
 func (b *Batcher) Close() {
-	b.once.Do(func() { close(b.stop) })
-	b.wg.Wait()
+	b.once.Do(func() {
+		close(b.stop)
+		b.wg.Wait()
+		close(b.exited)
+	})
+	<-b.exited
 }
 
 func (b *Batcher) laneOf(stream string) int {

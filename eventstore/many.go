@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -24,7 +25,9 @@ type Outcome struct {
 }
 
 // UpdateMany runs commands on distinct streams in one transaction, each as
-// Update would: lock the streams' rows in a fixed order, decide each command
+// Update would (deciders write, if at all, through the transaction's Exec,
+// SendBatch or CopyFrom, which it watches; a decider that writes and then
+// refuses makes everyone run on their own, so a refusal never commits): lock the streams' rows in a fixed order, decide each command
 // against its own snapshot, write every event, outbox row, snapshot and
 // idempotency key in one round trip and commit once.
 //
@@ -37,6 +40,10 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	out := make([]Outcome, len(cmds))
 	if len(cmds) == 0 {
 		return out
+	}
+	cmds = slices.Clone(cmds)
+	for i := range cmds {
+		cmds[i].Decide = safely(cmds[i].Decide)
 	}
 	if len(cmds) == 1 {
 		out[0].Result, out[0].Err = s.Update(ctx, cmds[0].Stream, cmds[0].Opts, cmds[0].Decide)
@@ -100,22 +107,26 @@ func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, 
 			out[i] = r
 			continue
 		}
-		d, err := c.Decide(ctx, tx, snaps[i])
+		wtx := &writeWatch{Tx: tx}
+		d, err := c.Decide(ctx, wtx, snaps[i])
 		if err != nil {
-			if tx.Conn().PgConn().TxStatus() == 'E' {
-				return nil, fmt.Errorf("decide %s: %w", c.Stream, err) // the transaction is lost
+			if wtx.wrote || tx.Conn().PgConn().TxStatus() != 'T' {
+				// A refusal must write nothing, as in Update, but this
+				// decider wrote in the shared transaction (or lost it): run
+				// everyone on their own.
+				return nil, fmt.Errorf("decide %s in a group commit: %w", c.Stream, err)
 			}
 			out[i].Err = err
 			continue
 		}
 		out[i].Result = Result{StreamVersion: snaps[i].Version, Result: d.Result}
-		if len(d.Events) > 0 || (d.State != nil && snaps[i].Version > 0) || c.Opts.IdempotencyKey != "" {
+		if len(d.Events) > 0 || (d.State != nil && snaps[i].Version > 0) || c.Opts.IdempotencyKey != "" || wtx.wrote {
 			writes = append(writes, pendingWrite{index: i, snap: snaps[i], decision: d, first: events})
 			events += len(d.Events)
 		}
 	}
 	if len(writes) == 0 {
-		return out, nil // nothing to commit
+		return out, nil // nothing to commit: refusals and replays only
 	}
 
 	var positions []int64
@@ -175,9 +186,10 @@ func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, 
 		if !errors.As(err, &pgErr) {
 			// No answer to COMMIT: it may have committed, so no command may
 			// run again; their idempotency keys tell on a retry.
+			// Refusals and replays keep their answers: they wrote nothing.
 			err = fmt.Errorf("commit of %d commands: %w: %w", len(cmds), ErrCommitUnknown, err)
-			for i := range out {
-				out[i] = Outcome{Err: err}
+			for _, w := range writes {
+				out[w.index] = Outcome{Err: err}
 			}
 			return out, err
 		}
@@ -305,4 +317,44 @@ func queueMoveHead(batch *pgx.Batch, stream string, expected, newVersion int64, 
 		}
 		return nil
 	})
+}
+
+// writeWatch is the transaction a group-commit decider gets: it notes
+// whether the decider wrote through it.
+type writeWatch struct {
+	pgx.Tx
+	wrote bool
+}
+
+func (w *writeWatch) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	w.wrote = true
+	return w.Tx.Exec(ctx, sql, args...)
+}
+
+func (w *writeWatch) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	w.wrote = true
+	return w.Tx.SendBatch(ctx, b)
+}
+
+func (w *writeWatch) CopyFrom(ctx context.Context, table pgx.Identifier, columns []string, src pgx.CopyFromSource) (int64, error) {
+	w.wrote = true
+	return w.Tx.CopyFrom(ctx, table, columns, src)
+}
+
+func (w *writeWatch) Begin(ctx context.Context) (pgx.Tx, error) {
+	w.wrote = true // a savepoint: whatever happens inside is a write as far as the batch knows
+	return w.Tx.Begin(ctx)
+}
+
+// safely turns a decider's panic into its error, so a bug in one command's
+// rule fails that command (500), not the process that runs the batch.
+func safely(d DecideFunc) DecideFunc {
+	return func(ctx context.Context, tx pgx.Tx, snap Snapshot) (dec Decision, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("decider panicked: %v", p)
+			}
+		}()
+		return d(ctx, tx, snap)
+	}
 }

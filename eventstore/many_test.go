@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -95,5 +96,77 @@ func TestUpdateManyFailureNeverFailsBatchMates(t *testing.T) {
 	var n int
 	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&n); err != nil || n != 2 {
 		t.Fatalf("%d events (%v), want 2: one per successful command", n, err)
+	}
+}
+
+// TestUpdateManyDeciderWrites: a decider's own writes commit with its
+// command and never with a refusal, as in Update; a panicking decider
+// fails its command, not the process.
+func TestUpdateManyDeciderWrites(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	ctx := context.Background()
+	if _, err := s.Pool().Exec(ctx, `CREATE TABLE side_effects (what text)`); err != nil {
+		t.Fatal(err)
+	}
+	write := func(what string, refuse bool) eventstore.DecideFunc {
+		return func(ctx context.Context, tx pgx.Tx, _ eventstore.Snapshot) (eventstore.Decision, error) {
+			if _, err := tx.Exec(ctx, `INSERT INTO side_effects VALUES ($1)`, what); err != nil {
+				return eventstore.Decision{}, err
+			}
+			if refuse {
+				return eventstore.Decision{}, errRefused
+			}
+			return eventstore.Decision{}, nil // nothing to append: only the write
+		}
+	}
+	outs := s.UpdateMany(ctx, []eventstore.Command{
+		{Stream: "a", Decide: write("kept", false)},
+		{Stream: "b", Decide: write("refused", true)},
+		{Stream: "c", Decide: func(context.Context, pgx.Tx, eventstore.Snapshot) (eventstore.Decision, error) { panic("a bug") }},
+		{Stream: "d", Decide: decideAppend("E")},
+	})
+	if outs[0].Err != nil || !errors.Is(outs[1].Err, errRefused) || outs[2].Err == nil || outs[3].Err != nil {
+		t.Fatalf("outcomes = %+v", outs)
+	}
+	rows, err := s.Pool().Query(ctx, `SELECT what FROM side_effects ORDER BY what`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(got) != 1 || got[0] != "kept" {
+		t.Fatalf("side effects = %v (%v), want only the successful decider's", got, err)
+	}
+}
+
+// TestBatcherAfterClose: a command submitted after Close is answered
+// ErrBatcherClosed at once, never left waiting.
+func TestBatcherAfterClose(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	for range 50 {
+		b := s.NewBatcher(eventstore.BatcherOptions{})
+		b.Close()
+		done := make(chan error, 1)
+		go func() {
+			_, err := b.Update(context.Background(), "s", eventstore.UpdateOptions{}, decideAppend("E"))
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, eventstore.ErrBatcherClosed) {
+				t.Fatalf("after Close: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a command submitted after Close never got an answer")
+		}
+	}
+}
+
+// TestPositionSequenceCachesNothing: the horizon reads the sequence's last
+// value as the highest position drawn, which holds only with CACHE 1.
+func TestPositionSequenceCachesNothing(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	var cache int64
+	if err := s.Pool().QueryRow(context.Background(), `SELECT cache_size FROM pg_sequences WHERE sequencename = 'events_position_seq'`).Scan(&cache); err != nil || cache != 1 {
+		t.Fatalf("events_position_seq cache = %d (%v), want 1", cache, err)
 	}
 }

@@ -378,8 +378,10 @@ func (s *Store) Horizon(ctx context.Context, q Querier) (int64, error) {
 }
 
 // appendingLocks selects the granted appendingKey locks in this database
-// (a bigint advisory key shows as classid = high half, objid = low half).
-const appendingLocks = `locktype = 'advisory' AND granted AND objsubid = 1
+// (a bigint advisory key shows as classid = high half, objid = low half),
+// but the reader's own: a transaction that appends and then reads must not
+// wait for itself.
+const appendingLocks = `locktype = 'advisory' AND granted AND objsubid = 1 AND pid <> pg_backend_pid()
 	AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
 	AND classid = $1::bigint::oid AND objid = $2::bigint::oid`
 

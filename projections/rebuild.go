@@ -52,7 +52,7 @@ func (r *Runner) Rebuild(ctx context.Context, name string, batch int) error {
 }
 
 func (r *Runner) rebuildBatch(ctx context.Context, p Projection, cp string, fresh Tables, batch int) (int, error) {
-	tx, err := r.pool.Begin(ctx)
+	tx, err := r.pool.BeginTx(ctx, readCommitted)
 	if err != nil {
 		return 0, fmt.Errorf("begin: %w", err)
 	}
@@ -68,7 +68,7 @@ func (r *Runner) rebuildBatch(ctx context.Context, p Projection, cp string, fres
 }
 
 func (r *Runner) prepareFresh(ctx context.Context, p Projection, cp string, fresh Tables) error {
-	tx, err := r.pool.Begin(ctx)
+	tx, err := r.pool.BeginTx(ctx, readCommitted)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
@@ -93,7 +93,7 @@ func (r *Runner) prepareFresh(ctx context.Context, p Projection, cp string, fres
 
 func (r *Runner) swap(ctx context.Context, p Projection, cp string, fresh Tables, batch int) error {
 	name := p.Name()
-	tx, err := r.pool.Begin(ctx)
+	tx, err := r.pool.BeginTx(ctx, readCommitted)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}

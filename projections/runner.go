@@ -115,7 +115,7 @@ func (r *Runner) beginLive(ctx context.Context, name string) (Projection, pgx.Tx
 	if err != nil {
 		return nil, nil, err
 	}
-	tx, err := r.pool.Begin(ctx)
+	tx, err := r.pool.BeginTx(ctx, readCommitted)
 	if err != nil {
 		return nil, nil, fmt.Errorf("begin: %w", err)
 	}
@@ -281,3 +281,10 @@ func (r *Runner) Lag(ctx context.Context, name string) (Lag, error) {
 	}
 	return l, nil
 }
+
+// readCommitted is the isolation of every projector transaction, set
+// explicitly rather than left to the server's default: reading the log up
+// to the event store's horizon needs each statement to see what committed
+// before it (a REPEATABLE READ snapshot taken earlier would miss events
+// below the horizon).
+var readCommitted = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
