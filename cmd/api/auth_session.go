@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/projections"
 )
@@ -96,7 +97,7 @@ func handleRegister(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		if err := sendVerificationCode(r.Context(), d, s.AccountID, s.Email); err != nil {
+		if err := d.Commands.SendVerificationCode.Handle(r.Context(), command.SendVerificationCode{AccountID: s.AccountID, Email: s.Email}); err != nil {
 			d.Log.WarnContext(r.Context(), "signed up without a verification email", "account", s.AccountID, "err", err)
 		}
 		awaitProjections(d, r, s.Result.LastPosition)

@@ -6,27 +6,10 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"time"
 
-	"github.com/jackc/pgx/v5"
-
-	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
-	"github.com/a2e-automation/app/internal/mail"
 )
-
-// sendVerificationCode replaces the account's code with a new one and
-// queues its mail; the mail sender delivers it after commit.
-func sendVerificationCode(ctx context.Context, d Deps, accountID, email string) error {
-	err := d.Auth.IssueVerificationCode(ctx, accountID, time.Now(), func(code string) mail.Message {
-		return verificationMail(d.Config.ProductName, email, code)
-	})
-	if err == nil {
-		d.Mail.Nudge()
-	}
-	return err
-}
 
 type verifyRequest struct {
 	Code string `json:"code"`
@@ -53,8 +36,7 @@ var codeRefusals = map[error]string{
 }
 
 // handleVerifyEmail checks the signed-in account's code and records
-// EmailVerified. The check and the event share the account's transaction;
-// a refused code commits only its counted try.
+// EmailVerified (command.VerifyEmailHandler).
 func handleVerifyEmail(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[verifyRequest](r)
@@ -63,20 +45,11 @@ func handleVerifyEmail(d Deps) http.HandlerFunc {
 			return
 		}
 		s := currentSession(r.Context())
-		var refused error
-		res, err := d.Accounts.Update(r.Context(), s.AccountID, eventstore.UpdateOptions{Metadata: metadata(r, "account:"+s.AccountID)},
-			func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-				if a.IsVerified() {
-					return nil, a.VerifyEmail(now) // the domain's conflict: already verified
-				}
-				if refused = d.Auth.UseVerificationCode(ctx, tx, s.AccountID, req.Code, now); refused != nil {
-					return nil, nil
-				}
-				return nil, a.VerifyEmail(now)
-			})
-		if err == nil && refused != nil {
-			err = refused
-			if msg, ok := codeRefusals[refused]; ok {
+		res, err := d.Commands.VerifyEmail.Handle(r.Context(), command.VerifyEmail{
+			AccountID: s.AccountID, Code: req.Code, Metadata: metadata(r, "account:"+s.AccountID),
+		})
+		for refusal, msg := range codeRefusals {
+			if errors.Is(err, refusal) {
 				err = errStatus(http.StatusBadRequest, "%s", msg)
 			}
 		}
@@ -111,7 +84,7 @@ func handleResendVerification(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, errStatus(http.StatusConflict, "Email is already verified"))
 			return
 		}
-		err = sendVerificationCode(r.Context(), d, s.AccountID, s.Email)
+		err = d.Commands.SendVerificationCode.Handle(r.Context(), command.SendVerificationCode{AccountID: s.AccountID, Email: s.Email})
 		var soon *auth.TooSoonError
 		if errors.As(err, &soon) {
 			secs := int(math.Ceil(soon.RetryAfter.Seconds()))

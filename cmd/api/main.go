@@ -32,6 +32,7 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/downloads"
@@ -146,9 +147,13 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	resets := authStore.NewResetWorker(func(to, token string) mail.Message {
 		return resetMail(cfg.ProductName, cfg.BaseURL, to, token)
 	}, sender.Nudge, log)
+	commands := command.New(command.Deps{
+		Accounts: repo, Auth: authStore, Keys: keys, Now: time.Now, Log: log, MailQueued: sender.Nudge,
+		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
+	})
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store, Resets: resets,
-		Accounts:    repo,
+		Accounts: repo, Commands: commands,
 		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
 		Payments:    payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),

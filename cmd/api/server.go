@@ -11,6 +11,7 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/downloads"
@@ -30,6 +31,7 @@ type Deps struct {
 	DatabaseURL string
 	Store       *eventstore.Store
 	Accounts    *accounts.Repository
+	Commands    command.Commands // the use cases that change an account, each in its own transaction
 	Projections *projections.Runner
 	Registry    *prometheus.Registry
 	Auth        *auth.Store

@@ -1,0 +1,51 @@
+// Package command is the application layer's use cases that change a seller
+// account, one file per use case in the shape of wild-workouts' app/command:
+// a command (what the caller asks, already decoded and validated) and its
+// handler, which owns the transaction. The rules stay in package domain, the
+// transaction and its retries in accounts.Repository and the event store;
+// an HTTP handler decodes, calls one Handle and encodes.
+package command
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/mail"
+)
+
+// Deps are what the use cases need, built once by the process.
+type Deps struct {
+	Accounts *accounts.Repository
+	Auth     *auth.Store
+	Keys     *apikeys.Keys
+	// Now is the clock of the operational tables (codes, reset tokens,
+	// sessions); the events take the repository's. Nil means time.Now.
+	Now func() time.Time
+	// VerificationMail composes the mail that carries a verification code.
+	VerificationMail func(to, code string) mail.Message
+	// MailQueued is called after a mail was queued in the outbox (the
+	// sender's Nudge), so it goes out at once.
+	MailQueued func()
+	Log        *slog.Logger
+}
+
+// Commands are the use cases, each ready to Handle.
+type Commands struct {
+	VerifyEmail          VerifyEmailHandler
+	SendVerificationCode SendVerificationCodeHandler
+}
+
+// New builds every use case on d.
+func New(d Deps) Commands {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	send := SendVerificationCodeHandler{auth: d.Auth, now: d.Now, compose: d.VerificationMail, queued: d.MailQueued}
+	return Commands{
+		VerifyEmail:          VerifyEmailHandler{accounts: d.Accounts, auth: d.Auth},
+		SendVerificationCode: send,
+	}
+}
