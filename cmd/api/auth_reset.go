@@ -6,10 +6,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 )
 
@@ -73,10 +71,9 @@ type resetCompleteResponse struct {
 	Message string `json:"message"`
 }
 
-// handleResetComplete sets a new password with a reset token, once: the
-// token is used up, every session of the account ends and PasswordChanged
-// ("reset") is recorded, all in the account's transaction. Failures carry
-// success: false, which the webapp reads.
+// handleResetComplete sets a new password with a reset token, once
+// (command.CompleteResetHandler). Failures carry success: false, which the
+// webapp reads.
 func handleResetComplete(d Deps) http.HandlerFunc {
 	fail := func(w http.ResponseWriter, r *http.Request, err error) {
 		if errors.Is(err, auth.ErrResetToken) {
@@ -95,23 +92,9 @@ func handleResetComplete(d Deps) http.HandlerFunc {
 			fail(w, r, err)
 			return
 		}
-		id, err := d.Auth.ResetTokenAccount(r.Context(), req.Token, time.Now())
-		if err != nil {
-			fail(w, r, err)
-			return
-		}
-		hash, err := d.Auth.HashPassword(r.Context(), req.NewPassword)
-		if err != nil {
-			fail(w, r, err)
-			return
-		}
-		res, err := d.Accounts.Update(r.Context(), id, eventstore.UpdateOptions{Metadata: metadata(r, "account:"+id)},
-			func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-				if err := d.Auth.CompleteReset(ctx, tx, id, req.Token, hash, now); err != nil {
-					return nil, err
-				}
-				return nil, a.ChangePassword(domain.PasswordChangeReasonReset, now)
-			})
+		res, err := d.Commands.CompleteReset.Handle(r.Context(), command.CompleteReset{
+			Token: req.Token, NewPassword: req.NewPassword, Metadata: metadata(r, ""),
+		})
 		if err != nil {
 			fail(w, r, err)
 			return

@@ -36,6 +36,7 @@ type Deps struct {
 type Commands struct {
 	VerifyEmail          VerifyEmailHandler
 	SendVerificationCode SendVerificationCodeHandler
+	CompleteReset        CompleteResetHandler
 }
 
 // New builds every use case on d.
@@ -47,5 +48,6 @@ func New(d Deps) Commands {
 	return Commands{
 		VerifyEmail:          VerifyEmailHandler{accounts: d.Accounts, auth: d.Auth},
 		SendVerificationCode: send,
+		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
 	}
 }
