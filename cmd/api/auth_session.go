@@ -44,12 +44,7 @@ func userOf(ctx context.Context, d Deps, accountID, email string, isStaff bool) 
 // startSession signs accountID in: it ends the session the request came
 // with, if any, starts a new one and sets its cookie.
 func startSession(w http.ResponseWriter, r *http.Request, d Deps, accountID string) (string, error) {
-	if old := sessionToken(r); old != "" {
-		if err := d.Auth.DeleteSession(r.Context(), old); err != nil {
-			return "", err
-		}
-	}
-	token, err := d.Auth.CreateSession(r.Context(), d.Pool, accountID, time.Now())
+	token, err := d.Auth.StartSession(r.Context(), sessionToken(r), accountID, time.Now())
 	if err != nil {
 		return "", err
 	}
@@ -73,8 +68,8 @@ func (q registerRequest) Valid(context.Context) map[string]string {
 }
 
 // handleRegister opens an account with its API key, signs it in and mails
-// the first verification code. A failed mail does not undo the sign-up:
-// the seller can ask for another code.
+// the first verification code (command.RegisterHandler), then sets the
+// session's cookie.
 func handleRegister(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[registerRequest](r)
@@ -82,27 +77,17 @@ func handleRegister(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		hash, err := d.Auth.HashPassword(r.Context(), req.Password)
+		s, err := d.Commands.Register.Handle(r.Context(), command.Register{
+			Email: req.Email, Password: req.Password, PreviousSession: sessionToken(r), Metadata: metadata(r, "signup"),
+		})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		s, err := d.Accounts.Register(r.Context(), d.Keys, req.Email, hash, metadata(r, "signup"))
-		if err != nil {
-			writeError(w, r, d.Log, err)
-			return
-		}
-		token, err := startSession(w, r, d, s.AccountID)
-		if err != nil {
-			writeError(w, r, d.Log, err)
-			return
-		}
-		if err := d.Commands.SendVerificationCode.Handle(r.Context(), command.SendVerificationCode{AccountID: s.AccountID, Email: s.Email}); err != nil {
-			d.Log.WarnContext(r.Context(), "signed up without a verification email", "account", s.AccountID, "err", err)
-		}
+		setSessionCookie(w, d, s.SessionToken)
 		awaitProjections(d, r, s.Result.LastPosition)
 		encode(w, http.StatusCreated, authResponse{
-			Token: token, User: userResponse{ID: s.AccountID, Email: s.Email},
+			Token: s.SessionToken, User: userResponse{ID: s.AccountID, Email: s.Email},
 			Message: "Registration successful. Please verify your email.",
 		})
 	}

@@ -85,6 +85,18 @@ func (s *Store) CreateSession(ctx context.Context, q Execer, accountID string, n
 	return token, nil
 }
 
+// StartSession signs accountID in: it ends the session of previous (the
+// token the request came with; empty: none), starts a new one and returns
+// its token.
+func (s *Store) StartSession(ctx context.Context, previous, accountID string, now time.Time) (string, error) {
+	if previous != "" {
+		if err := s.DeleteSession(ctx, previous); err != nil {
+			return "", err
+		}
+	}
+	return s.CreateSession(ctx, s.pool, accountID, now)
+}
+
 // Session returns the live session of token.
 func (s *Store) Session(ctx context.Context, token string, now time.Time) (Session, error) {
 	if token == "" {

@@ -37,6 +37,7 @@ type Commands struct {
 	VerifyEmail          VerifyEmailHandler
 	SendVerificationCode SendVerificationCodeHandler
 	CompleteReset        CompleteResetHandler
+	Register             RegisterHandler
 }
 
 // New builds every use case on d.
@@ -49,5 +50,6 @@ func New(d Deps) Commands {
 		VerifyEmail:          VerifyEmailHandler{accounts: d.Accounts, auth: d.Auth},
 		SendVerificationCode: send,
 		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
+		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
 	}
 }
