@@ -8,15 +8,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"time"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/vero"
 )
@@ -60,22 +55,9 @@ func (q *listingRequest) Valid(context.Context) map[string]string {
 	return nil
 }
 
-// listingStatusQueued is a new listing request's status: paid for and
-// waiting for the desktop software to copy the product.
-const listingStatusQueued = "queued"
-
-// listingResponse is POST /v1/listings's answer.
-type listingResponse struct {
-	ID               string    `json:"id"`
-	ASIN             string    `json:"asin"`
-	AmazonURL        string    `json:"amazonUrl"` // canonical: https://<marketplace>/dp/<asin>
-	Status           string    `json:"status"`
-	CreditsRemaining int64     `json:"creditsRemaining"`
-	CreatedAt        time.Time `json:"createdAt"`
-}
-
 // handleCreateListing charges 1 credit for a request to copy an Amazon
-// product to eBay and answers 201 with the queued listing request.
+// product to eBay and answers 201 with the queued listing request
+// (command.CreateListingHandler).
 func handleCreateListing(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		idem, err := readIdempotency(r)
@@ -88,15 +70,12 @@ func handleCreateListing(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		id, p := uuid.NewString(), req.product
-		runMetered(w, r, d, http.StatusCreated, idem, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-			if err := a.RequestListing(id, p.ASIN, p.URL(), now); err != nil {
-				return nil, err
-			}
-			// PostgreSQL keeps the event's time to the microsecond.
-			return listingResponse{ID: id, ASIN: p.ASIN, AmazonURL: p.URL(), Status: listingStatusQueued,
-				CreditsRemaining: a.Balance(now), CreatedAt: now.Truncate(time.Microsecond)}, nil
-		})
+		res, err := d.Commands.CreateListing.Handle(r.Context(), command.CreateListing{Spend: spendOf(r, idem), Product: req.product})
+		if err != nil {
+			writeDesktopError(w, r, d, err)
+			return
+		}
+		writeMetered(w, http.StatusCreated, res)
 	}
 }
 
@@ -119,16 +98,8 @@ func (q veroCheckRequest) Valid(context.Context) map[string]string {
 	return nil
 }
 
-// veroCheckResponse is POST /v1/vero-checks's answer.
-type veroCheckResponse struct {
-	ID               string `json:"id"`
-	Brand            string `json:"brand"`
-	Protected        bool   `json:"protected"`
-	CreditsRemaining int64  `json:"creditsRemaining"`
-}
-
 // handleVeroCheck charges 1 credit and answers whether the brand is on the
-// VeRO protected-brand list.
+// VeRO protected-brand list (command.VeroCheckHandler).
 func handleVeroCheck(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		idem, err := readIdempotency(r)
@@ -141,34 +112,26 @@ func handleVeroCheck(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		id, brand := uuid.NewString(), vero.Clean(req.Brand)
-		runMetered(w, r, d, http.StatusOK, idem, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-			protected, err := vero.IsProtected(ctx, tx, brand)
-			if err != nil {
-				return nil, err
-			}
-			if err := a.PerformVeroCheck(id, brand, protected, now); err != nil {
-				return nil, err
-			}
-			return veroCheckResponse{ID: id, Brand: brand, Protected: protected, CreditsRemaining: a.Balance(now)}, nil
-		})
+		res, err := d.Commands.VeroCheck.Handle(r.Context(), command.VeroCheck{Spend: spendOf(r, idem), Brand: req.Brand})
+		if err != nil {
+			writeDesktopError(w, r, d, err)
+			return
+		}
+		writeMetered(w, http.StatusOK, res)
 	}
 }
 
-// runMetered runs cmd, a command that charges a credit and returns the
-// answer, on the caller's account and writes that answer with status. The
-// answer is kept with the request's Idempotency-Key: a retry gets it back
-// byte for byte, with Idempotent-Replayed: true, and is not charged. A
-// failed command keeps nothing, so its retry runs afresh.
-func runMetered(w http.ResponseWriter, r *http.Request, d Deps, status int, idem idempotency, cmd accounts.Command) {
+// spendOf is what a metered call charges: the caller's account, with the
+// request's Idempotency-Key and hash.
+func spendOf(r *http.Request, idem idempotency) command.Spend {
 	id := apiAccount(r.Context())
-	res, err := d.Accounts.Spend(r.Context(), id, eventstore.UpdateOptions{
-		Metadata: metadata(r, "apikey:"+id), IdempotencyKey: idem.key, RequestHash: idem.hash,
-	}, cmd)
-	if err != nil {
-		writeDesktopError(w, r, d, err)
-		return
-	}
+	return command.Spend{AccountID: id, IdempotencyKey: idem.key, RequestHash: idem.hash, Metadata: metadata(r, "apikey:"+id)}
+}
+
+// writeMetered writes a metered command's answer with status: the JSON kept
+// with the Idempotency-Key, byte for byte, and Idempotent-Replayed: true
+// when it is a retry's, which was not charged.
+func writeMetered(w http.ResponseWriter, status int, res command.Metered) {
 	// No wait for the read tables: the answer comes from the aggregate, and a
 	// desktop call must not slow down when the projector does.
 	if res.Replayed {
@@ -176,7 +139,7 @@ func runMetered(w http.ResponseWriter, r *http.Request, d Deps, status int, idem
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(res.Result, '\n'))
+	_, _ = w.Write(append(res.Body, '\n'))
 }
 
 // maxIdempotencyKey bounds the Idempotency-Key header, in bytes.

@@ -38,6 +38,8 @@ type Commands struct {
 	SendVerificationCode SendVerificationCodeHandler
 	CompleteReset        CompleteResetHandler
 	Register             RegisterHandler
+	CreateListing        CreateListingHandler
+	VeroCheck            VeroCheckHandler
 }
 
 // New builds every use case on d.
@@ -51,5 +53,7 @@ func New(d Deps) Commands {
 		SendVerificationCode: send,
 		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
+		CreateListing:        CreateListingHandler{accounts: d.Accounts},
+		VeroCheck:            VeroCheckHandler{accounts: d.Accounts},
 	}
 }

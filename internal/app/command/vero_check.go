@@ -1,0 +1,50 @@
+package command
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/vero"
+)
+
+// VeroCheck is a paid question: is a brand on the VeRO protected-brand
+// list?
+type VeroCheck struct {
+	Spend
+	Brand string
+}
+
+// VeroCheckResult is VeroCheck's answer (Metered.Body), the desktop API's
+// JSON as it is kept for a retry.
+type VeroCheckResult struct {
+	ID               string `json:"id"`
+	Brand            string `json:"brand"`
+	Protected        bool   `json:"protected"`
+	CreditsRemaining int64  `json:"creditsRemaining"`
+}
+
+// VeroCheckHandler charges a credit for a VeRO check.
+type VeroCheckHandler struct {
+	accounts *accounts.Repository
+}
+
+// Handle charges 1 credit and answers whether the brand, cleaned of extra
+// spaces, is protected; the list is read in the command's transaction.
+func (h VeroCheckHandler) Handle(ctx context.Context, cmd VeroCheck) (Metered, error) {
+	id, brand := uuid.NewString(), vero.Clean(cmd.Brand)
+	return spend(ctx, h.accounts, cmd.Spend, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+		protected, err := vero.IsProtected(ctx, tx, brand)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.PerformVeroCheck(id, brand, protected, now); err != nil {
+			return nil, err
+		}
+		return VeroCheckResult{ID: id, Brand: brand, Protected: protected, CreditsRemaining: a.Balance(now)}, nil
+	})
+}
