@@ -12,6 +12,7 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/payments"
+	"github.com/a2e-automation/app/internal/pgpool"
 )
 
 // handleConfig tells the webapp what it cannot know by itself: which
@@ -155,7 +156,7 @@ func handlePurchaseCredits(d Deps) http.HandlerFunc {
 func writePaymentError(w http.ResponseWriter, r *http.Request, d Deps, err error, fallback string) {
 	var he *httpError
 	if errors.As(err, &he) || domain.ErrorCode(err) != "" || errors.Is(err, context.Canceled) ||
-		errors.Is(err, eventstore.ErrCommitUnknown) || databaseUnavailable(err) {
+		errors.Is(err, eventstore.ErrCommitUnknown) || pgpool.Unavailable(err) {
 		writeError(w, r, d.Log, err)
 		return
 	}

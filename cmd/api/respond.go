@@ -10,18 +10,15 @@ import (
 	"log/slog"
 	"math"
 	"mime"
-	"net"
 	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/puddle/v2"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/pgpool"
 )
 
 // maxBody bounds every JSON request body.
@@ -209,7 +206,7 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusServiceUnavailable, errorBody{Message: msgCommitUnknown})
 		return
 	}
-	if databaseUnavailable(err) {
+	if pgpool.Unavailable(err) {
 		log.WarnContext(r.Context(), "database unavailable", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
 		w.Header().Set("Retry-After", "5")
 		encode(w, http.StatusServiceUnavailable, errorBody{Message: msgUnavailable})
@@ -226,29 +223,6 @@ const (
 	msgCommitUnknown = "We could not confirm whether this request was applied. Retry it with the same Idempotency-Key: " +
 		"if it was applied, the retry returns the same answer and nothing is charged twice."
 )
-
-// databaseUnavailable reports whether err means the database could not be
-// reached or did not answer in time (a restart, a frozen or overloaded
-// server, the request's deadline), as opposed to a refusal or a bug: the
-// same call may succeed in a few seconds.
-func databaseUnavailable(err error) bool {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		switch {
-		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
-			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutdown, crash, cannot connect now
-			pgErr.Code == "53300", // too many connections
-			pgErr.Code == "57014": // statement timeout or cancel
-			return true
-		}
-		return false
-	}
-	var connErr *pgconn.ConnectError
-	var netErr net.Error
-	return errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) || pgconn.SafeToRetry(err) ||
-		errors.As(err, &connErr) || errors.As(err, &netErr) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || errors.Is(err, puddle.ErrClosedPool)
-}
 
 // metadata is the event metadata of a command caused by request r on behalf
 // of actor (for example "account:<id>", "stripe", "staff:<id>").

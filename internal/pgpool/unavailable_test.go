@@ -1,0 +1,32 @@
+package pgpool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func TestUnavailable(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"admin shutdown", &pgconn.PgError{Code: "57P01"}, true},
+		{"connection exception", fmt.Errorf("load: %w", &pgconn.PgError{Code: "08006"}), true},
+		{"too many connections", &pgconn.PgError{Code: "53300"}, true},
+		{"statement timeout", &pgconn.PgError{Code: "57014"}, true},
+		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
+		{"deadline", fmt.Errorf("query: %w", context.DeadlineExceeded), true},
+		{"connection cut", io.ErrUnexpectedEOF, true},
+		{"a bug", errors.New("nil map"), false},
+	} {
+		if got := Unavailable(tc.err); got != tc.want {
+			t.Errorf("%s: Unavailable = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
