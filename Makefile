@@ -64,7 +64,7 @@ e2e: pg-binaries build chromium
 chromium:
 	@scripts/ensure-chromium.sh
 
-# Debian's redis-server, for the tests' private Redis (internal/redistest).
+# Debian's redis-server, for the tests' private Redis (internal/testing/redistest).
 redis:
 	@scripts/ensure-redis.sh
 

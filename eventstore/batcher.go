@@ -33,9 +33,9 @@ type BatcherOptions struct {
 // the next batch. Two commands on one stream never share a batch and run in
 // the order they were queued.
 type Batcher struct {
-	store *Store
-	opts  BatcherOptions
-	lanes []chan *queued
+	store  *Store
+	opts   BatcherOptions
+	lanes  []chan *queued
 	wg     sync.WaitGroup
 	stop   chan struct{}
 	exited chan struct{} // closed once every lane has stopped

@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 var errRefused = errors.New("refused by the decider")

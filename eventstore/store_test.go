@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 func ev(typ string, n int) eventstore.NewEvent {

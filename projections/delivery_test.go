@@ -17,10 +17,10 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
 	"github.com/a2e-automation/app/internal/pgembed"
 	"github.com/a2e-automation/app/internal/pgpool"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/projections"
 )

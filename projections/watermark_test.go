@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
 
 // The watermark passes only events that are applied, in log order, and the

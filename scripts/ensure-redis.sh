@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's redis-server for the tests (internal/redistest starts a
+# Installs Debian's redis-server for the tests (internal/testing/redistest starts a
 # private one from it) when the machine has none. Nothing is done when it is
 # there, or when REDIS_TEST_URL names a server to use instead.
 set -euo pipefail

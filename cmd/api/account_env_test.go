@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
 
 // Helpers to arrange and inspect accounts in the browser API's tests.

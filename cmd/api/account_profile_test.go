@@ -9,9 +9,9 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
 
 func TestProfile(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 // commitCutter closes the connection as a request's COMMIT is sent, once

@@ -14,11 +14,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
 	"github.com/a2e-automation/app/internal/config"
-	"github.com/a2e-automation/app/internal/faultproxy"
 	"github.com/a2e-automation/app/internal/pgembed"
 	"github.com/a2e-automation/app/internal/pgpool"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
 	"github.com/a2e-automation/app/migrations"
 )
 

@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/amazonurl"
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/vero"
 )
 
@@ -38,8 +38,8 @@ func handleDesktopAccount(d Deps) http.HandlerFunc {
 
 // listingRequest is POST /v1/listings's body.
 type listingRequest struct {
-	AmazonURL string           `json:"amazonUrl"`
-	product   listings.Product // set by Valid
+	AmazonURL string            `json:"amazonUrl"`
+	product   amazonurl.Product // set by Valid
 }
 
 // badAmazonURL is the answer to an amazonUrl that is not a product address.
@@ -47,7 +47,7 @@ const badAmazonURL = "amazonUrl must be an Amazon product URL (for example https
 
 // Valid parses the Amazon URL and keeps the product it names.
 func (q *listingRequest) Valid(context.Context) map[string]string {
-	p, err := listings.ParseAmazonURL(q.AmazonURL)
+	p, err := amazonurl.ParseAmazonURL(q.AmazonURL)
 	if err != nil {
 		return map[string]string{"amazonUrl": badAmazonURL}
 	}

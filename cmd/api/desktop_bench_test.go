@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
 
 // BenchmarkListing measures POST /v1/listings through the real router on a

@@ -15,8 +15,8 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
 
 // desktopEnv is a test API whose rate limit is perMinute, with one seller.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/config"
-	"github.com/a2e-automation/app/internal/downloads/downloadstest"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/downloadstest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 // shippedInstaller is the repository's placeholder, at the default

@@ -19,8 +19,8 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/config"
-	"github.com/a2e-automation/app/internal/testdb"
-	"github.com/a2e-automation/app/internal/transport"
+	"github.com/a2e-automation/app/internal/eventbus"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -88,7 +88,7 @@ func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Poo
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Accounts.Close) // before the pool closes
-	tr, err := transport.New(transport.Config{Kind: transport.KindSQL}, pool, nil)
+	tr, err := eventbus.New(eventbus.Config{Kind: eventbus.KindSQL}, pool, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/a2e-automation/app/internal/config"
-	"github.com/a2e-automation/app/internal/faultproxy"
-	"github.com/a2e-automation/app/internal/redistest"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
+	"github.com/a2e-automation/app/internal/testing/redistest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 // Two API servers on one database and one Redis behave as one: a key gets

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/internal/config"
-	"github.com/a2e-automation/app/internal/smtptest"
+	"github.com/a2e-automation/app/internal/testing/smtptest"
 )
 
 // While the mail server is silent, then down, sign-ups and desktop calls

@@ -36,15 +36,15 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/downloads"
+	"github.com/a2e-automation/app/internal/eventbus"
 	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/pgpool"
-	"github.com/a2e-automation/app/internal/platform"
 	"github.com/a2e-automation/app/internal/retention"
 	"github.com/a2e-automation/app/internal/staff"
-	"github.com/a2e-automation/app/internal/support"
-	"github.com/a2e-automation/app/internal/transport"
+	"github.com/a2e-automation/app/internal/startup"
+	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/internal/vero"
 	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/projections"
@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	log := platform.NewLogger(stderr, cfg.LogLevel)
+	log := startup.NewLogger(stderr, cfg.LogLevel)
 	if len(args) > 1 && args[1] == "staff" {
 		return staffCommand(ctx, cfg, log, args[2:], stdout)
 	}
@@ -159,7 +159,7 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: authStore, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
-		Reader: projections.NewReader(pool), Support: support.NewStore(pool),
+		Reader: projections.NewReader(pool), Support: supportrequests.NewStore(pool),
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
 	}, nil
 }
@@ -225,7 +225,7 @@ const defaultMailSenderMetricsAddr = "127.0.0.1:9092"
 // METRICS_ADDR), for a deployment that runs it apart from the API
 // processes, started with -mail-sender=false.
 func mailSenderCommand(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	db, err := platform.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: 2, StatementTimeout: cfg.DBStatementTimeout, AppName: "a2e-mail-sender"})
+	db, err := startup.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: 2, StatementTimeout: cfg.DBStatementTimeout, AppName: "a2e-mail-sender"})
 	if err != nil {
 		return err
 	}
@@ -255,7 +255,7 @@ func mailSenderCommand(ctx context.Context, cfg config.Config, log *slog.Logger)
 
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOptions, stdout io.Writer) error {
 	addr, withProjector := o.addr, o.withProjector
-	db, err := platform.OpenDatabase(ctx, cfg, log, apiPoolOptions(cfg, withProjector))
+	db, err := startup.OpenDatabase(ctx, cfg, log, apiPoolOptions(cfg, withProjector))
 	if err != nil {
 		return err
 	}
@@ -270,7 +270,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	defer cancel()
 	errc := make(chan error, 2)
 	if withProjector {
-		tr, err := transport.New(transport.FromConfig(cfg), db.Pool, nil)
+		tr, err := eventbus.New(eventbus.FromConfig(cfg), db.Pool, nil)
 		if err != nil {
 			return err
 		}
@@ -282,7 +282,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	go d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log)
 	go d.Resets.Run(ctx, time.Second)
 	pruner := retention.New(db.Pool, log, retention.Options{IdempotencyKeyTTL: cfg.IdempotencyKeyTTL,
-		ConsumerGroups: transport.OutboxGroups(cfg.MessageTransport, d.Projections.Names())})
+		ConsumerGroups: eventbus.OutboxGroups(cfg.MessageTransport, d.Projections.Names())})
 	if err := pruner.Register(d.Registry); err != nil {
 		return err
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/config"
-	"github.com/a2e-automation/app/internal/payments/stripetest"
-	"github.com/a2e-automation/app/internal/stripemock"
+	"github.com/a2e-automation/app/internal/testing/stripemock"
+	"github.com/a2e-automation/app/internal/testing/stripetest"
 	"github.com/a2e-automation/app/projections"
 )
 

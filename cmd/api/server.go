@@ -19,7 +19,7 @@ import (
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/staff"
-	"github.com/a2e-automation/app/internal/support"
+	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -41,7 +41,7 @@ type Deps struct {
 	Mail        *mail.Sender  // delivers the mail outbox; nudged after a mail is queued
 	Mailbox     *mail.Mailbox // the development mailbox, listed at /api/dev/mail outside production
 	Reader      *projections.Reader
-	Support     *support.Store
+	Support     *supportrequests.Store
 	Staff       *staff.Console
 	Payments    *payments.Service
 	Downloads   *downloads.Service // the desktop installer from DOWNLOADS_DIR, its downloads and links

@@ -10,7 +10,7 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/pgpool"
-	"github.com/a2e-automation/app/internal/platform"
+	"github.com/a2e-automation/app/internal/startup"
 )
 
 // staffCommand runs `api staff add|remove EMAIL`: it makes an existing
@@ -19,7 +19,7 @@ func staffCommand(ctx context.Context, cfg config.Config, log *slog.Logger, args
 	if len(args) != 2 || (args[0] != "add" && args[0] != "remove") {
 		return errors.New("usage: api staff add|remove EMAIL")
 	}
-	db, err := platform.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: 2, AppName: "a2e-staff-command"})
+	db, err := startup.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: 2, AppName: "a2e-staff-command"})
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/internal/config"
-	"github.com/a2e-automation/app/internal/faultproxy"
-	"github.com/a2e-automation/app/internal/stripemock"
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
+	"github.com/a2e-automation/app/internal/testing/stripemock"
 )
 
 // withStripeBehind configures the Stripe provider on stripe-mock behind a

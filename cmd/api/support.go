@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a2e-automation/app/internal/mail"
-	"github.com/a2e-automation/app/internal/support"
+	"github.com/a2e-automation/app/internal/supportrequests"
 )
 
 // Support request bounds: the spec's minimums (section 5) and maximums of
@@ -57,7 +57,7 @@ func handleSupportRequest(d Deps) http.HandlerFunc {
 		}
 		s := currentSession(r.Context())
 		_, err = d.Support.Create(r.Context(), s.AccountID, s.Email, strings.TrimSpace(req.Subject), strings.TrimSpace(req.Message), time.Now(),
-			func(sr support.Request) mail.Message {
+			func(sr supportrequests.Request) mail.Message {
 				return mail.Message{
 					To: d.Config.SupportEmail, ReplyTo: sr.Email,
 					Subject: "Support request: " + strings.Join(strings.Fields(sr.Subject), " "),

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/payments/stripetest"
+	"github.com/a2e-automation/app/internal/testing/stripetest"
 )
 
 // webhook delivers object as Stripe event id of type typ, signed with the

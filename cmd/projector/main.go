@@ -24,9 +24,9 @@ import (
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/eventbus"
 	"github.com/a2e-automation/app/internal/pgpool"
-	"github.com/a2e-automation/app/internal/platform"
-	"github.com/a2e-automation/app/internal/transport"
+	"github.com/a2e-automation/app/internal/startup"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -51,8 +51,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	log := platform.NewLogger(stderr, cfg.LogLevel)
-	db, err := platform.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: pgpool.ProjectorMaxConns,
+	log := startup.NewLogger(stderr, cfg.LogLevel)
+	db, err := startup.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: pgpool.ProjectorMaxConns,
 		IdleInTransactionTimeout: 5 * time.Minute, AppName: "a2e-projector"})
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()
 	}
-	tr, err := transport.New(transport.FromConfig(cfg), db.Pool, nil)
+	tr, err := eventbus.New(eventbus.FromConfig(cfg), db.Pool, nil)
 	if err != nil {
 		return err
 	}

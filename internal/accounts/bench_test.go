@@ -10,7 +10,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
 
 // BenchmarkSpend measures one spend command on a fresh account (a handful of

@@ -12,7 +12,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
 
 // TestGroupCommitNoOverdraft: 10 accounts with 20 credits each, 8 spenders

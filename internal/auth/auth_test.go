@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/internal/mail"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 func TestPasswordHashes(t *testing.T) {

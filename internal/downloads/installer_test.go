@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2e-automation/app/internal/downloads/downloadstest"
+	"github.com/a2e-automation/app/internal/testing/downloadstest"
 )
 
 func sum(b []byte) string {

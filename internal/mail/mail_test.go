@@ -10,8 +10,8 @@ import (
 
 	gomail "github.com/wneessen/go-mail"
 
-	"github.com/a2e-automation/app/internal/smtptest"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/smtptest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

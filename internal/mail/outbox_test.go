@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/a2e-automation/app/internal/smtptest"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/smtptest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 // outboxRig is an outbox on a fresh database, delivered through a real

@@ -17,8 +17,8 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/payments"
-	"github.com/a2e-automation/app/internal/payments/stripetest"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/stripetest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 const webhookSecret = "whsec_test_payments"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/payments"
-	"github.com/a2e-automation/app/internal/stripemock"
+	"github.com/a2e-automation/app/internal/testing/stripemock"
 )
 
 // sent is one request the Stripe client made.

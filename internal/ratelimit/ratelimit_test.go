@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2e-automation/app/internal/redistest"
+	"github.com/a2e-automation/app/internal/testing/redistest"
 )
 
 // Both stores answer a burst the same way: Rate events, then refusals with

@@ -14,9 +14,9 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
 	"github.com/a2e-automation/app/internal/retention"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 type rig struct {

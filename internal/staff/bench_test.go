@@ -7,9 +7,9 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
 	"github.com/a2e-automation/app/internal/staff"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 // BenchmarkHistoryPage pages through the history of an account with 100,000

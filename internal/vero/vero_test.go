@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/a2e-automation/app/data"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 func TestKey(t *testing.T) {

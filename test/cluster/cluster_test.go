@@ -25,10 +25,10 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/a2e-automation/app/internal/natstest"
-	"github.com/a2e-automation/app/internal/redistest"
-	"github.com/a2e-automation/app/internal/testbin"
-	"github.com/a2e-automation/app/internal/testdb"
+	"github.com/a2e-automation/app/internal/testing/natstest"
+	"github.com/a2e-automation/app/internal/testing/redistest"
+	"github.com/a2e-automation/app/internal/testing/testbin"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 // rateLimit is the processes' RATE_LIMIT_PER_MINUTE.

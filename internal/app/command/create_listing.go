@@ -9,13 +9,13 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/listings"
+	"github.com/a2e-automation/app/internal/amazonurl"
 )
 
 // CreateListing is a paid request to copy an Amazon product to eBay.
 type CreateListing struct {
 	Spend
-	Product listings.Product
+	Product amazonurl.Product
 }
 
 // ListingStatusQueued is a new listing request's status: paid for and

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2e-automation/app/internal/testbin"
+	"github.com/a2e-automation/app/internal/testing/testbin"
 )
 
 // Version is the nats-server release the tests run.

@@ -1,4 +1,4 @@
-// Package transport chooses how "stream S moved" notifications reach the
+// Package eventbus chooses how "stream S moved" notifications reach the
 // projectors. Nothing outside this package knows which transport is in use.
 //
 //   - sql (default): projectors read watermill-sql's table for the topic
@@ -12,7 +12,7 @@
 // the append's own transaction (no dual write). With nats, the forwarder only
 // carries those rows on, at least once; a duplicate is harmless because a
 // message only wakes a projection, which reads the events table itself.
-package transport
+package eventbus
 
 import (
 	"context"

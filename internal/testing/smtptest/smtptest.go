@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/a2e-automation/app/internal/faultproxy"
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
 )
 
 // Modes of the server.

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2e-automation/app/internal/testbin"
+	"github.com/a2e-automation/app/internal/testing/testbin"
 )
 
 // readyTimeout is generous: a busy machine starts it slowly.

@@ -1,7 +1,7 @@
-// Package platform wires the pieces both processes need at start-up: the
+// Package startup wires the pieces both processes need at start-up: the
 // logger, the database (a private PostgreSQL when DATABASE_URL is unset) and
 // its migrations.
-package platform
+package startup
 
 import (
 	"context"

@@ -1,7 +1,7 @@
-// Package listings reads the Amazon product addresses the desktop client
+// Package amazonurl reads the Amazon product addresses the desktop client
 // sends when it asks for a listing: which marketplace and which product.
 // It is pure: no I/O.
-package listings
+package amazonurl
 
 import (
 	"errors"

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2e-automation/app/internal/testbin"
+	"github.com/a2e-automation/app/internal/testing/testbin"
 )
 
 // Version is the stripe-mock release the tests run.

@@ -1,4 +1,4 @@
-package transport_test
+package eventbus_test
 
 import (
 	"context"
@@ -13,18 +13,18 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/accounts/accountstest"
-	"github.com/a2e-automation/app/internal/natstest"
-	"github.com/a2e-automation/app/internal/testdb"
-	"github.com/a2e-automation/app/internal/transport"
+	"github.com/a2e-automation/app/internal/eventbus"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/internal/testing/natstest"
+	"github.com/a2e-automation/app/internal/testing/testdb"
 	"github.com/a2e-automation/app/projections"
 )
 
 func TestNewRefusesUnknownKind(t *testing.T) {
-	if _, err := transport.New(transport.Config{Kind: "kafka"}, nil, nil); err == nil {
+	if _, err := eventbus.New(eventbus.Config{Kind: "kafka"}, nil, nil); err == nil {
 		t.Fatal("kind kafka accepted")
 	}
-	if _, err := transport.New(transport.Config{Kind: transport.KindNATS}, nil, nil); err == nil {
+	if _, err := eventbus.New(eventbus.Config{Kind: eventbus.KindNATS}, nil, nil); err == nil {
 		t.Fatal("nats without a URL accepted")
 	}
 }
@@ -41,7 +41,7 @@ func TestProjectorsOverNATS(t *testing.T) {
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	tr, err := transport.New(transport.Config{Kind: transport.KindNATS, NATSURL: natsURL}, pool, nil)
+	tr, err := eventbus.New(eventbus.Config{Kind: eventbus.KindNATS, NATSURL: natsURL}, pool, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestStreamLimits(t *testing.T) {
 		age   time.Duration
 		bytes int64
 	}{{time.Hour, 1 << 20}, {48 * time.Hour, 1 << 30}} { // the second updates the stream the first made
-		tr, err := transport.New(transport.Config{Kind: transport.KindNATS, NATSURL: natsURL, StreamMaxAge: limits.age, StreamMaxBytes: limits.bytes}, nil, nil)
+		tr, err := eventbus.New(eventbus.Config{Kind: eventbus.KindNATS, NATSURL: natsURL, StreamMaxAge: limits.age, StreamMaxBytes: limits.bytes}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,10 +166,10 @@ func TestStreamLimits(t *testing.T) {
 			t.Fatalf("stream limits = %v, %d; want %v, %d", info.Config.MaxAge, info.Config.MaxBytes, limits.age, limits.bytes)
 		}
 	}
-	if got := transport.OutboxGroups(transport.KindNATS, []string{"profiles"}); len(got) != 1 || got[0] != transport.ForwarderConsumerGroup {
+	if got := eventbus.OutboxGroups(eventbus.KindNATS, []string{"profiles"}); len(got) != 1 || got[0] != eventbus.ForwarderConsumerGroup {
 		t.Fatalf("nats outbox groups = %v", got)
 	}
-	if got := transport.OutboxGroups(transport.KindSQL, []string{"profiles", "transactions"}); len(got) != 2 || got[0] != projections.ConsumerGroup("profiles") {
+	if got := eventbus.OutboxGroups(eventbus.KindSQL, []string{"profiles", "transactions"}); len(got) != 2 || got[0] != projections.ConsumerGroup("profiles") {
 		t.Fatalf("sql outbox groups = %v", got)
 	}
 }

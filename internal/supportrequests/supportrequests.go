@@ -1,6 +1,6 @@
-// Package support keeps the support requests sellers send from the
+// Package supportrequests keeps the support requests sellers send from the
 // dashboard (table support_requests).
-package support
+package supportrequests
 
 import (
 	"context"
