@@ -19,6 +19,7 @@ const (
 	CodeForbidden           Code = "forbidden"            // the caller may not do it
 	CodeInsufficientCredits Code = "insufficient_credits" // the balance does not cover it
 	CodeUnavailable         Code = "unavailable"          // a service it needs did not answer in time: retry later
+	CodeRateLimited         Code = "rate_limited"         // too many too soon: retry after RetryAfter
 )
 
 // Error is a broken rule. Its Message is written for the user and safe to show.
@@ -26,8 +27,13 @@ type Error struct {
 	Code    Code
 	Message string
 	// RetryAfter, when set, is how long the caller should wait before it
-	// tries again (CodeUnavailable).
+	// tries again (CodeUnavailable, CodeRateLimited).
 	RetryAfter time.Duration
+}
+
+// RateLimited is a CodeRateLimited error: retry after retryAfter.
+func RateLimited(retryAfter time.Duration, format string, args ...any) *Error {
+	return &Error{Code: CodeRateLimited, Message: fmt.Sprintf(format, args...), RetryAfter: retryAfter}
 }
 
 // Unavailable is a CodeUnavailable error: retry after retryAfter.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/internal/auth"
 )
 
 type resetRequest struct {
@@ -75,9 +74,10 @@ type resetCompleteResponse struct {
 // (command.CompleteResetHandler). Failures carry success: false, which the
 // webapp reads.
 func handleResetComplete(d Deps) http.HandlerFunc {
+	// The webapp reads success: false beside the one error vocabulary's answer.
 	fail := func(w http.ResponseWriter, r *http.Request, err error) {
-		if errors.Is(err, auth.ErrResetToken) {
-			err = errStatus(http.StatusBadRequest, msgResetToken)
+		if domain.ErrorCode(err) == domain.CodeInvalid {
+			err = errStatus(http.StatusBadRequest, "%s", domain.ErrorMessage(err))
 		}
 		var he *httpError
 		if errors.As(err, &he) {

@@ -1,29 +1,18 @@
 package main
 
 import (
-	"strings"
-	"unicode/utf8"
-
 	"github.com/a2e-automation/app/domain"
 )
 
 // The spec's validation messages (section 5).
 const (
 	msgEmail           = domain.MsgInvalidEmail
-	msgPassword        = "Password must be at least 8 characters"
+	msgPassword        = domain.MsgPasswordLength
+	msgNewPasswordLen  = domain.MsgNewPasswordLength
+	msgNewPasswordUp   = domain.MsgNewPasswordUpper
+	msgNewPasswordSym  = domain.MsgNewPasswordSymbol
 	msgPasswordsDiffer = "Passwords do not match"
-	msgNewPasswordLen  = "Password must be at least 10 characters long"
-	msgNewPasswordUp   = "Password must contain at least one uppercase letter"
-	msgNewPasswordSym  = "Password must contain at least one special character"
 	msgCode            = "Please enter the 6-digit verification code"
-)
-
-// Password lengths (spec section 9) and the characters that count as
-// special in a new password (section 5).
-const (
-	minPassword    = 8
-	minNewPassword = 10
-	specialChars   = `!@#$%^&*(),.?":{}|<>`
 )
 
 // validEmail reports whether s, already normalised by the request's
@@ -36,24 +25,15 @@ func credentialProblems(email, password string) map[string]string {
 	if !validEmail(email) {
 		problems["email"] = msgEmail
 	}
-	if utf8.RuneCountInString(password) < minPassword {
-		problems["password"] = msgPassword
+	if p := domain.PasswordProblem(password); p != "" {
+		problems["password"] = p
 	}
 	return problems
 }
 
-// newPasswordProblem is the first rule a new password breaks, or "".
-func newPasswordProblem(pw string) string {
-	switch {
-	case utf8.RuneCountInString(pw) < minNewPassword:
-		return msgNewPasswordLen
-	case !strings.ContainsFunc(pw, func(r rune) bool { return r >= 'A' && r <= 'Z' }):
-		return msgNewPasswordUp
-	case !strings.ContainsAny(pw, specialChars):
-		return msgNewPasswordSym
-	}
-	return ""
-}
+// newPasswordProblem is the first rule a new password breaks, or "" (the
+// domain's rule).
+func newPasswordProblem(pw string) string { return domain.NewPasswordProblem(pw) }
 
 // confirmProblem checks an optional confirmation: the webapp checks it
 // itself and does not send it, other clients may.

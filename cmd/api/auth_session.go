@@ -8,7 +8,6 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -118,10 +117,7 @@ func handleLogin(d Deps, t throttles) http.HandlerFunc {
 			return
 		}
 		id, email, err := d.Auth.Authenticate(r.Context(), req.Email, req.Password)
-		if errors.Is(err, auth.ErrBadCredentials) {
-			err = errStatus(http.StatusUnauthorized, "Invalid email or password")
-		}
-		if err != nil {
+		if err != nil { // bad credentials are the domain's CodeUnauthorized
 			writeError(w, r, d.Log, err)
 			return
 		}

@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
-	"math"
 	"net/http"
-	"strconv"
 
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/internal/auth"
 )
 
 type verifyRequest struct {
@@ -28,13 +24,6 @@ type verifyResponse struct {
 	User    userResponse `json:"user"`
 }
 
-// codeRefusals are the answers to a refused verification code.
-var codeRefusals = map[error]string{
-	auth.ErrCodeInvalid:  "Invalid verification code",
-	auth.ErrCodeExpired:  "Verification code has expired. Please request a new one.",
-	auth.ErrCodeAttempts: "Too many attempts. Please request a new code.",
-}
-
 // handleVerifyEmail checks the signed-in account's code and records
 // EmailVerified (command.VerifyEmailHandler).
 func handleVerifyEmail(d Deps) http.HandlerFunc {
@@ -48,12 +37,7 @@ func handleVerifyEmail(d Deps) http.HandlerFunc {
 		res, err := d.Commands.VerifyEmail.Handle(r.Context(), command.VerifyEmail{
 			AccountID: s.AccountID, Code: req.Code, Metadata: metadata(r, "account:"+s.AccountID),
 		})
-		for refusal, msg := range codeRefusals {
-			if errors.Is(err, refusal) {
-				err = errStatus(http.StatusBadRequest, "%s", msg)
-			}
-		}
-		if err != nil {
+		if err != nil { // a refused code is the domain's CodeInvalid, with the spec's message
 			writeError(w, r, d.Log, err)
 			return
 		}
@@ -85,13 +69,7 @@ func handleResendVerification(d Deps) http.HandlerFunc {
 			return
 		}
 		err = d.Commands.SendVerificationCode.Handle(r.Context(), command.SendVerificationCode{AccountID: s.AccountID, Email: s.Email})
-		var soon *auth.TooSoonError
-		if errors.As(err, &soon) {
-			secs := int(math.Ceil(soon.RetryAfter.Seconds()))
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			err = errStatus(http.StatusTooManyRequests, "Please wait %d seconds before requesting a new code.", secs)
-		}
-		if err != nil {
+		if err != nil { // too soon is the domain's CodeRateLimited: 429 with Retry-After
 			writeError(w, r, d.Log, err)
 			return
 		}

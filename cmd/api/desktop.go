@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"unicode/utf8"
 
-	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/amazonurl"
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/vero"
@@ -72,7 +71,7 @@ func handleCreateListing(d Deps) http.HandlerFunc {
 		}
 		res, err := d.Commands.CreateListing.Handle(r.Context(), command.CreateListing{Spend: spendOf(r, idem), Product: req.product})
 		if err != nil {
-			writeDesktopError(w, r, d, err)
+			writeError(w, r, d.Log, err)
 			return
 		}
 		writeMetered(w, http.StatusCreated, res)
@@ -114,7 +113,7 @@ func handleVeroCheck(d Deps) http.HandlerFunc {
 		}
 		res, err := d.Commands.VeroCheck.Handle(r.Context(), command.VeroCheck{Spend: spendOf(r, idem), Brand: req.Brand})
 		if err != nil {
-			writeDesktopError(w, r, d, err)
+			writeError(w, r, d.Log, err)
 			return
 		}
 		writeMetered(w, http.StatusOK, res)
@@ -181,14 +180,4 @@ func readIdempotency(r *http.Request) (idempotency, error) {
 type insufficientCreditsBody struct {
 	Message          string `json:"message"`
 	CreditsRemaining int64  `json:"creditsRemaining"`
-}
-
-// writeDesktopError is writeError, except that a 402 also tells
-// creditsRemaining, as the successful answers do.
-func writeDesktopError(w http.ResponseWriter, r *http.Request, d Deps, err error) {
-	if domain.ErrorCode(err) == domain.CodeInsufficientCredits {
-		encode(w, http.StatusPaymentRequired, insufficientCreditsBody{Message: domain.ErrorMessage(err)})
-		return
-	}
-	writeError(w, r, d.Log, err)
 }

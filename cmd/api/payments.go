@@ -3,16 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/payments"
-	"github.com/a2e-automation/app/internal/pgpool"
 )
 
 // handleConfig tells the webapp what it cannot know by itself: which
@@ -74,7 +71,7 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		co, err := d.Payments.CreateSubscription(r.Context(), currentSession(r.Context()).AccountID)
 		if err != nil {
-			writePaymentError(w, r, d, err, "Failed to create subscription")
+			writeError(w, r, d.Log, withFallback(err, "Failed to create subscription"))
 			return
 		}
 		encode(w, http.StatusOK, response{ClientSecret: co.ClientSecret, Message: "Complete the payment to activate your subscription"})
@@ -88,7 +85,7 @@ func handleCancelSubscription(d Deps) http.HandlerFunc {
 		id := currentSession(r.Context()).AccountID
 		res, err := d.Payments.CancelSubscription(r.Context(), id, metadata(r, "account:"+id))
 		if err != nil {
-			writePaymentError(w, r, d, err, "Failed to cancel subscription")
+			writeError(w, r, d.Log, withFallback(err, "Failed to cancel subscription"))
 			return
 		}
 		awaitProjections(d, r, res.LastPosition)
@@ -139,7 +136,7 @@ func handlePurchaseCredits(d Deps) http.HandlerFunc {
 		}
 		p, err := d.Payments.PurchaseCredits(r.Context(), currentSession(r.Context()).AccountID, req.credits)
 		if err != nil {
-			writePaymentError(w, r, d, err, "Failed to create payment session")
+			writeError(w, r, d.Log, withFallback(err, "Failed to create payment session"))
 			return
 		}
 		encode(w, http.StatusOK, response{
@@ -147,20 +144,4 @@ func handlePurchaseCredits(d Deps) http.HandlerFunc {
 			Message: "Complete the payment to add " + strconv.FormatInt(p.Credits, 10) + " credits",
 		})
 	}
-}
-
-// writePaymentError answers err as writeError does, except that an
-// unexpected failure (the provider unreachable, say) is logged and answered
-// with the spec's server default for the call, such as "Failed to create
-// subscription".
-func writePaymentError(w http.ResponseWriter, r *http.Request, d Deps, err error, fallback string) {
-	var he *httpError
-	if errors.As(err, &he) || domain.ErrorCode(err) != "" || errors.Is(err, context.Canceled) ||
-		errors.Is(err, eventstore.ErrCommitUnknown) || pgpool.Unavailable(err) {
-		writeError(w, r, d.Log, err)
-		return
-	}
-	d.Log.ErrorContext(r.Context(), "payment call failed", "method", r.Method, "path", r.URL.Path,
-		"requestId", requestID(r.Context()), "err", err)
-	encode(w, http.StatusInternalServerError, errorBody{Message: fallback})
 }

@@ -179,6 +179,7 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 			domain.CodeForbidden:           http.StatusForbidden,
 			domain.CodeInsufficientCredits: http.StatusPaymentRequired,
 			domain.CodeUnavailable:         http.StatusServiceUnavailable,
+			domain.CodeRateLimited:         http.StatusTooManyRequests,
 		}[code]
 		if status == 0 {
 			status = http.StatusBadRequest
@@ -189,6 +190,11 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		if code == domain.CodeUnavailable {
 			log.WarnContext(r.Context(), "request answered unavailable", "method", r.Method, "path", r.URL.Path,
 				"requestId", requestID(r.Context()), "err", err)
+		}
+		if code == domain.CodeInsufficientCredits {
+			// As the desktop API's successful answers do: the balance, then 0.
+			encode(w, status, insufficientCreditsBody{Message: domain.ErrorMessage(err)})
+			return
 		}
 		encode(w, status, errorBody{Message: domain.ErrorMessage(err)})
 		return
@@ -212,8 +218,33 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		encode(w, http.StatusServiceUnavailable, errorBody{Message: msgUnavailable})
 		return
 	}
+	message := "An unexpected error occurred"
+	var pub *publicFallback
+	if errors.As(err, &pub) {
+		message = pub.message
+	}
 	log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
-	encode(w, http.StatusInternalServerError, errorBody{Message: "An unexpected error occurred"})
+	encode(w, http.StatusInternalServerError, errorBody{Message: message})
+}
+
+// publicFallback is an error whose answer, should it be unexpected (not a
+// domain refusal, not an outage), is message rather than the generic one:
+// the spec's server default of a call, such as "Failed to create
+// subscription".
+type publicFallback struct {
+	err     error
+	message string
+}
+
+func (e *publicFallback) Error() string { return e.err.Error() }
+func (e *publicFallback) Unwrap() error { return e.err }
+
+// withFallback gives err the answer message if it turns out unexpected.
+func withFallback(err error, message string) error {
+	if err == nil {
+		return nil
+	}
+	return &publicFallback{err: err, message: message}
 }
 
 // Answers when the database is out of reach (msgUnavailable: nothing was

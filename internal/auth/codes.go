@@ -8,11 +8,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/mail"
 )
 
@@ -25,20 +27,28 @@ const (
 	ResendInterval  = time.Minute
 )
 
-// Why a verification code was refused.
+// Why a verification code was refused: domain errors with the spec's
+// messages, so every adapter answers them the same way.
 var (
-	ErrCodeInvalid  = errors.New("invalid verification code")
-	ErrCodeExpired  = errors.New("verification code expired")
-	ErrCodeAttempts = errors.New("too many verification attempts")
+	ErrCodeInvalid  = domain.Errorf(domain.CodeInvalid, "Invalid verification code")
+	ErrCodeExpired  = domain.Errorf(domain.CodeInvalid, "Verification code has expired. Please request a new one.")
+	ErrCodeAttempts = domain.Errorf(domain.CodeInvalid, "Too many attempts. Please request a new code.")
 )
 
-// TooSoonError refuses a new code sent within ResendInterval of the last.
+// TooSoonError refuses a new code sent within ResendInterval of the last;
+// it is a domain CodeRateLimited error (errors.As) with its RetryAfter.
 type TooSoonError struct {
 	RetryAfter time.Duration // until the next code may be sent
 }
 
 func (e *TooSoonError) Error() string {
 	return fmt.Sprintf("a verification code was sent recently; retry in %s", e.RetryAfter)
+}
+
+// Unwrap is the refusal in the domain's vocabulary.
+func (e *TooSoonError) Unwrap() error {
+	secs := int(math.Ceil(e.RetryAfter.Seconds()))
+	return domain.RateLimited(time.Duration(secs)*time.Second, "Please wait %d seconds before requesting a new code.", secs)
 }
 
 // IssueVerificationCode makes a new code for accountID, replacing any

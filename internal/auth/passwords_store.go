@@ -10,7 +10,7 @@ import (
 )
 
 // ErrBadCredentials is the one answer to a wrong email or a wrong password.
-var ErrBadCredentials = errors.New("invalid email or password")
+var ErrBadCredentials = domain.Errorf(domain.CodeUnauthorized, "Invalid email or password")
 
 // HashPassword returns the stored form of password.
 func (s *Store) HashPassword(ctx context.Context, password string) (string, error) {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // ResetTTL is how long a password reset link works.
@@ -14,7 +16,7 @@ const ResetTTL = time.Hour
 
 // ErrResetToken is returned for a reset token that is unknown, used or
 // expired.
-var ErrResetToken = errors.New("invalid or expired reset token")
+var ErrResetToken = domain.Errorf(domain.CodeInvalid, "Invalid or missing reset token. Please request a new password reset link.")
 
 // storeResetToken stores token as accountID's one live reset token,
 // replacing earlier ones, through tx.
