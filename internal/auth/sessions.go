@@ -173,3 +173,33 @@ func (s *Store) IsStaff(ctx context.Context, accountID string) (bool, error) {
 
 // ErrNoSuchUser is returned for an email no account has.
 var ErrNoSuchUser = errors.New("no account with that email")
+
+// UserHit is a user found by FindUsers.
+type UserHit struct {
+	AccountID string
+	Email     string
+	IsStaff   bool
+	CreatedAt time.Time
+}
+
+// FindUsers finds up to limit users by exact account id or by part of the
+// email (case-insensitive), ordered by email: the staff console's search.
+func (s *Store) FindUsers(ctx context.Context, q string, limit int) ([]UserHit, error) {
+	q = strings.ToLower(strings.TrimSpace(q))
+	like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
+	rows, err := s.pool.Query(ctx, `SELECT account_id::text, email, is_staff, created_at FROM users
+		WHERE account_id::text = $1 OR lower(email) LIKE $2
+		ORDER BY email LIMIT $3`, q, like, limit)
+	if err != nil {
+		return nil, fmt.Errorf("find users: %w", err)
+	}
+	hits, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (UserHit, error) {
+		var h UserHit
+		err := r.Scan(&h.AccountID, &h.Email, &h.IsStaff, &h.CreatedAt)
+		return h, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find users: %w", err)
+	}
+	return hits, nil
+}

@@ -2,7 +2,6 @@ package staff
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,18 +14,22 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/projections"
 )
 
 // Console is what staff routes call.
 type Console struct {
-	pool    *pgxpool.Pool
-	repo    *accounts.Repository
+	users   *auth.Store          // owner of users
+	read    *projections.Reader  // owner of the read tables
+	repo    *accounts.Repository // the events
 	History *History
 }
 
-// NewConsole returns a Console; secret signs history cursors.
+// NewConsole returns a Console; secret signs history cursors. It reads
+// users through auth and the read tables through projections, their owners.
 func NewConsole(pool *pgxpool.Pool, repo *accounts.Repository, secret string) *Console {
-	return &Console{pool: pool, repo: repo, History: NewHistory(repo.Store(), secret)}
+	return &Console{users: auth.NewStore(pool, secret), read: projections.NewReader(pool), repo: repo, History: NewHistory(repo.Store(), secret)}
 }
 
 // AccountSummary is a search hit.
@@ -45,22 +48,26 @@ func (c *Console) Search(ctx context.Context, q string) ([]AccountSummary, error
 	if q == "" {
 		return []AccountSummary{}, nil
 	}
-	like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q)) + "%"
-	rows, err := c.pool.Query(ctx, `SELECT u.account_id::text, u.email, u.is_staff, u.created_at,
-			coalesce(p.credits_available, 0), coalesce(p.subscription_status, 'inactive')
-		FROM users u LEFT JOIN profiles p USING (account_id)
-		WHERE u.account_id::text = $1 OR lower(u.email) LIKE $2
-		ORDER BY u.email LIMIT 20`, strings.ToLower(q), like)
+	hits, err := c.users.FindUsers(ctx, q, 20)
 	if err != nil {
 		return nil, fmt.Errorf("search accounts: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AccountSummary, error) {
-		var a AccountSummary
-		err := r.Scan(&a.ID, &a.Email, &a.IsStaff, &a.CreatedAt, &a.CreditsAvailable, &a.SubscriptionStatus)
-		return a, err
-	})
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.AccountID
+	}
+	briefs, err := c.read.Briefs(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("search accounts: %w", err)
+	}
+	out := make([]AccountSummary, len(hits))
+	for i, h := range hits {
+		b, ok := briefs[h.AccountID]
+		if !ok {
+			b.SubscriptionStatus = "inactive" // not projected yet
+		}
+		out[i] = AccountSummary{ID: h.AccountID, Email: h.Email, IsStaff: h.IsStaff, CreatedAt: h.CreatedAt,
+			CreditsAvailable: b.CreditsAvailable, SubscriptionStatus: b.SubscriptionStatus}
 	}
 	return out, nil
 }
@@ -204,29 +211,14 @@ func (c *Console) Compare(ctx context.Context, id string) (Comparison, error) {
 }
 
 func (c *Console) readModel(ctx context.Context, id string) (replayed, error) {
-	got := replayed{payments: map[string]string{}}
-	err := c.pool.QueryRow(ctx, `SELECT email, is_verified, subscription_status, credits_available, credits_used, listings_created, vero_checks
-		FROM profiles WHERE account_id = $1`, id).
-		Scan(&got.email, &got.verified, &got.status, &got.credits, &got.used, &got.listings, &got.veroChecks)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return replayed{}, fmt.Errorf("read profile: %w", err)
-	}
-	if err := c.pool.QueryRow(ctx, `SELECT coalesce(sum(credits_used), 0)::bigint, coalesce(sum(listings_created), 0)::bigint,
-			coalesce(sum(vero_checks), 0)::bigint FROM usage_statistics WHERE account_id = $1`, id).
-		Scan(&got.daily[0], &got.daily[1], &got.daily[2]); err != nil {
-		return replayed{}, fmt.Errorf("read usage: %w", err)
-	}
-	rows, err := c.pool.Query(ctx, `SELECT payment_id, status FROM transactions WHERE account_id = $1`, id)
+	rows, err := c.read.AccountRows(ctx, id)
 	if err != nil {
-		return replayed{}, fmt.Errorf("read transactions: %w", err)
+		return replayed{}, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var pid, status string
-		if err := rows.Scan(&pid, &status); err != nil {
-			return replayed{}, fmt.Errorf("read transactions: %w", err)
-		}
-		got.payments[pid] = status
-	}
-	return got, rows.Err()
+	return replayed{
+		email: rows.Email, verified: rows.IsVerified, status: rows.SubscriptionStatus,
+		credits: rows.CreditsAvailable, used: rows.CreditsUsed, listings: rows.ListingsCreated, veroChecks: rows.VeroChecks,
+		daily:    [3]int64{rows.UsageCreditsUsed, rows.UsageListingsCreated, rows.UsageVeroChecks},
+		payments: rows.PaymentStatuses,
+	}, nil
 }
