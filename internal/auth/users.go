@@ -1,0 +1,69 @@
+package auth
+
+// The users table beyond sign-in: the staff flag and the staff search.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// SetStaff makes the account with email staff (or not). It returns
+// ErrNoSuchUser when no account has that email.
+func (s *Store) SetStaff(ctx context.Context, email string, staff bool) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE users SET is_staff = $2 WHERE lower(email) = lower($1)`, strings.TrimSpace(email), staff)
+	if err != nil {
+		return fmt.Errorf("set staff: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNoSuchUser
+	}
+	return nil
+}
+
+// IsStaff reports whether accountID is support staff.
+func (s *Store) IsStaff(ctx context.Context, accountID string) (bool, error) {
+	var staff bool
+	err := s.pool.QueryRow(ctx, `SELECT is_staff FROM users WHERE account_id = $1`, accountID).Scan(&staff)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return false, fmt.Errorf("is staff: %w", err)
+	}
+	return staff, nil
+}
+
+// ErrNoSuchUser is returned for an email no account has.
+var ErrNoSuchUser = errors.New("no account with that email")
+
+// UserHit is a user found by FindUsers.
+type UserHit struct {
+	AccountID string
+	Email     string
+	IsStaff   bool
+	CreatedAt time.Time
+}
+
+// FindUsers finds up to limit users by exact account id or by part of the
+// email (case-insensitive), ordered by email: the staff console's search.
+func (s *Store) FindUsers(ctx context.Context, q string, limit int) ([]UserHit, error) {
+	q = strings.ToLower(strings.TrimSpace(q))
+	like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
+	rows, err := s.pool.Query(ctx, `SELECT account_id::text, email, is_staff, created_at FROM users
+		WHERE account_id::text = $1 OR lower(email) LIKE $2
+		ORDER BY email LIMIT $3`, q, like, limit)
+	if err != nil {
+		return nil, fmt.Errorf("find users: %w", err)
+	}
+	hits, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (UserHit, error) {
+		var h UserHit
+		err := r.Scan(&h.AccountID, &h.Email, &h.IsStaff, &h.CreatedAt)
+		return h, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find users: %w", err)
+	}
+	return hits, nil
+}
