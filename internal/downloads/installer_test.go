@@ -92,16 +92,7 @@ func TestExecutableCheck(t *testing.T) {
 }
 
 func TestFactsAreCachedByPathSizeAndTime(t *testing.T) {
-	dir := t.TempDir()
-	s := NewInstallers(dir, false)
-	path := downloadstest.WriteInstaller(t, dir, "A-Setup-1.0.0.exe", []byte("first"))
-	stamp := time.Now().Add(-time.Hour).Truncate(time.Second)
-	if err := os.Chtimes(path, stamp, stamp); err != nil {
-		t.Fatal(err)
-	}
-	if inst, err := s.Latest(); err != nil || inst.SHA256 != sum([]byte("first")) {
-		t.Fatalf("first = %+v, %v", inst, err)
-	}
+	dir, s, path, stamp := settledFirstInstaller(t)
 
 	// Same path, size and time: the cached hash (it is not recomputed).
 	downloadstest.WriteInstaller(t, dir, "A-Setup-1.0.0.exe", []byte("other"))
@@ -226,16 +217,7 @@ func TestARecentInstallerWaitsForItToSettle(t *testing.T) {
 }
 
 func TestAFileRenamedIntoPlaceIsNoticed(t *testing.T) {
-	dir := t.TempDir()
-	s := NewInstallers(dir, false)
-	path := downloadstest.WriteInstaller(t, dir, "A-Setup-1.0.0.exe", []byte("first"))
-	stamp := time.Now().Add(-time.Hour).Truncate(time.Second)
-	if err := os.Chtimes(path, stamp, stamp); err != nil {
-		t.Fatal(err)
-	}
-	if inst, err := s.Latest(); err != nil || inst.SHA256 != sum([]byte("first")) {
-		t.Fatalf("first = %+v, %v", inst, err)
-	}
+	dir, s, path, stamp := settledFirstInstaller(t)
 	// The operator's deployment: upload under a name that does not match,
 	// then rename over the old file; same size, same modification time.
 	part := downloadstest.WriteInstaller(t, dir, "A-Setup-1.0.0.exe.part", []byte("other"))
@@ -341,4 +323,21 @@ func TestConcurrentCallersHashAFileOnce(t *testing.T) {
 	if n := s.computed.Load(); n != 1 {
 		t.Fatalf("%d callers computed the facts %d times, want once", callers, n)
 	}
+}
+
+// settledFirstInstaller is a directory with one installer, "first", last
+// modified an hour ago and already read once through s.
+func settledFirstInstaller(t *testing.T) (dir string, s *Installers, path string, stamp time.Time) {
+	t.Helper()
+	dir = t.TempDir()
+	s = NewInstallers(dir, false)
+	path = downloadstest.WriteInstaller(t, dir, "A-Setup-1.0.0.exe", []byte("first"))
+	stamp = time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(path, stamp, stamp); err != nil {
+		t.Fatal(err)
+	}
+	if inst, err := s.Latest(); err != nil || inst.SHA256 != sum([]byte("first")) {
+		t.Fatalf("first = %+v, %v", inst, err)
+	}
+	return dir, s, path, stamp
 }
