@@ -288,3 +288,18 @@ func (r *Runner) Lag(ctx context.Context, name string) (Lag, error) {
 // before it (a REPEATABLE READ snapshot taken earlier would miss events
 // below the horizon).
 var readCommitted = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
+
+// WaitForStreamStart waits, at most timeout, until the named projections
+// have applied the first event of stream (its registration): a reader that
+// finds no row for a brand-new account waits for it here. A stream with no
+// events returns ErrWaitTimeout at once.
+func (r *Runner) WaitForStreamStart(ctx context.Context, stream string, timeout time.Duration, names ...string) error {
+	first, err := r.store.ReadStream(ctx, stream, 0, 1)
+	if err != nil {
+		return err
+	}
+	if len(first) == 0 {
+		return ErrWaitTimeout
+	}
+	return r.WaitFor(ctx, first[0].GlobalPosition, timeout, names...)
+}

@@ -33,11 +33,7 @@ func profileOf(ctx context.Context, d Deps, accountID string) (projections.Profi
 	if !errors.Is(err, projections.ErrNoProfile) {
 		return p, err
 	}
-	first, err := d.Store.ReadStream(ctx, domain.StreamID(accountID), 0, 1)
-	if err != nil {
-		return projections.Profile{}, err
-	}
-	if len(first) == 1 && d.Projections.WaitFor(ctx, first[0].GlobalPosition, readYourWritesTimeout, projections.Profiles{}.Name()) == nil {
+	if d.Projections.WaitForStreamStart(ctx, domain.StreamID(accountID), readYourWritesTimeout, projections.Profiles{}.Name()) == nil {
 		if p, err = d.Reader.Profile(ctx, accountID); !errors.Is(err, projections.ErrNoProfile) {
 			return p, err
 		}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"time"
-
-	"github.com/a2e-automation/app/migrations"
 )
 
 func handleHealthz() http.HandlerFunc {
@@ -20,13 +18,13 @@ func handleReadyz(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
 		defer cancel()
-		if err := d.Pool.Ping(ctx); err != nil {
-			encode(w, http.StatusServiceUnavailable, map[string]string{"status": "database unreachable"})
+		switch problem, pending := d.Readiness.Check(ctx); problem {
+		case "":
+		case "migrations pending":
+			encode(w, http.StatusServiceUnavailable, map[string]any{"status": problem, "pending": pending})
 			return
-		}
-		pending, err := migrations.Pending(ctx, d.DatabaseURL)
-		if err != nil || pending > 0 {
-			encode(w, http.StatusServiceUnavailable, map[string]any{"status": "migrations pending", "pending": pending})
+		default:
+			encode(w, http.StatusServiceUnavailable, map[string]string{"status": problem})
 			return
 		}
 		encode(w, http.StatusOK, map[string]string{"status": "ready"})

@@ -153,7 +153,8 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 	})
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store, Resets: resets,
-		Accounts: repo, Commands: commands,
+		Readiness: startup.Readiness{Pool: pool, DatabaseURL: databaseURL},
+		Accounts:  repo, Commands: commands,
 		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
 		Payments:    payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log),
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),

@@ -19,6 +19,7 @@ import (
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/startup"
 	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/projections"
 )
@@ -46,6 +47,7 @@ type Deps struct {
 	Payments    *payments.Service
 	Downloads   *downloads.Service // the desktop installer from DOWNLOADS_DIR, its downloads and links
 	Pages       *pages.Store       // the public pages from PAGES_DIR
+	Readiness   startup.Readiness  // GET /readyz: the database answers, migrations applied
 }
 
 // NewServer returns the product's HTTP handler.

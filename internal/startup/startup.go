@@ -109,3 +109,23 @@ func ensureDatabase(ctx context.Context, adminURL, name string) error {
 	}
 	return nil
 }
+
+// Readiness tells whether the database answers and every migration is
+// applied (GET /readyz).
+type Readiness struct {
+	Pool        *pgxpool.Pool
+	DatabaseURL string
+}
+
+// Check answers "" when ready, else what is wrong and how many migrations
+// are pending.
+func (r Readiness) Check(ctx context.Context) (problem string, pending int) {
+	if err := r.Pool.Ping(ctx); err != nil {
+		return "database unreachable", 0
+	}
+	n, err := migrations.Pending(ctx, r.DatabaseURL)
+	if err != nil || n > 0 {
+		return "migrations pending", n
+	}
+	return "", 0
+}
