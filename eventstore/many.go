@@ -131,17 +131,8 @@ func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, 
 
 	var positions []int64
 	if events > 0 {
-		// Mark the transaction as appending, then draw positions (Horizon
-		// relies on that order), in one round trip.
-		draw := &pgx.Batch{}
-		draw.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, appendingKey)
-		draw.Queue(`SELECT nextval('events_position_seq') FROM generate_series(1, $1)`, events).Query(func(rows pgx.Rows) error {
-			var err error
-			positions, err = pgx.CollectRows(rows, pgx.RowTo[int64])
-			return err
-		})
-		if err := tx.SendBatch(ctx, draw).Close(); err != nil {
-			return nil, fmt.Errorf("draw positions: %w", err)
+		if positions, err = drawPositions(ctx, tx, events); err != nil {
+			return nil, err
 		}
 	}
 
@@ -357,4 +348,21 @@ func safely(d DecideFunc) DecideFunc {
 		}()
 		return d(ctx, tx, snap)
 	}
+}
+
+// drawPositions marks tx as appending, then draws n global positions
+// (Horizon relies on that order), in one round trip.
+func drawPositions(ctx context.Context, tx pgx.Tx, n int) ([]int64, error) {
+	var positions []int64
+	draw := &pgx.Batch{}
+	draw.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, appendingKey)
+	draw.Queue(`SELECT nextval('events_position_seq') FROM generate_series(1, $1)`, n).Query(func(rows pgx.Rows) error {
+		var err error
+		positions, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		return err
+	})
+	if err := tx.SendBatch(ctx, draw).Close(); err != nil {
+		return nil, fmt.Errorf("draw positions: %w", err)
+	}
+	return positions, nil
 }

@@ -147,51 +147,32 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected
 	if len(events) == 0 {
 		return nil, nil
 	}
-	if at.IsZero() {
-		at = time.Now()
-	}
-	at = at.UTC()
-	if err := s.moveHead(ctx, tx, stream, expected, expected+int64(len(events)), st); err != nil {
-		return nil, err
-	}
-	mdJSON, err := encodeMetadata(md)
+	positions, err := drawPositions(ctx, tx, len(events))
 	if err != nil {
 		return nil, err
 	}
-	records := newRecords(stream, expected, events, md, at)
+	// The head, the events and their outbox rows in one round trip, as a
+	// group commit writes them.
 	batch := &pgx.Batch{}
-	// Show readers that this transaction may hold positions until it ends,
-	// before drawing any (Horizon relies on that order).
-	batch.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, appendingKey)
-	for i := range records {
-		r := &records[i]
-		batch.Queue(insertEventDrawing, r.EventID, stream, r.StreamVersion, r.Type, r.SchemaVersion, string(r.Data), mdJSON, at).
-			QueryRow(func(row pgx.Row) error { return row.Scan(&r.GlobalPosition) })
+	records, err := s.queueAppend(batch, stream, expected, events, md, at, st, positions)
+	if err != nil {
+		return nil, err
+	}
+	if err := queueOutbox(ctx, batch, records); err != nil {
+		return nil, err
 	}
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		if isUniqueViolation(err) {
+		if errors.Is(err, ErrConflict) || isUniqueViolation(err) {
 			return nil, &ConflictError{Stream: stream, Expected: expected}
 		}
 		return nil, fmt.Errorf("append %s: %w", stream, err)
 	}
-	outbox := &pgx.Batch{}
-	if err := queueOutbox(ctx, outbox, records); err != nil {
-		return nil, err
-	}
-	if err := tx.SendBatch(ctx, outbox).Close(); err != nil {
-		return nil, fmt.Errorf("publish: %w", err)
-	}
 	return records, nil
 }
 
-// insertEvent stores one event at a position drawn before; insertEventDrawing
-// draws it.
-const (
-	insertEvent = `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
-	insertEventDrawing = `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-		VALUES (nextval('events_position_seq'), $1, $2, $3, $4, $5, $6, $7, $8) RETURNING global_position`
-)
+// insertEvent stores one event at a position drawn before (drawPositions).
+const insertEvent = `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
 
 // newRecords are the records of events appended to stream after version
 // expected (positions not yet known).
@@ -295,6 +276,7 @@ func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int6
 // Querier is a pool, connection or transaction.
 type Querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // ReadStreamIn is ReadStream through q, for a reader that keeps its own
@@ -355,13 +337,12 @@ func (s *Store) ReadAllIn(ctx context.Context, q Querier, afterPosition int64, l
 // is as long as the slowest of them takes to commit.
 func (s *Store) Horizon(ctx context.Context, q Querier) (int64, error) {
 	var last int64
-	if err := queryRow(ctx, q, `SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM events_position_seq`).Scan(&last); err != nil {
+	if err := q.QueryRow(ctx, `SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM events_position_seq`).Scan(&last); err != nil {
 		return 0, fmt.Errorf("last position: %w", err)
 	}
-	var inFlight []string
-	if err := queryRow(ctx, q, `SELECT coalesce(array_agg(virtualtransaction), '{}') FROM pg_locks
-		WHERE `+appendingLocks, appendingKey>>32, appendingKey&0xffffffff).Scan(&inFlight); err != nil {
-		return 0, fmt.Errorf("appends in flight: %w", err)
+	inFlight, err := appendsInFlight(ctx, q, nil)
+	if err != nil {
+		return 0, err
 	}
 	for delay := 200 * time.Microsecond; len(inFlight) > 0; delay = min(2*delay, 10*time.Millisecond) {
 		select {
@@ -369,49 +350,29 @@ func (s *Store) Horizon(ctx context.Context, q Querier) (int64, error) {
 			return 0, ctx.Err()
 		case <-time.After(delay):
 		}
-		if err := queryRow(ctx, q, `SELECT coalesce(array_agg(virtualtransaction), '{}') FROM pg_locks
-			WHERE `+appendingLocks+` AND virtualtransaction = ANY($3)`, appendingKey>>32, appendingKey&0xffffffff, inFlight).Scan(&inFlight); err != nil {
-			return 0, fmt.Errorf("appends in flight: %w", err)
+		if inFlight, err = appendsInFlight(ctx, q, inFlight); err != nil {
+			return 0, err
 		}
 	}
 	return last, nil
 }
 
-// appendingLocks selects the granted appendingKey locks in this database
-// (a bigint advisory key shows as classid = high half, objid = low half),
-// but the reader's own: a transaction that appends and then reads must not
-// wait for itself.
-const appendingLocks = `locktype = 'advisory' AND granted AND objsubid = 1 AND pid <> pg_backend_pid()
-	AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-	AND classid = $1::bigint::oid AND objid = $2::bigint::oid`
-
-// queryRow is QueryRow on a Querier.
-func queryRow(ctx context.Context, q Querier, sql string, args ...any) pgx.Row {
-	rows, err := q.Query(ctx, sql, args...)
-	return rowOf{rows: rows, err: err}
-}
-
-type rowOf struct {
-	rows pgx.Rows
-	err  error
-}
-
-func (r rowOf) Scan(dest ...any) error {
-	if r.err != nil {
-		return r.err
+// appendsInFlight lists the virtual transaction ids of the appends in
+// flight (granted appendingKey locks in this database; a bigint advisory key
+// shows as classid = high half, objid = low half), but the reader's own: a
+// transaction that appends and then reads must not wait for itself. With
+// among, only those of among that are still in flight.
+func appendsInFlight(ctx context.Context, q Querier, among []string) ([]string, error) {
+	var ids []string
+	err := q.QueryRow(ctx, `SELECT coalesce(array_agg(virtualtransaction), '{}') FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND pid <> pg_backend_pid()
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+		AND classid = $1::bigint::oid AND objid = $2::bigint::oid
+		AND ($3::text[] IS NULL OR virtualtransaction = ANY($3))`, appendingKey>>32, appendingKey&0xffffffff, among).Scan(&ids)
+	if err != nil {
+		return nil, fmt.Errorf("appends in flight: %w", err)
 	}
-	defer r.rows.Close()
-	if !r.rows.Next() {
-		if err := r.rows.Err(); err != nil {
-			return err
-		}
-		return pgx.ErrNoRows
-	}
-	if err := r.rows.Scan(dest...); err != nil {
-		return err
-	}
-	r.rows.Close()
-	return r.rows.Err()
+	return ids, nil
 }
 
 // HeadPosition is the highest committed global position (0 when empty).
