@@ -1,28 +1,24 @@
-import { Phone } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Logo } from '@/components/ui/logo';
+import { PhoneSupport } from '@/components/phone-support';
 import { Spinner } from '@/components/ui/spinner';
 import { usePage, type PageSlug } from '@/features/pages/api/get-page';
 import { Markdown } from '@/features/pages/components/markdown';
-import { telHref, useAppConfig } from '@/lib/app-config';
+import { useAppConfig } from '@/lib/app-config';
 import { paths } from '@/config/paths';
 
 /**
  * Phone support, where the operator has a number (SUPPORT_PHONE); the
  * email address is in the page itself ({{supportEmail}}).
  */
-function PhoneSupport() {
+function ContactPhone() {
   const phone = useAppConfig().data?.supportPhone;
   if (!phone) return null;
   return (
     <p className="contact-list">
-      <Phone size={18} aria-hidden /> Phone support{' '}
-      <a className="link" href={telHref(phone)}>
-        {phone}
-      </a>
-      , Monday-Friday 9am-5pm EST
+      <PhoneSupport phone={phone} />
     </p>
   );
 }
@@ -45,7 +41,7 @@ export function InfoPage({ slug }: { slug: PageSlug }) {
           {data ? (
             <>
               <Markdown text={data.markdown} />
-              {slug === 'contact' && <PhoneSupport />}
+              {slug === 'contact' && <ContactPhone />}
             </>
           ) : error ? (
             <LoadError what="this page" onRetry={() => void mutate()} />

@@ -1,11 +1,12 @@
-import { BookOpen, Clock, Mail, Phone } from 'lucide-react';
+import { BookOpen, Clock, Mail } from 'lucide-react';
 import { Link } from 'react-router';
+import { PhoneSupport } from '@/components/phone-support';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Faq } from '@/components/ui/faq';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { SupportForm } from '@/features/support/components/support-form';
-import { telHref, useAppConfig } from '@/lib/app-config';
+import { useAppConfig } from '@/lib/app-config';
 import { paths } from '@/config/paths';
 
 const FAQ = [
@@ -39,11 +40,7 @@ export default function SupportRoute() {
                 {/* Phone support only where the operator has a number (SUPPORT_PHONE). */}
                 {config.supportPhone && (
                   <li>
-                    <Phone size={18} aria-hidden /> Phone support{' '}
-                    <a className="link" href={telHref(config.supportPhone)}>
-                      {config.supportPhone}
-                    </a>
-                    , Monday-Friday 9am-5pm EST
+                    <PhoneSupport phone={config.supportPhone} />
                   </li>
                 )}
                 <li>
