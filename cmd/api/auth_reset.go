@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
 
@@ -74,29 +73,17 @@ type resetCompleteResponse struct {
 // (command.CompleteResetHandler). Failures carry success: false, which the
 // webapp reads.
 func handleResetComplete(d Deps) http.HandlerFunc {
-	// The webapp reads success: false beside the one error vocabulary's answer.
-	fail := func(w http.ResponseWriter, r *http.Request, err error) {
-		if domain.ErrorCode(err) == domain.CodeInvalid {
-			err = errStatus(http.StatusBadRequest, "%s", domain.ErrorMessage(err))
-		}
-		var he *httpError
-		if errors.As(err, &he) {
-			encode(w, he.Status, errorBody{Message: he.Message, Errors: he.Fields, Success: new(bool)})
-			return
-		}
-		writeError(w, r, d.Log, err)
-	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[resetCompleteRequest](r)
 		if err != nil {
-			fail(w, r, err)
+			writeError(w, r, d.Log, withSuccessFalse(err))
 			return
 		}
 		res, err := d.Commands.CompleteReset.Handle(r.Context(), command.CompleteReset{
 			Token: req.Token, NewPassword: req.NewPassword, Metadata: metadata(r, ""),
 		})
 		if err != nil {
-			fail(w, r, err)
+			writeError(w, r, d.Log, withSuccessFalse(err))
 			return
 		}
 		awaitProjections(d, r, res.LastPosition)

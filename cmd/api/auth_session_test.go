@@ -140,7 +140,7 @@ func TestProductionCookieAndRoutes(t *testing.T) {
 	// The account routes alone, on the test database, configured for
 	// production (the rest of production's start-up needs real keys).
 	e := newTestEnv(t)
-	d := e.deps
+	d := e.deps.Deps
 	d.Config.Env = config.Production
 	router := chi.NewRouter()
 	router.Route("/api", func(r chi.Router) { addAccountRoutes(r, d) })

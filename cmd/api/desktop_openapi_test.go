@@ -41,7 +41,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		}
 	}
 	router := chi.NewRouter()
-	addRoutes(router, e.deps)
+	addRoutes(router, e.deps.Deps)
 	err := chi.Walk(router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		if strings.HasPrefix(route, "/v1/") {
 			routed = append(routed, method+" "+route)

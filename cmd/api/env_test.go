@@ -20,6 +20,7 @@ import (
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/eventbus"
+	"github.com/a2e-automation/app/internal/startup"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 	"github.com/a2e-automation/app/projections"
 )
@@ -28,10 +29,19 @@ import (
 // projector running, served by httptest.
 type testEnv struct {
 	t       testing.TB
-	deps    Deps
+	deps    testDeps
 	handler http.Handler
 	srv     *httptest.Server
 	logs    *logBuffer // the server's warnings and errors
+}
+
+// testDeps are the server's services and, for the tests alone, the database
+// under them: the pool and event store to inspect or break, and its URL.
+type testDeps struct {
+	Deps
+	Pool        *pgxpool.Pool
+	Store       *eventstore.Store
+	DatabaseURL string
 }
 
 // logBuffer is a log destination that tests read while the server writes.
@@ -83,7 +93,7 @@ func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Poo
 	t.Helper()
 	logs := &logBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	d, err := newDeps(cfg, log, pool, url)
+	d, err := newDeps(cfg, log, &startup.Database{Pool: pool, URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +117,8 @@ func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Poo
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); cancel(); <-done; <-resetsDone; <-mailDone })
-	return &testEnv{t: t, deps: d, handler: h, srv: srv, logs: logs}
+	deps := testDeps{Deps: d, Pool: pool, Store: eventstore.New(pool), DatabaseURL: url}
+	return &testEnv{t: t, deps: deps, handler: h, srv: srv, logs: logs}
 }
 
 // seeded is an account made directly through the repository.

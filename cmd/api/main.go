@@ -24,7 +24,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -96,9 +95,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return serve(ctx, cfg, log, o, stdout)
 }
 
-// newDeps builds the HTTP layer's dependencies on an open pool; the tests
-// build theirs the same way.
-func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseURL string) (Deps, error) {
+// newDeps builds the HTTP layer's services on an open database; the tests
+// build theirs the same way. Handlers receive services, never the pool.
+func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, error) {
+	pool := db.Pool
 	keys, err := apikeys.New(cfg.Secret)
 	if err != nil {
 		return Deps{}, err
@@ -152,8 +152,8 @@ func newDeps(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, databaseUR
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
 	})
 	return Deps{
-		Config: cfg, Log: log, Pool: pool, DatabaseURL: databaseURL, Store: store, Resets: resets,
-		Readiness: startup.Readiness{Pool: pool, DatabaseURL: databaseURL},
+		Config: cfg, Log: log, Resets: resets,
+		Readiness: db.Readiness(),
 		Accounts:  repo, Commands: commands,
 		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
 		Payments:    payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log),
@@ -262,7 +262,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}
 	defer db.Close()
 
-	d, err := newDeps(cfg, log, db.Pool, db.URL)
+	d, err := newDeps(cfg, log, db)
 	if err != nil {
 		return err
 	}

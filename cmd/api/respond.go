@@ -165,9 +165,16 @@ func jsonKind(t reflect.Type) string {
 // writeError maps err to its answer: the one place errors become HTTP.
 // Unknown errors are logged and hidden.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	var flagged *successFlagged
+	answer := func(status int, body errorBody) {
+		if errors.As(err, &flagged) {
+			body.Success = new(bool) // false
+		}
+		encode(w, status, body)
+	}
 	var he *httpError
 	if errors.As(err, &he) {
-		encode(w, he.Status, errorBody{Message: he.Message, Errors: he.Fields})
+		answer(he.Status, errorBody{Message: he.Message, Errors: he.Fields})
 		return
 	}
 	if code := domain.ErrorCode(err); code != "" {
@@ -196,11 +203,11 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 			encode(w, status, insufficientCreditsBody{Message: domain.ErrorMessage(err)})
 			return
 		}
-		encode(w, status, errorBody{Message: domain.ErrorMessage(err)})
+		answer(status, errorBody{Message: domain.ErrorMessage(err)})
 		return
 	}
 	if errors.Is(err, eventstore.ErrIdempotencyKeyReused) {
-		encode(w, http.StatusUnprocessableEntity, errorBody{Message: "This Idempotency-Key was already used with a different request"})
+		answer(http.StatusUnprocessableEntity, errorBody{Message: "This Idempotency-Key was already used with a different request"})
 		return
 	}
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
@@ -209,13 +216,13 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if errors.Is(err, eventstore.ErrCommitUnknown) {
 		log.ErrorContext(r.Context(), "commit outcome unknown", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
 		w.Header().Set("Retry-After", "2")
-		encode(w, http.StatusServiceUnavailable, errorBody{Message: msgCommitUnknown})
+		answer(http.StatusServiceUnavailable, errorBody{Message: msgCommitUnknown})
 		return
 	}
 	if pgpool.Unavailable(err) {
 		log.WarnContext(r.Context(), "database unavailable", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
 		w.Header().Set("Retry-After", "5")
-		encode(w, http.StatusServiceUnavailable, errorBody{Message: msgUnavailable})
+		answer(http.StatusServiceUnavailable, errorBody{Message: msgUnavailable})
 		return
 	}
 	message := "An unexpected error occurred"
@@ -224,7 +231,7 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		message = pub.message
 	}
 	log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
-	encode(w, http.StatusInternalServerError, errorBody{Message: message})
+	answer(http.StatusInternalServerError, errorBody{Message: message})
 }
 
 // publicFallback is an error whose answer, should it be unexpected (not a
@@ -245,6 +252,21 @@ func withFallback(err error, message string) error {
 		return nil
 	}
 	return &publicFallback{err: err, message: message}
+}
+
+// successFlagged is an error of a call whose answers carry "success": the
+// error answer then says "success": false beside its message.
+type successFlagged struct{ err error }
+
+func (e *successFlagged) Error() string { return e.err.Error() }
+func (e *successFlagged) Unwrap() error { return e.err }
+
+// withSuccessFalse marks err as the failure of a call that answers success.
+func withSuccessFalse(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &successFlagged{err: err}
 }
 
 // Answers when the database is out of reach (msgUnavailable: nothing was

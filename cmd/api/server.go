@@ -5,10 +5,8 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/app/command"
@@ -28,9 +26,6 @@ import (
 type Deps struct {
 	Config      config.Config
 	Log         *slog.Logger
-	Pool        *pgxpool.Pool
-	DatabaseURL string
-	Store       *eventstore.Store
 	Accounts    *accounts.Repository
 	Commands    command.Commands // the use cases that change an account, each in its own transaction
 	Projections *projections.Runner

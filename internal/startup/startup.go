@@ -117,6 +117,11 @@ type Readiness struct {
 	DatabaseURL string
 }
 
+// Readiness is the check of this database for GET /readyz.
+func (d *Database) Readiness() Readiness {
+	return Readiness{Pool: d.Pool, DatabaseURL: d.URL}
+}
+
 // Check answers "" when ready, else what is wrong and how many migrations
 // are pending.
 func (r Readiness) Check(ctx context.Context) (problem string, pending int) {
