@@ -86,8 +86,10 @@ func (a *Account) Replay(events []Recorded) error {
 	return nil
 }
 
-// snapshotFormat is the version of the layout Snapshot writes.
-const snapshotFormat = 1
+// snapshotFormat is the version of the layout Snapshot writes. Format 2
+// added paid payments, debt and disputes; a snapshot of another format is
+// not restored, and the account is loaded from its stream instead.
+const snapshotFormat = 2
 
 type snapshot struct {
 	Format int   `json:"format"`

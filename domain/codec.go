@@ -140,6 +140,18 @@ func decoderFor(eventType string) func([]byte) (Event, error) {
 		return decodeAs[PaymentRecorded]
 	case StaffNoteRecorded{}.EventType():
 		return decodeAs[StaffNoteRecorded]
+	case SubscriptionResumed{}.EventType():
+		return decodeAs[SubscriptionResumed]
+	case PaymentRefunded{}.EventType():
+		return decodeAs[PaymentRefunded]
+	case CreditsRevoked{}.EventType():
+		return decodeAs[CreditsRevoked]
+	case DebtRepaid{}.EventType():
+		return decodeAs[DebtRepaid]
+	case DisputeOpened{}.EventType():
+		return decodeAs[DisputeOpened]
+	case DisputeClosed{}.EventType():
+		return decodeAs[DisputeClosed]
 	}
 	return nil
 }

@@ -38,6 +38,12 @@ func oneOfEach() []Event {
 		SoftwareDownloaded{Platform: "windows", Version: "2.4.0"},
 		PaymentRecorded{PaymentID: "pi_1", Kind: PaymentKindCredits, Description: "100 credits", AmountCents: 999, Status: PaymentPaid, InvoiceURL: "https://pay.example/i/1", Credits: 100},
 		StaffNoteRecorded{Note: "rebuilt"},
+		SubscriptionResumed{SubscriptionID: "sub_1", PeriodEnd: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)},
+		PaymentRefunded{PaymentID: "pi_1", AmountCents: 499, Status: PaymentPartiallyRefunded},
+		CreditsRevoked{PaymentID: "pi_1", Share: 50, Amount: 40, Debt: 10, Reason: RevokedForRefund, Draws: []Draw{{GrantID: "g1", Amount: 40}}},
+		DebtRepaid{Amount: 10, Draws: []Draw{{GrantID: "g2", Amount: 10}}},
+		DisputeOpened{DisputeID: "dp_1", PaymentID: "pi_1", AmountCents: 999},
+		DisputeClosed{DisputeID: "dp_1", PaymentID: "pi_1", Outcome: DisputeLost, PaymentStatus: PaymentChargedBack},
 	}
 }
 

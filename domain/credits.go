@@ -92,6 +92,7 @@ func (a *Account) GrantCredits(g CreditsGranted, now time.Time) error {
 	}
 	a.expireDue(now)
 	a.record(g, now)
+	a.repayDebt(g.GrantID, g.Amount, now)
 	return nil
 }
 
@@ -134,6 +135,9 @@ func (a *Account) PerformVeroCheck(checkID, brand string, protected bool, now ti
 }
 
 func (a *Account) spend(operation, reference string, now time.Time) error {
+	if a.SpendingFrozen() {
+		return ErrSpendingFrozen
+	}
 	draws, err := a.s.draws(1, now)
 	if err != nil {
 		return err
@@ -181,6 +185,7 @@ func (a *Account) expireDue(now time.Time) {
 	for _, g := range due {
 		a.record(CreditsExpired{GrantID: g.ID, Amount: g.Remaining}, now)
 	}
+	a.endDueCancellation(now)
 }
 
 // draws returns where amount credits come from at now, in burn order, or

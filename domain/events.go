@@ -30,10 +30,13 @@ const (
 
 // Subscription statuses as the product shows them (spec section 4).
 const (
-	StatusInactive  = "inactive"
-	StatusActive    = "active"
-	StatusPastDue   = "past_due"
-	StatusCancelled = "cancelled"
+	StatusInactive = "inactive"
+	StatusActive   = "active"
+	// StatusCancelling is a subscription cancelled at the end of its paid
+	// period: access and the cycle's credits last until then.
+	StatusCancelling = "cancelling"
+	StatusPastDue    = "past_due"
+	StatusCancelled  = "cancelled"
 )
 
 // Payment kinds and statuses recorded for the transactions list.
@@ -44,6 +47,27 @@ const (
 	PaymentPaid    = "paid"
 	PaymentPending = "pending"
 	PaymentFailed  = "failed"
+	// PaymentNeedsReview is a payment taken for something the account must
+	// not get (a second subscription): nothing is granted and staff refund it.
+	PaymentNeedsReview = "needs_review"
+
+	// Statuses a paid payment moves to afterwards.
+	PaymentRefundedInFull    = "refunded"
+	PaymentPartiallyRefunded = "partially_refunded"
+	PaymentDisputed          = "disputed"
+	PaymentChargedBack       = "chargeback" // a dispute lost
+)
+
+// Reasons credits are revoked.
+const (
+	RevokedForRefund      = "refund"
+	RevokedForDisputeLost = "dispute_lost"
+)
+
+// Dispute outcomes.
+const (
+	DisputeWon  = "won"
+	DisputeLost = "lost"
 )
 
 // AccountRegistered opens an account's stream.
@@ -102,6 +126,13 @@ type SubscriptionPastDue struct {
 type SubscriptionCancelled struct {
 	SubscriptionID string    `json:"subscriptionId"`
 	EndsAt         time.Time `json:"endsAt"`
+}
+
+// SubscriptionResumed undoes a pending cancellation before its end: the
+// subscription renews again at PeriodEnd.
+type SubscriptionResumed struct {
+	SubscriptionID string    `json:"subscriptionId"`
+	PeriodEnd      time.Time `json:"periodEnd"`
 }
 
 // SubscriptionEnded records that the subscription is over.
@@ -177,6 +208,55 @@ type PaymentRecorded struct {
 	Status      string `json:"status"`
 	InvoiceURL  string `json:"invoiceUrl,omitempty"`
 	Credits     int64  `json:"credits,omitempty"`
+	// GrantID is the grant the payment bought (a paid payment's), which a
+	// refund or a lost dispute takes back first.
+	GrantID string `json:"grantId,omitempty"`
+}
+
+// PaymentRefunded records a refund of a paid payment: AmountCents is the
+// amount refunded so far, in total; Status is refunded or
+// partially_refunded.
+type PaymentRefunded struct {
+	PaymentID   string `json:"paymentId"`
+	AmountCents int64  `json:"amountCents"`
+	Status      string `json:"status"`
+}
+
+// CreditsRevoked takes back the credits of a refunded or lost payment. Share
+// is the payment's credits it settles; Amount of them came off the balance
+// (Draws, the payment's own grant first) and Debt, the part already spent,
+// is owed and repaid by the next grant. A monthly grant's spent credits are
+// not owed: Amount + Debt may be less than Share.
+type CreditsRevoked struct {
+	PaymentID string `json:"paymentId"`
+	Share     int64  `json:"share"`
+	Amount    int64  `json:"amount"`
+	Debt      int64  `json:"debt,omitempty"`
+	Reason    string `json:"reason"`
+	Draws     []Draw `json:"draws,omitempty"`
+}
+
+// DebtRepaid takes owed credits from a new grant.
+type DebtRepaid struct {
+	Amount int64  `json:"amount"`
+	Draws  []Draw `json:"draws"`
+}
+
+// DisputeOpened records a chargeback dispute of a paid payment; spending is
+// frozen while any dispute is open.
+type DisputeOpened struct {
+	DisputeID   string `json:"disputeId"`
+	PaymentID   string `json:"paymentId"`
+	AmountCents int64  `json:"amountCents"`
+}
+
+// DisputeClosed ends a dispute, won or lost; PaymentStatus is what the
+// payment shows afterwards.
+type DisputeClosed struct {
+	DisputeID     string `json:"disputeId"`
+	PaymentID     string `json:"paymentId"`
+	Outcome       string `json:"outcome"`
+	PaymentStatus string `json:"paymentStatus"`
 }
 
 // StaffNoteRecorded records a support staff action that changes no balance
@@ -194,7 +274,13 @@ func (SubscriptionActivated) EventType() string { return "SubscriptionActivated"
 func (SubscriptionRenewed) EventType() string   { return "SubscriptionRenewed" }
 func (SubscriptionPastDue) EventType() string   { return "SubscriptionPastDue" }
 func (SubscriptionCancelled) EventType() string { return "SubscriptionCancelled" }
+func (SubscriptionResumed) EventType() string   { return "SubscriptionResumed" }
 func (SubscriptionEnded) EventType() string     { return "SubscriptionEnded" }
+func (PaymentRefunded) EventType() string       { return "PaymentRefunded" }
+func (CreditsRevoked) EventType() string        { return "CreditsRevoked" }
+func (DebtRepaid) EventType() string            { return "DebtRepaid" }
+func (DisputeOpened) EventType() string         { return "DisputeOpened" }
+func (DisputeClosed) EventType() string         { return "DisputeClosed" }
 func (CreditsGranted) EventType() string        { return "CreditsGranted" }
 func (CreditsSpent) EventType() string          { return "CreditsSpent" }
 func (CreditsDebited) EventType() string        { return "CreditsDebited" }

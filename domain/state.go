@@ -24,7 +24,27 @@ type state struct {
 	GrantIDs map[string]bool `json:"grantIds,omitempty"`
 	// Payments holds, per payment id, the statuses recorded for it.
 	Payments map[string][]string `json:"payments,omitempty"`
+	// Paid holds, per paid payment id, what it bought and what became of it,
+	// for refunds and disputes.
+	Paid map[string]*paidPayment `json:"paid,omitempty"`
+	// Debt is the credits owed: revoked credits that were already spent.
+	Debt int64 `json:"debt,omitempty"`
+	// Disputes holds, per dispute id, "open", "won" or "lost".
+	Disputes map[string]string `json:"disputes,omitempty"`
 }
+
+// paidPayment is a paid payment as refunds and disputes need it.
+type paidPayment struct {
+	Kind          string `json:"kind"`
+	AmountCents   int64  `json:"amountCents"`
+	Credits       int64  `json:"credits"`
+	GrantID       string `json:"grantId,omitempty"`
+	RefundedCents int64  `json:"refundedCents,omitempty"`
+	Revoked       int64  `json:"revoked,omitempty"` // credits settled by revocations so far
+	Status        string `json:"status"`
+}
+
+const disputeOpen = "open"
 
 type subscription struct {
 	ID        string     `json:"id,omitempty"`
@@ -53,8 +73,12 @@ func (s *state) apply(e Event, at time.Time) {
 	case SubscriptionPastDue:
 		s.Subscription.Status = StatusPastDue
 	case SubscriptionCancelled:
-		s.Subscription.Status = StatusCancelled
+		s.Subscription.Status = StatusCancelling
 		s.Subscription.EndsAt = timePtr(e.EndsAt)
+	case SubscriptionResumed:
+		s.Subscription.Status = StatusActive
+		s.Subscription.EndsAt = nil
+		s.Subscription.PeriodEnd = timePtr(e.PeriodEnd)
 	case SubscriptionEnded:
 		s.Subscription.Status = StatusCancelled
 		s.Subscription.Ended = true
@@ -79,6 +103,45 @@ func (s *state) apply(e Event, at time.Time) {
 			s.Payments = make(map[string][]string)
 		}
 		s.Payments[e.PaymentID] = append(s.Payments[e.PaymentID], e.Status)
+		if e.Status == PaymentPaid {
+			if s.Paid == nil {
+				s.Paid = make(map[string]*paidPayment)
+			}
+			grant := e.GrantID
+			if grant == "" && e.Kind == PaymentKindCredits {
+				grant = "purchase:" + e.PaymentID // before PaymentRecorded named its grant
+			}
+			s.Paid[e.PaymentID] = &paidPayment{Kind: e.Kind, AmountCents: e.AmountCents, Credits: e.Credits, GrantID: grant, Status: PaymentPaid}
+		}
+	case PaymentRefunded:
+		if p := s.Paid[e.PaymentID]; p != nil {
+			p.RefundedCents, p.Status = e.AmountCents, e.Status
+		}
+	case CreditsRevoked:
+		s.take(e.Draws)
+		s.Debt += e.Debt
+		if p := s.Paid[e.PaymentID]; p != nil {
+			p.Revoked += e.Share
+		}
+	case DebtRepaid:
+		s.take(e.Draws)
+		s.Debt -= e.Amount
+	case DisputeOpened:
+		if s.Disputes == nil {
+			s.Disputes = make(map[string]string)
+		}
+		s.Disputes[e.DisputeID] = disputeOpen
+		if p := s.Paid[e.PaymentID]; p != nil {
+			p.Status = PaymentDisputed
+		}
+	case DisputeClosed:
+		if s.Disputes == nil {
+			s.Disputes = make(map[string]string)
+		}
+		s.Disputes[e.DisputeID] = e.Outcome
+		if p := s.Paid[e.PaymentID]; p != nil {
+			p.Status = e.PaymentStatus
+		}
 	case PasswordChanged, ListingRequested, VeroCheckPerformed, SoftwareDownloaded, StaffNoteRecorded:
 		// Facts for history and the read models; no rule of the account reads them.
 	default:

@@ -6,9 +6,37 @@ import (
 	"time"
 )
 
-// SubscriptionStatus returns StatusInactive, StatusActive, StatusPastDue or
-// StatusCancelled.
+// SubscriptionStatus returns StatusInactive, StatusActive, StatusCancelling,
+// StatusPastDue or StatusCancelled, as recorded.
 func (a *Account) SubscriptionStatus() string { return a.s.Subscription.Status }
+
+// SubscriptionStatusAt is the status at now: a cancelling subscription
+// whose end has come is cancelled, even before SubscriptionEnded is recorded.
+func (a *Account) SubscriptionStatusAt(now time.Time) string { return a.s.Subscription.statusAt(now) }
+
+func (s subscription) statusAt(now time.Time) string {
+	if s.Status == StatusCancelling && (s.EndsAt == nil || !now.Before(*s.EndsAt)) {
+		return StatusCancelled
+	}
+	return s.Status
+}
+
+// SubscriptionEndsAt is when a cancelling subscription ends, nil otherwise.
+func (a *Account) SubscriptionEndsAt() *time.Time {
+	if a.s.Subscription.Status != StatusCancelling || a.s.Subscription.EndsAt == nil {
+		return nil
+	}
+	return timePtr(*a.s.Subscription.EndsAt)
+}
+
+// HasPremiumAccess reports whether the subscription's benefits (the
+// software) are available at now: active, or cancelling before its end.
+// A past due subscription has none until its invoice is paid
+// (docs/payments.md, grace period).
+func (a *Account) HasPremiumAccess(now time.Time) bool {
+	st := a.SubscriptionStatusAt(now)
+	return st == StatusActive || st == StatusCancelling
+}
 
 // SubscriptionID returns the id of the current or last subscription, "" for
 // none.
@@ -69,7 +97,7 @@ func (s subscription) startsNew(subscriptionID string, now time.Time) bool {
 	switch {
 	case s.Status == StatusInactive || s.Ended || s.ID != subscriptionID:
 		return true
-	case s.Status == StatusCancelled:
+	case s.Status == StatusCancelled || s.Status == StatusCancelling:
 		return s.EndsAt == nil || !now.Before(*s.EndsAt)
 	}
 	return false
@@ -88,16 +116,50 @@ func (a *Account) MarkPastDue(subscriptionID string, now time.Time) error {
 	return nil
 }
 
-// CancelSubscription cancels an active or past_due subscription at the end
-// of its current period. The cycle's monthly credits stay until they expire.
+// CancelSubscription cancels the subscription. An active one is cancelled
+// at the end of its paid period (cancelling): access and the cycle's
+// monthly credits last until then, and ResumeSubscription undoes it. A past
+// due one, whose period is not paid, ends at once.
 func (a *Account) CancelSubscription(now time.Time) error {
 	sub := a.s.Subscription
-	if (sub.Status != StatusActive && sub.Status != StatusPastDue) || sub.PeriodEnd == nil {
-		return Errorf(CodeConflict, "No active subscription to cancel")
+	switch sub.statusAt(now) {
+	case StatusActive:
+		if sub.PeriodEnd == nil {
+			return Errorf(CodeConflict, "No active subscription to cancel")
+		}
+		a.record(SubscriptionCancelled{SubscriptionID: sub.ID, EndsAt: *sub.PeriodEnd}, now)
+		return nil
+	case StatusPastDue:
+		a.record(SubscriptionEnded{SubscriptionID: sub.ID}, now)
+		return nil
+	case StatusCancelling:
+		return Errorf(CodeConflict, "Your subscription is already cancelled; it stays active until %s", sub.EndsAt.Format(dateLayout))
 	}
-	a.record(SubscriptionCancelled{SubscriptionID: sub.ID, EndsAt: *sub.PeriodEnd}, now)
+	return Errorf(CodeConflict, "No active subscription to cancel")
+}
+
+// ResumeSubscription undoes a pending cancellation before the period ends:
+// the subscription renews again as usual.
+func (a *Account) ResumeSubscription(now time.Time) error {
+	sub := a.s.Subscription
+	if sub.statusAt(now) != StatusCancelling || sub.PeriodEnd == nil {
+		return Errorf(CodeConflict, "There is no cancellation to undo")
+	}
+	a.record(SubscriptionResumed{SubscriptionID: sub.ID, PeriodEnd: *sub.PeriodEnd}, now)
 	return nil
 }
+
+// endDueCancellation records the end of a cancelling subscription whose
+// period is over: the period end is what makes it cancelled.
+func (a *Account) endDueCancellation(now time.Time) {
+	sub := a.s.Subscription
+	if sub.Status == StatusCancelling && !sub.Ended && sub.statusAt(now) == StatusCancelled {
+		a.record(SubscriptionEnded{SubscriptionID: sub.ID}, now)
+	}
+}
+
+// dateLayout is how the domain's messages write a date.
+const dateLayout = "January 2, 2006"
 
 // EndSubscription records that subscriptionID is over; the status becomes
 // cancelled. It is a no-op when that subscription is not the account's or
@@ -114,9 +176,9 @@ func (a *Account) EndSubscription(subscriptionID string, now time.Time) error {
 }
 
 // RecordDownload records a download of the desktop software, which needs
-// an active subscription.
+// premium access (HasPremiumAccess).
 func (a *Account) RecordDownload(platform, version string, now time.Time) error {
-	if a.s.Subscription.Status != StatusActive {
+	if !a.HasPremiumAccess(now) {
 		return Errorf(CodeForbidden, "Subscription Required: You need an active subscription to download the software")
 	}
 	if platform == "" {
@@ -136,7 +198,7 @@ func (a *Account) RecordPayment(p PaymentRecorded, now time.Time) error {
 		return Errorf(CodeInvalid, "A payment id is required")
 	case p.Kind != PaymentKindSubscription && p.Kind != PaymentKindCredits:
 		return Errorf(CodeInvalid, "Unknown payment kind %q", p.Kind)
-	case p.Status != PaymentPaid && p.Status != PaymentPending && p.Status != PaymentFailed:
+	case p.Status != PaymentPaid && p.Status != PaymentPending && p.Status != PaymentFailed && p.Status != PaymentNeedsReview:
 		return Errorf(CodeInvalid, "Unknown payment status %q", p.Status)
 	case p.AmountCents < 0 || p.Credits < 0:
 		return Errorf(CodeInvalid, "Payment amounts must not be negative")

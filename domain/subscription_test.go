@@ -80,6 +80,7 @@ func TestStartOrRenewCycle(t *testing.T) {
 			when:  cycle("sub_2", day(40), day(70), day(40)),
 			then: []Event{
 				CreditsExpired{GrantID: monthly.GrantID, Amount: 500},
+				SubscriptionEnded{SubscriptionID: "sub_1"}, // the period end moves it to cancelled
 				SubscriptionActivated{SubscriptionID: "sub_2", PeriodStart: day(40), PeriodEnd: day(70)},
 				monthlyFor("sub_2", day(40), day(70)),
 			},
@@ -92,6 +93,7 @@ func TestStartOrRenewCycle(t *testing.T) {
 			},
 			when: cycle("sub_1", day(30), day(60), day(30)),
 			then: []Event{
+				SubscriptionEnded{SubscriptionID: "sub_1"},
 				SubscriptionActivated{SubscriptionID: "sub_1", PeriodStart: day(30), PeriodEnd: day(60)},
 				monthlyFor("sub_1", day(30), day(60)),
 			},
@@ -186,10 +188,10 @@ func TestSubscriptionTransitions(t *testing.T) {
 			then:  []Event{cancelled},
 		},
 		{
-			name:  "cancel while past due",
+			name:  "cancel while past due: ends at once, the period is not paid",
 			given: []Event{activated, pastDue},
 			when:  func(a *Account) error { return a.CancelSubscription(day(31)) },
-			then:  []Event{cancelled},
+			then:  []Event{ended},
 		},
 		{
 			name:    "cancel while inactive",
@@ -202,7 +204,44 @@ func TestSubscriptionTransitions(t *testing.T) {
 			given:   []Event{activated, cancelled},
 			when:    func(a *Account) error { return a.CancelSubscription(day(5)) },
 			wantErr: CodeConflict,
+			wantMsg: "Your subscription is already cancelled; it stays active until March 31, 2025",
+		},
+		{
+			name:    "cancel after a cancellation's end",
+			given:   []Event{activated, cancelled},
+			when:    func(a *Account) error { return a.CancelSubscription(day(30)) },
+			wantErr: CodeConflict,
 			wantMsg: noSubscription,
+		},
+		{
+			name:  "resume before the end",
+			given: []Event{activated, cancelled},
+			when:  func(a *Account) error { return a.ResumeSubscription(day(29)) },
+			then:  []Event{SubscriptionResumed{SubscriptionID: "sub_1", PeriodEnd: day(30)}},
+		},
+		{
+			name:    "resume at the end",
+			given:   []Event{activated, cancelled},
+			when:    func(a *Account) error { return a.ResumeSubscription(day(30)) },
+			wantErr: CodeConflict,
+			wantMsg: "There is no cancellation to undo",
+		},
+		{
+			name:    "resume an active subscription",
+			given:   []Event{activated},
+			when:    func(a *Account) error { return a.ResumeSubscription(day(5)) },
+			wantErr: CodeConflict,
+		},
+		{
+			name:  "the period end ends a cancelling subscription",
+			given: []Event{activated, cancelled},
+			when:  func(a *Account) error { return a.ExpireDue(day(30)) },
+			then:  []Event{ended},
+		},
+		{
+			name:  "before its end a cancelling subscription stays",
+			given: []Event{activated, cancelled},
+			when:  func(a *Account) error { return a.ExpireDue(day(29)) },
 		},
 		{
 			name:    "cancel after the end",
@@ -252,7 +291,9 @@ func TestSubscriptionState(t *testing.T) {
 		{"renewed", []Event{activated, renewed}, StatusActive, "sub_1", ptr(day(60))},
 		{"past due", []Event{activated, SubscriptionPastDue{SubscriptionID: "sub_1"}}, StatusPastDue, "sub_1", ptr(day(30))},
 		{"renewed from past due", []Event{activated, SubscriptionPastDue{SubscriptionID: "sub_1"}, renewed}, StatusActive, "sub_1", ptr(day(60))},
-		{"cancelled", []Event{activated, SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: day(30)}}, StatusCancelled, "sub_1", ptr(day(30))},
+		{"cancelling", []Event{activated, SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: day(30)}}, StatusCancelling, "sub_1", ptr(day(30))},
+		{"resumed", []Event{activated, SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: day(30)},
+			SubscriptionResumed{SubscriptionID: "sub_1", PeriodEnd: day(30)}}, StatusActive, "sub_1", ptr(day(30))},
 		{"ended", []Event{activated, SubscriptionEnded{SubscriptionID: "sub_1"}}, StatusCancelled, "sub_1", ptr(day(30))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -307,8 +348,21 @@ func TestRecordDownload(t *testing.T) {
 			wantMsg: required,
 		},
 		{
-			name:    "cancelled",
+			name:  "cancelling: access lasts until the period end",
+			given: []Event{activated, SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: day(30)}},
+			when:  download,
+			then:  []Event{SoftwareDownloaded{Platform: "windows", Version: "2.4.0"}},
+		},
+		{
+			name:    "cancelling, after the period end",
 			given:   []Event{activated, SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: day(30)}},
+			when:    func(a *Account) error { return a.RecordDownload("windows", "2.4.0", day(30)) },
+			wantErr: CodeForbidden,
+			wantMsg: required,
+		},
+		{
+			name:    "ended",
+			given:   []Event{activated, SubscriptionEnded{SubscriptionID: "sub_1"}},
 			when:    download,
 			wantErr: CodeForbidden,
 			wantMsg: required,
