@@ -84,11 +84,17 @@ func (a *Account) StartOrRenewCycle(subscriptionID string, periodStart, periodEn
 		return nil
 	}
 	return a.GrantCredits(CreditsGranted{
-		GrantID:   fmt.Sprintf("monthly:%s:%d", subscriptionID, periodStart.Unix()),
+		GrantID:   MonthlyGrantID(subscriptionID, periodStart),
 		Amount:    monthlyCredits,
 		Source:    SourceMonthly,
 		ExpiresAt: &periodEnd,
 	}, now)
+}
+
+// MonthlyGrantID is the grant id of subscriptionID's cycle starting at
+// periodStart.
+func MonthlyGrantID(subscriptionID string, periodStart time.Time) string {
+	return fmt.Sprintf("monthly:%s:%d", subscriptionID, periodStart.Unix())
 }
 
 // startsNew reports whether a paid cycle of subscriptionID at now starts a

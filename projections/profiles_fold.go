@@ -23,8 +23,10 @@ type Folder interface {
 type profileRow struct {
 	id, email, status, prefix, encrypted       string
 	verified                                   bool
-	renewal                                    *time.Time
+	renewal, endsAt                            *time.Time
 	available, used, listings, vero, downloads int64
+	debt                                       int64
+	disputes                                   int32
 	registered, updated                        time.Time
 }
 
@@ -49,7 +51,7 @@ func (Profiles) ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eve
 	rows := map[string]*profileRow{}
 	q, err := tx.Query(ctx, `SELECT account_id::text, email, is_verified, subscription_status, subscription_renewal_date,
 			api_key_prefix, api_key_encrypted, credits_available, credits_used, listings_created, vero_checks, downloads,
-			registered_at, updated_at
+			registered_at, updated_at, subscription_ends_at, credit_debt, open_disputes
 		FROM `+tbl+` WHERE account_id = ANY($1::uuid[])`, ids)
 	if err != nil {
 		return fmt.Errorf("load profiles: %w", err)
@@ -57,7 +59,7 @@ func (Profiles) ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eve
 	for q.Next() {
 		r := &profileRow{}
 		if err := q.Scan(&r.id, &r.email, &r.verified, &r.status, &r.renewal, &r.prefix, &r.encrypted,
-			&r.available, &r.used, &r.listings, &r.vero, &r.downloads, &r.registered, &r.updated); err != nil {
+			&r.available, &r.used, &r.listings, &r.vero, &r.downloads, &r.registered, &r.updated, &r.endsAt, &r.debt, &r.disputes); err != nil {
 			q.Close()
 			return err
 		}
@@ -90,14 +92,20 @@ func (Profiles) ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eve
 			r.prefix, r.encrypted = e.Prefix, e.Encrypted
 		case domain.SubscriptionActivated:
 			end := e.PeriodEnd
-			r.status, r.renewal = "active", &end
+			r.status, r.renewal, r.endsAt = "active", &end, nil
 		case domain.SubscriptionRenewed:
 			end := e.PeriodEnd
-			r.status, r.renewal = "active", &end
+			r.status, r.renewal, r.endsAt = "active", &end, nil
+		case domain.SubscriptionResumed:
+			end := e.PeriodEnd
+			r.status, r.renewal, r.endsAt = "active", &end, nil
 		case domain.SubscriptionPastDue:
-			r.status = "past_due"
-		case domain.SubscriptionCancelled, domain.SubscriptionEnded:
-			r.status, r.renewal = "cancelled", nil
+			r.status, r.endsAt = "past_due", nil
+		case domain.SubscriptionCancelled:
+			ends := e.EndsAt
+			r.status, r.renewal, r.endsAt = "cancelling", nil, &ends
+		case domain.SubscriptionEnded:
+			r.status, r.renewal, r.endsAt = "cancelled", nil, nil
 		case domain.CreditsGranted:
 			r.available += e.Amount
 		case domain.CreditsSpent:
@@ -107,6 +115,16 @@ func (Profiles) ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eve
 			r.available -= e.Amount
 		case domain.CreditsExpired:
 			r.available -= e.Amount
+		case domain.CreditsRevoked:
+			r.available -= e.Amount
+			r.debt += e.Debt
+		case domain.DebtRepaid:
+			r.available -= e.Amount
+			r.debt -= e.Amount
+		case domain.DisputeOpened:
+			r.disputes++
+		case domain.DisputeClosed:
+			r.disputes--
 		case domain.ListingRequested:
 			r.listings++
 		case domain.VeroCheckPerformed:
@@ -127,6 +145,9 @@ func (Profiles) ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eve
 		renewal                                    = make([]*time.Time, 0, n)
 		available, used, listings, vero, downloads = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
 		registered, updated                        = make([]time.Time, 0, n), make([]time.Time, 0, n)
+		endsAt                                     = make([]*time.Time, 0, n)
+		debt                                       = make([]int64, 0, n)
+		disputes                                   = make([]int32, 0, n)
 	)
 	for k := range touched {
 		r := rows[k]
@@ -134,19 +155,23 @@ func (Profiles) ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eve
 		verified, renewal = append(verified, r.verified), append(renewal, r.renewal)
 		available, used, listings, vero, downloads = append(available, r.available), append(used, r.used), append(listings, r.listings), append(vero, r.vero), append(downloads, r.downloads)
 		registered, updated = append(registered, r.registered), append(updated, r.updated)
+		endsAt, debt, disputes = append(endsAt, r.endsAt), append(debt, r.debt), append(disputes, r.disputes)
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO `+tbl+` (account_id, email, is_verified, subscription_status, subscription_renewal_date,
 			api_key_prefix, api_key_encrypted, credits_available, credits_used, listings_created, vero_checks, downloads,
-			registered_at, updated_at)
+			registered_at, updated_at, subscription_ends_at, credit_debt, open_disputes)
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::bool[], $4::text[], $5::timestamptz[], $6::text[], $7::text[],
-			$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::timestamptz[], $14::timestamptz[])
+			$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::timestamptz[], $14::timestamptz[],
+			$15::timestamptz[], $16::bigint[], $17::int[])
 		ON CONFLICT (account_id) DO UPDATE SET email = excluded.email, is_verified = excluded.is_verified,
 			subscription_status = excluded.subscription_status, subscription_renewal_date = excluded.subscription_renewal_date,
 			api_key_prefix = excluded.api_key_prefix, api_key_encrypted = excluded.api_key_encrypted,
 			credits_available = excluded.credits_available, credits_used = excluded.credits_used,
 			listings_created = excluded.listings_created, vero_checks = excluded.vero_checks, downloads = excluded.downloads,
-			registered_at = excluded.registered_at, updated_at = excluded.updated_at`,
-		id, email, verified, status, renewal, prefix, encrypted, available, used, listings, vero, downloads, registered, updated)
+			registered_at = excluded.registered_at, updated_at = excluded.updated_at,
+			subscription_ends_at = excluded.subscription_ends_at, credit_debt = excluded.credit_debt, open_disputes = excluded.open_disputes`,
+		id, email, verified, status, renewal, prefix, encrypted, available, used, listings, vero, downloads, registered, updated,
+		endsAt, debt, disputes)
 	if err != nil {
 		return fmt.Errorf("write profiles: %w", err)
 	}

@@ -30,20 +30,33 @@ type Profile struct {
 	IsVerified              bool
 	SubscriptionStatus      string
 	SubscriptionRenewalDate *time.Time
+	SubscriptionEndsAt      *time.Time // while cancelling
+	CreditDebt              int64
+	SpendingFrozen          bool // a payment dispute is open
 	APIKeyEncrypted         string
 	CreditsAvailable        int64
 	ListingsCreated         int64
 	VeroChecks              int64
 }
 
+// StatusAt is the subscription status at now: a cancelling subscription
+// whose end has passed is cancelled, before the event that records it
+// (domain.Account.SubscriptionStatusAt) has been projected.
+func (p Profile) StatusAt(now time.Time) string {
+	if p.SubscriptionStatus == "cancelling" && (p.SubscriptionEndsAt == nil || !now.Before(*p.SubscriptionEndsAt)) {
+		return "cancelled"
+	}
+	return p.SubscriptionStatus
+}
+
 // Profile returns the profile of accountID, or ErrNoProfile.
 func (r *Reader) Profile(ctx context.Context, accountID string) (Profile, error) {
 	p := Profile{AccountID: accountID}
-	err := r.pool.QueryRow(ctx, `SELECT email, is_verified, subscription_status, subscription_renewal_date, api_key_encrypted,
-			credits_available, listings_created, vero_checks
+	err := r.pool.QueryRow(ctx, `SELECT email, is_verified, subscription_status, subscription_renewal_date, subscription_ends_at,
+			credit_debt, open_disputes > 0, api_key_encrypted, credits_available, listings_created, vero_checks
 		FROM profiles WHERE account_id = $1`, accountID).
-		Scan(&p.Email, &p.IsVerified, &p.SubscriptionStatus, &p.SubscriptionRenewalDate, &p.APIKeyEncrypted,
-			&p.CreditsAvailable, &p.ListingsCreated, &p.VeroChecks)
+		Scan(&p.Email, &p.IsVerified, &p.SubscriptionStatus, &p.SubscriptionRenewalDate, &p.SubscriptionEndsAt,
+			&p.CreditDebt, &p.SpendingFrozen, &p.APIKeyEncrypted, &p.CreditsAvailable, &p.ListingsCreated, &p.VeroChecks)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Profile{}, ErrNoProfile
 	}

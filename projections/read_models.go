@@ -48,13 +48,17 @@ func (Profiles) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.R
 	case domain.APIKeyRotated:
 		set, args = `api_key_prefix = $3, api_key_encrypted = $4`, []any{e.Prefix, e.Encrypted}
 	case domain.SubscriptionActivated:
-		set, args = `subscription_status = 'active', subscription_renewal_date = $3`, []any{e.PeriodEnd}
+		set, args = `subscription_status = 'active', subscription_renewal_date = $3, subscription_ends_at = NULL`, []any{e.PeriodEnd}
 	case domain.SubscriptionRenewed:
-		set, args = `subscription_status = 'active', subscription_renewal_date = $3`, []any{e.PeriodEnd}
+		set, args = `subscription_status = 'active', subscription_renewal_date = $3, subscription_ends_at = NULL`, []any{e.PeriodEnd}
+	case domain.SubscriptionResumed:
+		set, args = `subscription_status = 'active', subscription_renewal_date = $3, subscription_ends_at = NULL`, []any{e.PeriodEnd}
 	case domain.SubscriptionPastDue:
-		set = `subscription_status = 'past_due'`
-	case domain.SubscriptionCancelled, domain.SubscriptionEnded:
-		set = `subscription_status = 'cancelled', subscription_renewal_date = NULL`
+		set = `subscription_status = 'past_due', subscription_ends_at = NULL`
+	case domain.SubscriptionCancelled:
+		set, args = `subscription_status = 'cancelling', subscription_renewal_date = NULL, subscription_ends_at = $3`, []any{e.EndsAt}
+	case domain.SubscriptionEnded:
+		set = `subscription_status = 'cancelled', subscription_renewal_date = NULL, subscription_ends_at = NULL`
 	case domain.CreditsGranted:
 		set, args = `credits_available = credits_available + $3`, []any{e.Amount}
 	case domain.CreditsSpent:
@@ -63,6 +67,14 @@ func (Profiles) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.R
 		set, args = `credits_available = credits_available - $3`, []any{e.Amount}
 	case domain.CreditsExpired:
 		set, args = `credits_available = credits_available - $3`, []any{e.Amount}
+	case domain.CreditsRevoked:
+		set, args = `credits_available = credits_available - $3, credit_debt = credit_debt + $4`, []any{e.Amount, e.Debt}
+	case domain.DebtRepaid:
+		set, args = `credits_available = credits_available - $3, credit_debt = credit_debt - $3`, []any{e.Amount}
+	case domain.DisputeOpened:
+		set = `open_disputes = open_disputes + 1`
+	case domain.DisputeClosed:
+		set = `open_disputes = open_disputes - 1`
 	case domain.ListingRequested:
 		set = `listings_created = listings_created + 1`
 	case domain.VeroCheckPerformed:
@@ -124,6 +136,19 @@ func (Transactions) Tables() []string { return []string{"transactions"} }
 
 // Apply implements Projection.
 func (Transactions) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.Record, ev domain.Event) error {
+	var paymentID, status string
+	switch e := ev.(type) {
+	case domain.PaymentRefunded:
+		paymentID, status = e.PaymentID, e.Status
+	case domain.DisputeOpened:
+		paymentID, status = e.PaymentID, domain.PaymentDisputed
+	case domain.DisputeClosed:
+		paymentID, status = e.PaymentID, e.PaymentStatus
+	}
+	if paymentID != "" {
+		_, err := tx.Exec(ctx, `UPDATE `+t.Q("transactions")+` SET status = $2 WHERE payment_id = $1`, paymentID, status)
+		return err
+	}
 	e, ok := ev.(domain.PaymentRecorded)
 	if !ok {
 		return nil

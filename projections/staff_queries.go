@@ -18,14 +18,18 @@ type AccountRows struct {
 	CreditsAvailable, CreditsUsed, ListingsCreated, VeroChecks int64
 	UsageCreditsUsed, UsageListingsCreated, UsageVeroChecks    int64             // summed over usage_statistics
 	PaymentStatuses                                            map[string]string // transactions: payment id → status
+	CreditDebt                                                 int64
+	SpendingFrozen                                             bool
 }
 
 // AccountRows reads accountID's rows of every read table.
 func (r *Reader) AccountRows(ctx context.Context, accountID string) (AccountRows, error) {
 	got := AccountRows{PaymentStatuses: map[string]string{}}
-	err := r.pool.QueryRow(ctx, `SELECT email, is_verified, subscription_status, credits_available, credits_used, listings_created, vero_checks
+	err := r.pool.QueryRow(ctx, `SELECT email, is_verified, subscription_status, credits_available, credits_used, listings_created, vero_checks,
+			credit_debt, open_disputes > 0
 		FROM profiles WHERE account_id = $1`, accountID).
-		Scan(&got.Email, &got.IsVerified, &got.SubscriptionStatus, &got.CreditsAvailable, &got.CreditsUsed, &got.ListingsCreated, &got.VeroChecks)
+		Scan(&got.Email, &got.IsVerified, &got.SubscriptionStatus, &got.CreditsAvailable, &got.CreditsUsed, &got.ListingsCreated, &got.VeroChecks,
+			&got.CreditDebt, &got.SpendingFrozen)
 	switch {
 	case err == nil:
 		got.HasProfile = true
@@ -57,12 +61,14 @@ func (r *Reader) AccountRows(ctx context.Context, accountID string) (AccountRows
 type Brief struct {
 	CreditsAvailable   int64
 	SubscriptionStatus string
+	CreditDebt         int64
+	SpendingFrozen     bool
 }
 
 // Briefs reads the profiles of accountIDs; an account without one (not yet
 // projected) is absent from the answer.
 func (r *Reader) Briefs(ctx context.Context, accountIDs []string) (map[string]Brief, error) {
-	rows, err := r.pool.Query(ctx, `SELECT account_id::text, credits_available, subscription_status
+	rows, err := r.pool.Query(ctx, `SELECT account_id::text, credits_available, subscription_status, credit_debt, open_disputes > 0
 		FROM profiles WHERE account_id::text = ANY($1)`, accountIDs)
 	if err != nil {
 		return nil, fmt.Errorf("read profiles: %w", err)
@@ -72,7 +78,7 @@ func (r *Reader) Briefs(ctx context.Context, accountIDs []string) (map[string]Br
 	for rows.Next() {
 		var id string
 		var b Brief
-		if err := rows.Scan(&id, &b.CreditsAvailable, &b.SubscriptionStatus); err != nil {
+		if err := rows.Scan(&id, &b.CreditsAvailable, &b.SubscriptionStatus, &b.CreditDebt, &b.SpendingFrozen); err != nil {
 			return nil, fmt.Errorf("read profiles: %w", err)
 		}
 		out[id] = b

@@ -15,10 +15,22 @@ type profileResponse struct {
 	IsVerified              bool    `json:"isVerified"`
 	SubscriptionStatus      string  `json:"subscriptionStatus"`
 	SubscriptionRenewalDate *string `json:"subscriptionRenewalDate"` // RFC 3339, or null
+	SubscriptionEndsAt      *string `json:"subscriptionEndsAt"`      // RFC 3339 while cancelling, else null
 	APIKey                  string  `json:"apiKey"`
 	CreditsAvailable        int64   `json:"creditsAvailable"`
+	CreditDebt              int64   `json:"creditDebt"`     // credits owed; the next grant repays them first
+	SpendingFrozen          bool    `json:"spendingFrozen"` // a payment dispute is open
 	ListingsCreated         int64   `json:"listingsCreated"`
 	VeroChecks              int64   `json:"veroChecks"`
+}
+
+// rfc3339 is t as the API writes times, nil for none.
+func rfc3339(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339)
+	return &s
 }
 
 // errProfilePending answers while the projector has not written a new
@@ -55,12 +67,12 @@ func handleProfile(d Deps) http.HandlerFunc {
 			return
 		}
 		res := profileResponse{
-			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.SubscriptionStatus,
-			CreditsAvailable: p.CreditsAvailable, ListingsCreated: p.ListingsCreated, VeroChecks: p.VeroChecks,
+			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.StatusAt(time.Now()),
+			SubscriptionRenewalDate: rfc3339(p.SubscriptionRenewalDate), CreditsAvailable: p.CreditsAvailable,
+			CreditDebt: p.CreditDebt, SpendingFrozen: p.SpendingFrozen, ListingsCreated: p.ListingsCreated, VeroChecks: p.VeroChecks,
 		}
-		if p.SubscriptionRenewalDate != nil {
-			date := p.SubscriptionRenewalDate.UTC().Format(time.RFC3339)
-			res.SubscriptionRenewalDate = &date
+		if res.SubscriptionStatus == domain.StatusCancelling {
+			res.SubscriptionEndsAt = rfc3339(p.SubscriptionEndsAt)
 		}
 		if p.APIKeyEncrypted != "" {
 			// A key that no longer decrypts (APP_SECRET changed) shows as

@@ -79,3 +79,62 @@ func writeSimulation(w http.ResponseWriter, r *http.Request, d Deps, sim payment
 	awaitProjections(d, r, sim.Outcome.Result.LastPosition)
 	encode(w, http.StatusOK, simulationResponse{Status: sim.Status, Message: sim.Message})
 }
+
+// refundRequest is the body of POST /api/dev/payments/refund; without
+// credits the payment is refunded in full.
+type refundRequest struct {
+	ClientSecret string `json:"clientSecret"`
+	Credits      *int64 `json:"credits"`
+}
+
+// Valid implements validator.
+func (q *refundRequest) Valid(context.Context) map[string]string {
+	if q.ClientSecret == "" {
+		return map[string]string{"clientSecret": "A client secret is required"}
+	}
+	return nil
+}
+
+// handleRefundSimulated refunds a simulated payment of the caller, wholly
+// or in part, as Stripe's charge.refunded would.
+func handleRefundSimulated(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[refundRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		id := currentSession(r.Context()).AccountID
+		sim, err := d.Payments.RefundSimulated(r.Context(), id, req.ClientSecret, req.Credits, metadata(r, "account:"+id))
+		writeSimulation(w, r, d, sim, err)
+	}
+}
+
+// disputeRequest is the body of POST /api/dev/payments/dispute.
+type disputeRequest struct {
+	ClientSecret string `json:"clientSecret"`
+	Status       string `json:"status"` // opened, won or lost
+}
+
+// Valid implements validator; the status is the service's to check.
+func (q *disputeRequest) Valid(context.Context) map[string]string {
+	if q.ClientSecret == "" {
+		return map[string]string{"clientSecret": "A client secret is required"}
+	}
+	return nil
+}
+
+// handleDisputeSimulated drives a dispute of a simulated payment of the
+// caller, as Stripe's charge.dispute events would.
+func handleDisputeSimulated(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[disputeRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		id := currentSession(r.Context()).AccountID
+		sim, err := d.Payments.DisputeSimulated(r.Context(), id, req.ClientSecret, req.Status, metadata(r, "account:"+id))
+		writeSimulation(w, r, d, sim, err)
+	}
+}

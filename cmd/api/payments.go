@@ -78,8 +78,8 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 	}
 }
 
-// handleCancelSubscription cancels at the end of the current period; the
-// profile shows cancelled at once.
+// handleCancelSubscription cancels an active subscription at the end of
+// its period (the profile shows cancelling at once) and a past due one now.
 func handleCancelSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
@@ -90,6 +90,33 @@ func handleCancelSubscription(d Deps) http.HandlerFunc {
 		}
 		awaitProjections(d, r, res.LastPosition)
 		encode(w, http.StatusOK, map[string]string{"message": "Subscription cancelled"})
+	}
+}
+
+// handleResumeSubscription undoes a pending cancellation.
+func handleResumeSubscription(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := currentSession(r.Context()).AccountID
+		res, err := d.Payments.ResumeSubscription(r.Context(), id, metadata(r, "account:"+id))
+		if err != nil {
+			writeError(w, r, d.Log, withFallback(err, "Failed to resume subscription"))
+			return
+		}
+		awaitProjections(d, r, res.LastPosition)
+		encode(w, http.StatusOK, map[string]string{"message": "Your subscription will renew as usual."})
+	}
+}
+
+// handleBillingPortal answers where the seller manages billing: Stripe's
+// Billing Portal, or the simulated provider's page.
+func handleBillingPortal(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		url, err := d.Payments.PortalURL(r.Context(), currentSession(r.Context()).AccountID)
+		if err != nil {
+			writeError(w, r, d.Log, withFallback(err, "Failed to open the billing portal"))
+			return
+		}
+		encode(w, http.StatusOK, map[string]string{"url": url})
 	}
 }
 

@@ -16,10 +16,14 @@ func addPaymentRoutes(r chi.Router, d Deps) {
 		r.Use(requireSession(d))
 		r.Post("/subscription/create", handleCreateSubscription(d))
 		r.Post("/subscription/cancel", handleCancelSubscription(d))
+		r.Post("/subscription/resume", handleResumeSubscription(d))
+		r.Post("/subscription/portal", handleBillingPortal(d))
 		r.Post("/credits/purchase", handlePurchaseCredits(d))
 		if d.Payments.ProviderName() == payments.ProviderSimulated {
 			r.With(loopbackOnly(d)).Post("/dev/payments/confirm", handleConfirmSimulated(d))
 			r.With(loopbackOnly(d)).Post("/dev/subscription/advance-cycle", handleAdvanceCycle(d))
+			r.With(loopbackOnly(d)).Post("/dev/payments/refund", handleRefundSimulated(d))
+			r.With(loopbackOnly(d)).Post("/dev/payments/dispute", handleDisputeSimulated(d))
 		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // maxWebhookBody bounds a Stripe event; an invoice with many lines runs to
@@ -34,6 +36,10 @@ func handleStripeWebhook(d Deps) http.HandlerFunc {
 		ev, err := d.Payments.ParseWebhook(payload, r.Header.Get("Stripe-Signature"))
 		if err != nil {
 			d.Log.WarnContext(r.Context(), "stripe webhook refused", "requestId", requestID(r.Context()), "err", err)
+			if domain.ErrorCode(err) == domain.CodeInvalid {
+				writeError(w, r, d.Log, err) // signed, but of an API version this server cannot read: say which
+				return
+			}
 			writeError(w, r, d.Log, errStatus(http.StatusBadRequest, "Invalid webhook signature"))
 			return
 		}

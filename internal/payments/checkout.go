@@ -37,11 +37,16 @@ func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Che
 	if err != nil {
 		return Checkout{}, err
 	}
-	if running(a) {
-		return Checkout{}, ErrAlreadySubscribed
+	if err := alreadySubscribed(a, s.accounts.Now()); err != nil {
+		return Checkout{}, err
 	}
 	customerID, err := s.customer(ctx, a)
 	if err != nil {
+		return Checkout{}, err
+	}
+	// One subscription per seller: a checkout left unpaid is voided before
+	// another starts, so two can never both be paid.
+	if err := s.voidIncomplete(ctx, accountID); err != nil {
 		return Checkout{}, err
 	}
 	plan := catalog.MonthlyPlan()
@@ -61,11 +66,29 @@ func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Che
 	return co, nil
 }
 
-// running reports whether a's subscription is active or past due: one that
-// renews.
-func running(a *domain.Account) bool {
-	s := a.SubscriptionStatus()
-	return s == domain.StatusActive || s == domain.StatusPastDue
+// running reports whether a's subscription is active, cancelling (before
+// its end) or past due at now: the seller's current subscription.
+func running(a *domain.Account, now time.Time) bool {
+	switch a.SubscriptionStatusAt(now) {
+	case domain.StatusActive, domain.StatusCancelling, domain.StatusPastDue:
+		return true
+	}
+	return false
+}
+
+// alreadySubscribed refuses a new subscription while one is running, saying
+// what to do instead.
+func alreadySubscribed(a *domain.Account, now time.Time) error {
+	switch a.SubscriptionStatusAt(now) {
+	case domain.StatusActive:
+		return ErrAlreadySubscribed
+	case domain.StatusCancelling:
+		return domain.Errorf(domain.CodeConflict, "Your subscription is active until %s. Resume it instead of subscribing again.",
+			a.SubscriptionEndsAt().Format("January 2, 2006"))
+	case domain.StatusPastDue:
+		return domain.Errorf(domain.CodeConflict, "Your subscription payment is past due. Update your payment method, or cancel the subscription before subscribing again.")
+	}
+	return nil
 }
 
 // PurchaseCredits starts the purchase of credits for accountID at the
@@ -103,28 +126,67 @@ func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits
 	return Purchase{Checkout: co, Credits: credits, AmountCents: amount}, nil
 }
 
-// CancelSubscription cancels the account's subscription at the end of its
-// period, at the provider and then in the ledger: the status shows
-// cancelled at once, and the cycle's monthly credits stay usable until they
-// expire. The provider is called with no lock held, so the seller's other
-// calls never wait on it; a cancellation the provider took but the ledger
-// did not record (a crash, a lost answer) is recorded by the next attempt,
-// which reuses the reservation's key, or by the provider's webhook.
+// CancelSubscription cancels the account's subscription, at the provider
+// and then in the ledger: an active one at the end of its period (the
+// profile shows cancelling, access and the cycle's credits last until then),
+// a past due one at once. The provider is called with no lock held, so the
+// seller's other calls never wait on it; a cancellation the provider took
+// but the ledger did not record (a crash, a lost answer) is recorded by the
+// next attempt, which reuses the reservation's key, or by the webhook.
 func (s *Service) CancelSubscription(ctx context.Context, accountID string, md eventstore.Metadata) (eventstore.Result, error) {
 	a, err := s.accounts.Load(ctx, accountID)
 	if err != nil {
 		return eventstore.Result{}, err
 	}
-	subscriptionID := a.SubscriptionID()
-	if err := a.CancelSubscription(time.Now()); err != nil { // the rule, checked before asking the provider
+	subscriptionID, now := a.SubscriptionID(), s.accounts.Now()
+	pastDue := a.SubscriptionStatusAt(now) == domain.StatusPastDue
+	if err := a.CancelSubscription(now); err != nil { // the rule, checked before asking the provider
 		return eventstore.Result{}, err
 	}
-	key, err := s.reserve(ctx, accountID, actionCancel, 0, subscriptionID)
+	action, call := actionCancel, s.provider.CancelAtPeriodEnd
+	if pastDue {
+		action, call = actionCancelNow, s.provider.CancelNow
+	}
+	return s.changeSubscription(ctx, accountID, subscriptionID, action, call, md, func(a *domain.Account, now time.Time) error {
+		if !running(a, now) || a.SubscriptionStatusAt(now) == domain.StatusCancelling {
+			return nil // the webhook recorded it first: done, once
+		}
+		return a.CancelSubscription(now)
+	})
+}
+
+// ResumeSubscription undoes a pending cancellation, at the provider and
+// then in the ledger, as CancelSubscription does.
+func (s *Service) ResumeSubscription(ctx context.Context, accountID string, md eventstore.Metadata) (eventstore.Result, error) {
+	a, err := s.accounts.Load(ctx, accountID)
 	if err != nil {
 		return eventstore.Result{}, err
 	}
-	if err := s.provider.CancelAtPeriodEnd(ctx, subscriptionID, key); err != nil {
-		return eventstore.Result{}, s.refused(ctx, key, fmt.Errorf("cancel subscription %s: %w", subscriptionID, err))
+	subscriptionID := a.SubscriptionID()
+	if err := a.ResumeSubscription(s.accounts.Now()); err != nil {
+		return eventstore.Result{}, err
+	}
+	return s.changeSubscription(ctx, accountID, subscriptionID, actionResume, s.provider.Resume, md, func(a *domain.Account, now time.Time) error {
+		if a.SubscriptionStatusAt(now) == domain.StatusActive {
+			return nil // the webhook recorded it first
+		}
+		return a.ResumeSubscription(now)
+	})
+}
+
+// changeSubscription reserves action on subscriptionID, calls the provider
+// with no transaction open, then records the change with command in the
+// account's transaction, after checking that the subscription is still
+// the one changed.
+func (s *Service) changeSubscription(ctx context.Context, accountID, subscriptionID, action string,
+	call func(ctx context.Context, subscriptionID, key string) error, md eventstore.Metadata,
+	command func(a *domain.Account, now time.Time) error) (eventstore.Result, error) {
+	key, err := s.reserve(ctx, accountID, action, 0, subscriptionID)
+	if err != nil {
+		return eventstore.Result{}, err
+	}
+	if err := call(ctx, subscriptionID, key); err != nil {
+		return eventstore.Result{}, s.refused(ctx, key, fmt.Errorf("%s subscription %s: %w", action, subscriptionID, err))
 	}
 	return s.accounts.Update(ctx, accountID, eventstore.UpdateOptions{Metadata: md},
 		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
@@ -134,10 +196,10 @@ func (s *Service) CancelSubscription(ctx context.Context, accountID string, md e
 			if a.SubscriptionID() != subscriptionID {
 				return nil, domain.Errorf(domain.CodeConflict, "The subscription changed meanwhile; please reload and try again")
 			}
-			if a.SubscriptionStatus() == domain.StatusCancelled {
-				return nil, nil // Stripe's webhook recorded it first: done, once
+			if err := command(a, now); err != nil {
+				return nil, err
 			}
-			return nil, a.CancelSubscription(now)
+			return nil, s.queueBillingMail(ctx, tx, a, now)
 		})
 }
 
@@ -146,6 +208,9 @@ const (
 	actionSubscription = "subscription"
 	actionCredits      = "credits"
 	actionCancel       = "cancel"
+	actionCancelNow    = "cancel_now"
+	actionResume       = "resume"
+	actionVoid         = "void"
 )
 
 // reuseReservation is how long an unanswered reservation's key is reused by

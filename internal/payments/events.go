@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,11 +36,31 @@ func (s *Service) ParseWebhook(payload []byte, signature string) (stripe.Event, 
 	if s.webhookSecret == "" {
 		return stripe.Event{}, fmt.Errorf("%w: STRIPE_WEBHOOK_SECRET is not set", ErrInvalidWebhook)
 	}
-	ev, err := webhook.ConstructEvent(payload, signature, s.webhookSecret)
+	// The version is checked after the signature, so that a wrong one is
+	// reported as what it is rather than as a bad signature.
+	ev, err := webhook.ConstructEventWithOptions(payload, signature, s.webhookSecret,
+		webhook.ConstructEventOptions{IgnoreAPIVersionMismatch: true})
 	if err != nil {
 		return stripe.Event{}, fmt.Errorf("%w: %v", ErrInvalidWebhook, err)
 	}
+	if releaseTrain(ev.APIVersion) != releaseTrain(stripe.APIVersion) {
+		return stripe.Event{}, fmt.Errorf("%w: %w", ErrInvalidWebhook, domain.Errorf(domain.CodeInvalid,
+			"This webhook endpoint sends events of Stripe API version %q, which this server cannot read. "+
+				"Set the endpoint's API version to %s in the Stripe Dashboard (Developers, Webhooks) or create the endpoint with that version.",
+			ev.APIVersion, stripe.APIVersion))
+	}
 	return ev, nil
+}
+
+// releaseTrain is the part of a Stripe API version after its date ("basil"
+// of "2025-03-31.basil"): versions of one train share the shape stripe-go
+// reads. A version without one predates trains.
+func releaseTrain(version string) string {
+	_, train, ok := strings.Cut(version, ".")
+	if !ok {
+		return ""
+	}
+	return train
 }
 
 // Outcome is what Apply did with an event.
@@ -56,6 +77,9 @@ type change struct {
 	apply     func(a *domain.Account, at time.Time) error
 	settles   *settlement // the payment_intents row the event settles, if any
 }
+
+// ignore is a change that records nothing, for reason.
+func ignore(reason string) change { return change{ignored: reason} }
 
 // settlement is a payment_intents row's new status, found by intent or by
 // invoice id.
@@ -75,6 +99,11 @@ var handlers = map[stripe.EventType]handler{
 	stripe.EventTypeCustomerSubscriptionDeleted: (*Service).onSubscription,
 	stripe.EventTypePaymentIntentSucceeded:      (*Service).onPaymentIntent,
 	stripe.EventTypePaymentIntentPaymentFailed:  (*Service).onPaymentIntent,
+	stripe.EventTypeChargeRefunded:              (*Service).onChargeRefunded,
+	stripe.EventTypeRefundCreated:               (*Service).onRefundCreated,
+	stripe.EventTypeChargeDisputeCreated:        (*Service).onDispute,
+	stripe.EventTypeChargeDisputeFundsWithdrawn: (*Service).onDispute,
+	stripe.EventTypeChargeDisputeClosed:         (*Service).onDispute,
 }
 
 // Apply records what ev means for its account, once per event id: a
@@ -113,14 +142,23 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 		if err := c.apply(a, at); err != nil {
 			return nil, err
 		}
+		if err := s.queueBillingMail(ctx, tx, a, at); err != nil {
+			return nil, err
+		}
 		return nil, c.settles.save(ctx, tx)
 	})
 	if accounts.IsNotFound(err) {
 		return Outcome{AccountID: c.accountID, Ignored: "no such account"}, nil
 	}
+	if domain.ErrorCode(err) == domain.CodeNotFound {
+		// A refund or dispute of a payment the ledger never recorded as paid.
+		s.log.WarnContext(ctx, "stripe event about an unknown payment; nothing recorded", "event", ev.ID, "type", ev.Type, "err", err)
+		return Outcome{AccountID: c.accountID, Ignored: domain.ErrorMessage(err)}, nil
+	}
 	if err != nil {
 		return Outcome{}, fmt.Errorf("%s %s: %w", ev.Type, ev.ID, err)
 	}
+	s.mailQueued()
 	return out, nil
 }
 
@@ -152,6 +190,7 @@ func (st *settlement) save(ctx context.Context, tx pgx.Tx) error {
 const (
 	intentSucceeded = "succeeded"
 	intentFailed    = "failed"
+	intentVoided    = "voided" // replaced by a newer checkout before it was paid
 )
 
 // accountFor finds the account of a provider object: by its customer, which
@@ -200,7 +239,16 @@ func (s *Service) onInvoice(ctx context.Context, ev stripe.Event) (change, error
 	c := change{accountID: accountID, settles: &settlement{byInvoice: true, id: inv.ID}}
 	if ev.Type == stripe.EventTypeInvoicePaid {
 		p.Status, p.AmountCents, c.settles.status = domain.PaymentPaid, inv.AmountPaid, intentSucceeded
+		p.GrantID = domain.MonthlyGrantID(subscriptionID, start)
 		c.apply = func(a *domain.Account, at time.Time) error {
+			if cur := a.SubscriptionID(); cur != "" && cur != subscriptionID && running(a, at) {
+				// One subscription per seller: a second one's payment grants
+				// nothing; staff refund it (docs/payments.md).
+				s.log.ErrorContext(ctx, "paid invoice of a subscription that is not the seller's current one; flagged for staff, nothing granted",
+					"event", ev.ID, "invoice", inv.ID, "subscription", subscriptionID, "current", cur, "account", accountID)
+				p.Status, p.GrantID = domain.PaymentNeedsReview, ""
+				return a.RecordPayment(p, at)
+			}
 			if err := a.StartOrRenewCycle(subscriptionID, start, end, plan.Credits, at); err != nil {
 				return err
 			}
@@ -258,10 +306,18 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 		c.apply = func(a *domain.Account, at time.Time) error { return a.EndSubscription(sub.ID, at) }
 	case sub.CancelAtPeriodEnd || sub.CancelAt != 0:
 		c.apply = func(a *domain.Account, at time.Time) error {
-			if a.SubscriptionID() != sub.ID || !running(a) {
-				return nil // another subscription, or not running (already cancelled or ended)
+			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusActive {
+				return nil // another subscription, or not active (already cancelling, past due or ended)
 			}
 			return a.CancelSubscription(at)
+		}
+	case sub.Status == stripe.SubscriptionStatusActive:
+		// Not cancelling any more: a cancellation undone in the portal.
+		c.apply = func(a *domain.Account, at time.Time) error {
+			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusCancelling {
+				return nil
+			}
+			return a.ResumeSubscription(at)
 		}
 	case sub.Status == stripe.SubscriptionStatusPastDue || sub.Status == stripe.SubscriptionStatusUnpaid:
 		periodEnd := subscriptionPeriodEnd(&sub)
@@ -317,10 +373,10 @@ func (s *Service) onPaymentIntent(ctx context.Context, ev stripe.Event) (change,
 	}
 	c := change{accountID: accountID, settles: &settlement{id: pi.ID}}
 	if ev.Type == stripe.EventTypePaymentIntentSucceeded {
-		p.Status, c.settles.status = domain.PaymentPaid, intentSucceeded
+		p.Status, c.settles.status, p.GrantID = domain.PaymentPaid, intentSucceeded, "purchase:"+pi.ID
 		c.apply = func(a *domain.Account, at time.Time) error {
 			err := a.GrantCredits(domain.CreditsGranted{
-				GrantID: "purchase:" + pi.ID, Amount: credits, Source: domain.SourcePurchase, Reference: pi.ID,
+				GrantID: p.GrantID, Amount: credits, Source: domain.SourcePurchase, Reference: pi.ID,
 			}, at)
 			if err != nil {
 				return err

@@ -61,6 +61,24 @@ type Provider interface {
 	CreatePaymentIntent(ctx context.Context, p PaymentIntentRequest) (Checkout, error)
 	// CancelAtPeriodEnd stops a subscription from renewing.
 	CancelAtPeriodEnd(ctx context.Context, subscriptionID, idempotencyKey string) error
+	// Resume undoes CancelAtPeriodEnd before the period ends.
+	Resume(ctx context.Context, subscriptionID, idempotencyKey string) error
+	// CancelNow ends a subscription at once: a past due one, or an
+	// incomplete one replaced by a newer checkout (its invoice is voided).
+	CancelNow(ctx context.Context, subscriptionID, idempotencyKey string) error
+	// PortalURL is where the seller manages billing: Stripe's Billing
+	// Portal session, or the simulated provider's page.
+	PortalURL(ctx context.Context, p PortalRequest) (string, error)
+	// InvoiceOfPaymentIntent is the invoice a PaymentIntent paid ("" for
+	// none known): how a refunded or disputed renewal finds its cycle.
+	InvoiceOfPaymentIntent(ctx context.Context, paymentIntentID string) (string, error)
+}
+
+// PortalRequest asks for a billing portal session of a customer.
+type PortalRequest struct {
+	CustomerID string
+	ReturnURL  string // where the portal's "return" link goes
+	BaseURL    string // the app's address (APP_BASE_URL), for the simulated portal
 }
 
 // CustomerRequest describes the customer of an account.
@@ -119,12 +137,20 @@ type Service struct {
 	provider      Provider
 	webhookSecret string
 	log           *slog.Logger
+	productName   string // names the billing mails
+	baseURL       string // APP_BASE_URL: links in mails, the portal's return
+	mailQueued    func() // wakes the mail sender after a commit that queued mail
 }
 
 // NewService returns a Service; webhookSecret verifies Stripe's webhooks
 // (empty: every webhook is refused).
-func NewService(pool *pgxpool.Pool, repo *accounts.Repository, provider Provider, webhookSecret string, log *slog.Logger) *Service {
-	return &Service{pool: pool, accounts: repo, provider: provider, webhookSecret: webhookSecret, log: log}
+func NewService(pool *pgxpool.Pool, repo *accounts.Repository, provider Provider, webhookSecret string, log *slog.Logger, opts ...Option) *Service {
+	s := &Service{pool: pool, accounts: repo, provider: provider, webhookSecret: webhookSecret, log: log,
+		productName: "Amazon to eBay Automation", baseURL: "http://localhost:8080", mailQueued: func() {}}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // ProviderName is the active provider, ProviderStripe or ProviderSimulated.

@@ -64,6 +64,25 @@ func (*Simulated) CreatePaymentIntent(context.Context, PaymentIntentRequest) (Ch
 // is not renewed again.
 func (*Simulated) CancelAtPeriodEnd(context.Context, string, string) error { return nil }
 
+// Resume implements Provider; nothing to tell anyone.
+func (*Simulated) Resume(context.Context, string, string) error { return nil }
+
+// CancelNow implements Provider; the simulated subscription simply ends.
+func (*Simulated) CancelNow(context.Context, string, string) error { return nil }
+
+// PortalURL implements Provider: the webapp's clearly labelled stand-in for
+// Stripe's portal, which drives the same calls.
+func (*Simulated) PortalURL(_ context.Context, r PortalRequest) (string, error) {
+	return strings.TrimSuffix(r.BaseURL, "/") + SimulatedPortalPath, nil
+}
+
+// SimulatedPortalPath is the webapp page of the simulated billing portal.
+const SimulatedPortalPath = "/dev/billing-portal"
+
+// InvoiceOfPaymentIntent implements Provider: the simulated renewals are
+// paid without a PaymentIntent, so none is known.
+func (*Simulated) InvoiceOfPaymentIntent(context.Context, string) (string, error) { return "", nil }
+
 // simToken is a random id part.
 func simToken() string { return strings.ToLower(rand.Text()) }
 
@@ -88,6 +107,7 @@ var (
 	ErrAlreadyConfirmed = domain.Errorf(domain.CodeConflict, "This payment has already been confirmed")
 	ErrNothingToRenew   = domain.Errorf(domain.CodeConflict, "No active subscription to renew")
 	ErrNotSimulatedSub  = domain.Errorf(domain.CodeConflict, "This subscription does not belong to the simulated provider")
+	ErrCheckoutReplaced = domain.Errorf(domain.CodeConflict, "This checkout was replaced by a newer one. Please start the payment again.")
 )
 
 // Simulation is the answer of a simulated payment: its outcome in the
@@ -121,14 +141,17 @@ func (s *Service) ConfirmSimulated(ctx context.Context, accountID, clientSecret,
 	if in.status == intentSucceeded {
 		return Simulation{}, ErrAlreadyConfirmed
 	}
+	if in.status == intentVoided {
+		return Simulation{}, ErrCheckoutReplaced
+	}
 	in.accountID = accountID
 	if in.kind == KindSubscription {
 		a, err := s.accounts.Load(ctx, accountID)
 		if err != nil {
 			return Simulation{}, err
 		}
-		if running(a) {
-			return Simulation{}, ErrAlreadySubscribed
+		if err := alreadySubscribed(a, s.accounts.Now()); err != nil {
+			return Simulation{}, err
 		}
 	}
 	now := s.accounts.Now()
@@ -158,7 +181,7 @@ func (s *Service) AdvanceSimulatedCycle(ctx context.Context, accountID, outcome 
 	if err != nil {
 		return Simulation{}, err
 	}
-	if !running(a) || a.PeriodEnd() == nil {
+	if !running(a, s.accounts.Now()) || a.PeriodEnd() == nil {
 		return Simulation{}, ErrNothingToRenew
 	}
 	token, ok := strings.CutPrefix(a.SubscriptionID(), simSubscription)
@@ -168,6 +191,20 @@ func (s *Service) AdvanceSimulatedCycle(ctx context.Context, accountID, outcome 
 	customerID, err := s.customerOf(ctx, accountID)
 	if err != nil {
 		return Simulation{}, err
+	}
+	if ends := a.SubscriptionEndsAt(); ends != nil {
+		// Cancelling: the period end ends it, as Stripe's
+		// customer.subscription.deleted at that moment does.
+		ev, err := simulatedEvent(stripe.EventTypeCustomerSubscriptionDeleted, *ends, &stripe.Subscription{
+			ID: a.SubscriptionID(), Object: "subscription", Customer: &stripe.Customer{ID: customerID},
+			Status: stripe.SubscriptionStatusCanceled, EndedAt: ends.Unix(), Metadata: map[string]string{metaAccountID: accountID},
+		})
+		if err != nil {
+			return Simulation{}, err
+		}
+		sim, err := s.simulate(ctx, ev, OutcomeSucceeded, md)
+		sim.Message = "Subscription ended"
+		return sim, err
 	}
 	plan := catalog.MonthlyPlan()
 	start := *a.PeriodEnd()

@@ -181,6 +181,64 @@ func (p *Stripe) CancelAtPeriodEnd(ctx context.Context, subscriptionID, idempote
 	return stripeError(err)
 }
 
+// Resume implements Provider.
+func (p *Stripe) Resume(ctx context.Context, subscriptionID, idempotencyKey string) error {
+	params := &stripe.SubscriptionUpdateParams{CancelAtPeriodEnd: stripe.Bool(false)}
+	params.SetIdempotencyKey(idempotencyKey)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	_, err := p.client.V1Subscriptions.Update(ctx, subscriptionID, params)
+	return stripeError(err)
+}
+
+// CancelNow implements Provider: no final invoice, no proration.
+func (p *Stripe) CancelNow(ctx context.Context, subscriptionID, idempotencyKey string) error {
+	params := &stripe.SubscriptionCancelParams{InvoiceNow: stripe.Bool(false), Prorate: stripe.Bool(false)}
+	params.SetIdempotencyKey(idempotencyKey)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	_, err := p.client.V1Subscriptions.Cancel(ctx, subscriptionID, params)
+	var se *stripe.Error
+	if errors.As(err, &se) && se.Code == stripe.ErrorCodeResourceMissing {
+		return nil // already gone
+	}
+	return stripeError(err)
+}
+
+// PortalURL implements Provider: a Billing Portal session of the customer,
+// which offers what the portal's configuration in the Stripe Dashboard
+// allows (update the card, invoices, cancel, resume).
+func (p *Stripe) PortalURL(ctx context.Context, r PortalRequest) (string, error) {
+	params := &stripe.BillingPortalSessionCreateParams{Customer: stripe.String(r.CustomerID), ReturnURL: stripe.String(r.ReturnURL)}
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	sess, err := p.client.V1BillingPortalSessions.Create(ctx, params)
+	if err != nil {
+		return "", stripeError(err)
+	}
+	return sess.URL, nil
+}
+
+// InvoiceOfPaymentIntent implements Provider through the invoice payments
+// of the PaymentIntent.
+func (p *Stripe) InvoiceOfPaymentIntent(ctx context.Context, paymentIntentID string) (string, error) {
+	params := &stripe.InvoicePaymentListParams{Payment: &stripe.InvoicePaymentListPaymentParams{
+		Type: stripe.String("payment_intent"), PaymentIntent: stripe.String(paymentIntentID),
+	}}
+	params.Limit = stripe.Int64(1)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	for ip, err := range p.client.V1InvoicePayments.List(ctx, params) {
+		if err != nil {
+			return "", stripeError(err)
+		}
+		if ip.Invoice != nil {
+			return ip.Invoice.ID, nil
+		}
+	}
+	return "", nil
+}
+
 // ErrProviderUnavailable answers a call during which Stripe did not answer
 // in time, failed on its side or was out of reach: nothing was decided, and
 // the same call may be tried again in a few seconds.

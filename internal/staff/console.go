@@ -40,6 +40,8 @@ type AccountSummary struct {
 	CreatedAt          time.Time `json:"createdAt"`
 	CreditsAvailable   int64     `json:"creditsAvailable"`
 	SubscriptionStatus string    `json:"subscriptionStatus"`
+	CreditDebt         int64     `json:"creditDebt"`     // credits owed after a refund or lost dispute
+	SpendingFrozen     bool      `json:"spendingFrozen"` // a payment dispute is open
 }
 
 // Search finds up to 20 accounts by exact id or by part of the email.
@@ -67,7 +69,8 @@ func (c *Console) Search(ctx context.Context, q string) ([]AccountSummary, error
 			b.SubscriptionStatus = "inactive" // not projected yet
 		}
 		out[i] = AccountSummary{ID: h.AccountID, Email: h.Email, IsStaff: h.IsStaff, CreatedAt: h.CreatedAt,
-			CreditsAvailable: b.CreditsAvailable, SubscriptionStatus: b.SubscriptionStatus}
+			CreditsAvailable: b.CreditsAvailable, SubscriptionStatus: b.SubscriptionStatus,
+			CreditDebt: b.CreditDebt, SpendingFrozen: b.SpendingFrozen}
 	}
 	return out, nil
 }
@@ -142,6 +145,8 @@ type replayed struct {
 	credits, used, listings, veroChecks int64
 	daily                               [3]int64 // credits used, listings, VeRO checks summed over usage_statistics
 	payments                            map[string]string
+	debt                                int64
+	frozen                              bool
 }
 
 // Compare replays account id from its events and reports every difference
@@ -162,7 +167,8 @@ func (c *Console) Compare(ctx context.Context, id string) (Comparison, error) {
 	if err != nil {
 		return Comparison{}, err
 	}
-	want := replayed{email: a.Email(), verified: a.IsVerified(), status: a.SubscriptionStatus(), payments: map[string]string{}}
+	want := replayed{email: a.Email(), verified: a.IsVerified(), status: a.SubscriptionStatus(), payments: map[string]string{},
+		debt: a.CreditDebt(), frozen: a.SpendingFrozen()}
 	// A missing profile row reads as zero values, so every field differs.
 	for _, h := range history {
 		_, change := Describe(h.Event)
@@ -175,7 +181,7 @@ func (c *Console) Compare(ctx context.Context, id string) (Comparison, error) {
 		case domain.VeroCheckPerformed:
 			want.veroChecks++
 		case domain.PaymentRecorded:
-			want.payments[e.PaymentID] = e.Status
+			want.payments[e.PaymentID] = a.PaymentStatus(e.PaymentID)
 		}
 	}
 	got, err := c.readModel(ctx, id)
@@ -195,6 +201,8 @@ func (c *Console) Compare(ctx context.Context, id string) (Comparison, error) {
 	check("creditsUsed", want.used, got.used)
 	check("listingsCreated", want.listings, got.listings)
 	check("veroChecks", want.veroChecks, got.veroChecks)
+	check("creditDebt", want.debt, got.debt)
+	check("spendingFrozen", want.frozen, got.frozen)
 	check("usageStatistics.creditsUsed", want.used, got.daily[0])
 	check("usageStatistics.listingsCreated", want.listings, got.daily[1])
 	check("usageStatistics.veroChecks", want.veroChecks, got.daily[2])
@@ -219,6 +227,6 @@ func (c *Console) readModel(ctx context.Context, id string) (replayed, error) {
 		email: rows.Email, verified: rows.IsVerified, status: rows.SubscriptionStatus,
 		credits: rows.CreditsAvailable, used: rows.CreditsUsed, listings: rows.ListingsCreated, veroChecks: rows.VeroChecks,
 		daily:    [3]int64{rows.UsageCreditsUsed, rows.UsageListingsCreated, rows.UsageVeroChecks},
-		payments: rows.PaymentStatuses,
+		payments: rows.PaymentStatuses, debt: rows.CreditDebt, frozen: rows.SpendingFrozen,
 	}, nil
 }

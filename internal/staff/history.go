@@ -149,7 +149,9 @@ func Describe(ev domain.Event) (summary string, creditChange int64) {
 	case domain.SubscriptionPastDue:
 		return "Subscription past due (renewal payment failed)", 0
 	case domain.SubscriptionCancelled:
-		return fmt.Sprintf("Subscription cancelled, ends %s", date(e.EndsAt)), 0
+		return fmt.Sprintf("Subscription cancelled, active until %s", date(e.EndsAt)), 0
+	case domain.SubscriptionResumed:
+		return fmt.Sprintf("Cancellation undone, renews %s", date(e.PeriodEnd)), 0
 	case domain.SubscriptionEnded:
 		return "Subscription ended", 0
 	case domain.CreditsGranted:
@@ -185,6 +187,21 @@ func Describe(ev domain.Event) (summary string, creditChange int64) {
 		return fmt.Sprintf("Payment %s of $%d.%02d: %s", e.Status, e.AmountCents/100, e.AmountCents%100, e.Description), 0
 	case domain.StaffNoteRecorded:
 		return "Staff note: " + e.Note, 0
+	case domain.PaymentRefunded:
+		return fmt.Sprintf("Payment %s %s: $%d.%02d refunded in total", e.PaymentID, strings.ReplaceAll(e.Status, "_", " "),
+			e.AmountCents/100, e.AmountCents%100), 0
+	case domain.CreditsRevoked:
+		s := fmt.Sprintf("%d credit%s taken back for %s of %s", e.Amount, plural(e.Amount), strings.ReplaceAll(e.Reason, "_", " "), e.PaymentID)
+		if e.Debt > 0 {
+			s += fmt.Sprintf("; %d already spent, now owed", e.Debt)
+		}
+		return s, -e.Amount
+	case domain.DebtRepaid:
+		return fmt.Sprintf("%d owed credit%s repaid from a new grant", e.Amount, plural(e.Amount)), -e.Amount
+	case domain.DisputeOpened:
+		return fmt.Sprintf("Dispute %s opened on %s: spending frozen", e.DisputeID, e.PaymentID), 0
+	case domain.DisputeClosed:
+		return fmt.Sprintf("Dispute %s %s", e.DisputeID, e.Outcome), 0
 	default:
 		return ev.EventType(), 0
 	}

@@ -1,0 +1,151 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stripe/stripe-go/v82"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+)
+
+// Dispute statuses the simulated provider drives.
+const (
+	DisputeOpened = "opened"
+	DisputeWon    = "won"
+	DisputeLost   = "lost"
+)
+
+// ErrNotPaid refuses to refund or dispute a simulated payment never paid.
+var ErrNotPaid = domain.Errorf(domain.CodeConflict, "This payment has not been paid")
+
+// paidIntent finds accountID's paid simulated payment of clientSecret.
+func (s *Service) paidIntent(ctx context.Context, accountID, clientSecret string) (intent, error) {
+	if s.provider.Name() != ProviderSimulated {
+		return intent{}, ErrNotSimulated
+	}
+	var in intent
+	err := s.pool.QueryRow(ctx, `SELECT i.intent_id, i.kind, i.credits, i.amount_cents, i.currency,
+			coalesce(i.subscription_id, ''), coalesce(i.invoice_id, ''), i.status, c.customer_id
+		FROM payment_intents i JOIN stripe_customers c USING (account_id)
+		WHERE i.client_secret_hash = $1 AND i.account_id = $2`, secretHash(clientSecret), accountID).
+		Scan(&in.id, &in.kind, &in.credits, &in.amountCents, &in.currency, &in.subscriptionID, &in.invoiceID, &in.status, &in.customerID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return intent{}, ErrUnknownPayment
+	}
+	if err != nil {
+		return intent{}, fmt.Errorf("find payment intent: %w", err)
+	}
+	if in.status != intentSucceeded {
+		return intent{}, ErrNotPaid
+	}
+	in.accountID = accountID
+	return in, nil
+}
+
+// paymentID is the ledger's id of the payment: the invoice of a
+// subscription, the PaymentIntent of a credit pack.
+func (in intent) paymentID() string {
+	if in.kind == KindSubscription {
+		return in.invoiceID
+	}
+	return in.id
+}
+
+// charge is the simulated charge of the payment, as Stripe's charge events
+// carry it.
+func (in intent) charge(refunded int64) *stripe.Charge {
+	ch := &stripe.Charge{
+		ID: "ch_sim_" + strings.TrimPrefix(in.id, simIntent), Object: "charge", Amount: in.amountCents,
+		AmountCaptured: in.amountCents, AmountRefunded: refunded, Refunded: refunded >= in.amountCents,
+		Currency: stripe.Currency(in.currency), Customer: &stripe.Customer{ID: in.customerID},
+		PaymentIntent: &stripe.PaymentIntent{ID: in.id}, Paid: true, Status: stripe.ChargeStatusSucceeded,
+	}
+	if in.kind == KindCredits {
+		ch.Metadata = intentMetadata(in.accountID, in.credits)
+	}
+	return ch
+}
+
+// RefundSimulated refunds accountID's paid simulated payment of
+// clientSecret: wholly, or the price share of credits of the credits it
+// bought. It records exactly what Stripe's charge.refunded would, through
+// Apply.
+func (s *Service) RefundSimulated(ctx context.Context, accountID, clientSecret string, credits *int64, md eventstore.Metadata) (Simulation, error) {
+	in, err := s.paidIntent(ctx, accountID, clientSecret)
+	if err != nil {
+		return Simulation{}, err
+	}
+	a, err := s.accounts.Load(ctx, accountID)
+	if err != nil {
+		return Simulation{}, err
+	}
+	before := a.RefundedCents(in.paymentID())
+	amount := in.amountCents - before
+	if credits != nil {
+		if *credits <= 0 || *credits > in.credits {
+			return Simulation{}, domain.Errorf(domain.CodeInvalid, "Credits to refund must be between 1 and %d", in.credits)
+		}
+		amount = min(amount, in.amountCents**credits/in.credits)
+	}
+	if amount <= 0 {
+		return Simulation{}, domain.Errorf(domain.CodeConflict, "This payment is already refunded in full")
+	}
+	ev, err := simulatedEvent(stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(before+amount))
+	if err != nil {
+		return Simulation{}, err
+	}
+	sim, err := s.simulate(ctx, ev, OutcomeSucceeded, md)
+	if err != nil {
+		return Simulation{}, err
+	}
+	sim.Status, sim.Message = domain.PaymentRefundedInFull, fmt.Sprintf("Refunded $%d.%02d", amount/100, amount%100)
+	if before+amount < in.amountCents {
+		sim.Status = domain.PaymentPartiallyRefunded
+	}
+	return sim, nil
+}
+
+// DisputeSimulated drives a chargeback dispute of accountID's paid
+// simulated payment of clientSecret: opened, won or lost, as Stripe's
+// charge.dispute.created and .closed would, through Apply.
+func (s *Service) DisputeSimulated(ctx context.Context, accountID, clientSecret, status string, md eventstore.Metadata) (Simulation, error) {
+	typ, disputeStatus := stripe.EventTypeChargeDisputeCreated, stripe.DisputeStatusNeedsResponse
+	switch status {
+	case DisputeOpened:
+	case DisputeWon:
+		typ, disputeStatus = stripe.EventTypeChargeDisputeClosed, stripe.DisputeStatusWon
+	case DisputeLost:
+		typ, disputeStatus = stripe.EventTypeChargeDisputeClosed, stripe.DisputeStatusLost
+	default:
+		return Simulation{}, domain.Errorf(domain.CodeInvalid, "The status must be %q, %q or %q", DisputeOpened, DisputeWon, DisputeLost)
+	}
+	in, err := s.paidIntent(ctx, accountID, clientSecret)
+	if err != nil {
+		return Simulation{}, err
+	}
+	ch := in.charge(0)
+	ev, err := simulatedEvent(typ, s.accounts.Now(), &stripe.Dispute{
+		ID: "dp_sim_" + strings.TrimPrefix(in.id, simIntent), Object: "dispute", Amount: in.amountCents,
+		Currency: stripe.Currency(in.currency), Charge: ch, PaymentIntent: &stripe.PaymentIntent{ID: in.id},
+		Status: disputeStatus, Reason: stripe.DisputeReasonFraudulent,
+	})
+	if err != nil {
+		return Simulation{}, err
+	}
+	sim, err := s.simulate(ctx, ev, OutcomeSucceeded, md)
+	if err != nil {
+		return Simulation{}, err
+	}
+	sim.Status = status
+	sim.Message = map[string]string{
+		DisputeOpened: "Dispute opened: spending is frozen until it closes",
+		DisputeWon:    "Dispute won: spending is unfrozen",
+		DisputeLost:   "Dispute lost: the payment's credits were taken back",
+	}[status]
+	return sim, nil
+}
