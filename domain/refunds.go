@@ -67,7 +67,7 @@ func (a *Account) RefundPayment(paymentID string, refundedCents int64, now time.
 	if refundedCents >= p.AmountCents {
 		status = PaymentRefundedInFull
 	} else if p.AmountCents > 0 {
-		share = p.Credits * refundedCents / p.AmountCents
+		share = (p.Credits*refundedCents + p.AmountCents/2) / p.AmountCents // to the nearest credit
 	}
 	if p.Status == PaymentDisputed || p.Status == PaymentChargedBack {
 		status = p.Status // the dispute's status stays shown

@@ -16,7 +16,15 @@ ALTER TABLE payment_intents
     DROP CONSTRAINT payment_intents_status_check,
     ADD CONSTRAINT payment_intents_status_check CHECK (status IN ('requires_payment', 'succeeded', 'failed', 'voided'));
 
+ALTER TABLE provider_requests
+    DROP CONSTRAINT provider_requests_action_check,
+    ADD CONSTRAINT provider_requests_action_check
+        CHECK (action IN ('subscription', 'credits', 'cancel', 'cancel_now', 'resume', 'void'));
+
 -- +goose Down
+ALTER TABLE provider_requests
+    DROP CONSTRAINT provider_requests_action_check,
+    ADD CONSTRAINT provider_requests_action_check CHECK (action IN ('subscription', 'credits', 'cancel'));
 ALTER TABLE payment_intents
     DROP CONSTRAINT payment_intents_status_check,
     ADD CONSTRAINT payment_intents_status_check CHECK (status IN ('requires_payment', 'succeeded', 'failed'));

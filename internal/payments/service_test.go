@@ -159,6 +159,7 @@ func TestInvoicePaidActivatesGrantsAndRecordsThePayment(t *testing.T) {
 	want := domain.PaymentRecorded{
 		PaymentID: "in_1", Kind: "subscription", Description: "Monthly Plan — Nov 01, 2026 to Dec 01, 2026",
 		AmountCents: 2999, Status: "paid", InvoiceURL: "https://invoice.stripe.com/i/acct_1/in_1", Credits: 500,
+		GrantID: domain.MonthlyGrantID("sub_1", month(0)),
 	}
 	if len(pays) != 1 || pays[0] != want {
 		t.Fatalf("payments = %+v, want %+v", pays, want)
@@ -203,7 +204,7 @@ func TestOutOfOrderDelivery(t *testing.T) {
 
 	// The subscription's update arrives before its invoice.paid: nothing yet,
 	// and the grant still comes with the invoice.
-	if out := e.deliver("evt_upd", "customer.subscription.updated", sub.Object()); out.Ignored == "" {
+	if out := e.deliver("evt_upd", "customer.subscription.updated", sub.Object()); out.Result.LastPosition != 0 {
 		t.Fatalf("update before invoice: %+v", out)
 	}
 	e.check(id, 0, domain.StatusInactive)
@@ -301,7 +302,7 @@ func TestCancelAtPeriodEndThenEnd(t *testing.T) {
 	e.deliver("evt_paid", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
 	sub := stripetest.Subscription{ID: "sub_1", AccountID: id, Status: "active", CancelAtPeriodEnd: true, PeriodStart: month(0), PeriodEnd: month(1)}
 	e.deliver("evt_cancel", "customer.subscription.updated", sub.Object())
-	e.check(id, 500, domain.StatusCancelled) // the cycle's credits stay until they expire
+	e.check(id, 500, domain.StatusCancelling) // access and the cycle's credits stay until the period ends
 	e.deliver("evt_cancel_again", "customer.subscription.updated", sub.Object())
 	if n := len(e.history(id, "SubscriptionCancelled")); n != 1 {
 		t.Fatalf("%d cancellations, want 1", n)
@@ -328,6 +329,7 @@ func TestCreditPurchaseEvents(t *testing.T) {
 	pays := e.history(id, "PaymentRecorded")
 	if len(pays) != 2 || pays[0].(domain.PaymentRecorded).Status != "failed" || pays[1].(domain.PaymentRecorded) != (domain.PaymentRecorded{
 		PaymentID: "pi_1", Kind: "credits", Description: "250 credits", AmountCents: 2500, Status: "paid", Credits: 250,
+		GrantID: "purchase:pi_1",
 	}) {
 		t.Fatalf("payments = %+v", pays)
 	}
@@ -469,12 +471,19 @@ func TestSimulatedProvider(t *testing.T) {
 	if _, err := e.svc.CancelSubscription(ctx, id, md); err != nil {
 		t.Fatal(err)
 	}
-	e.check(id, 600, domain.StatusCancelled)
-	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNothingToRenew) {
-		t.Fatalf("advance after cancel: err = %v", err)
-	}
+	e.check(id, 600, domain.StatusCancelling)
 	if _, err := e.svc.CancelSubscription(ctx, id, md); domain.ErrorCode(err) != domain.CodeConflict {
 		t.Fatalf("second cancel: err = %v", err)
+	}
+	// Advancing a cancelling subscription's cycle ends it: the period end
+	// expires the cycle's credits and makes it cancelled.
+	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); err != nil {
+		t.Fatalf("advance after cancel: err = %v", err)
+	}
+	e.clock.Set(month(2))
+	e.check(id, 100, domain.StatusCancelled)
+	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNothingToRenew) {
+		t.Fatalf("advance after the end: err = %v", err)
 	}
 
 	stripeSvc := payments.NewService(e.pool, e.repo, payments.NewStripe(payments.StripeConfig{SecretKey: "sk_test_unused"}), webhookSecret, slog.New(slog.DiscardHandler))

@@ -25,7 +25,7 @@ func TestDescribe(t *testing.T) {
 		{domain.SubscriptionActivated{PeriodEnd: end}, 0, "Dec 01, 2026"},
 		{domain.SubscriptionRenewed{PeriodEnd: end}, 0, "renewed"},
 		{domain.SubscriptionPastDue{}, 0, "past due"},
-		{domain.SubscriptionCancelled{EndsAt: end}, 0, "ends Dec 01, 2026"},
+		{domain.SubscriptionCancelled{EndsAt: end}, 0, "active until Dec 01, 2026"},
 		{domain.SubscriptionEnded{}, 0, "ended"},
 		{domain.CreditsGranted{Amount: 500, Source: domain.SourceMonthly, ExpiresAt: &end}, 500, "expiring Dec 01, 2026"},
 		{domain.CreditsGranted{Amount: 25, Source: domain.SourceAdjustment, Reason: "goodwill"}, 25, "goodwill"},

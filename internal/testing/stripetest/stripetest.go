@@ -115,6 +115,46 @@ func (p PaymentIntent) Object() map[string]any {
 	return o
 }
 
+// Charge is the charge of a PaymentIntent, as charge.refunded carries it;
+// AccountID and Credits go into its metadata as Stripe copies the
+// PaymentIntent's.
+type Charge struct {
+	ID, PaymentIntentID, CustomerID string
+	AccountID                       string
+	Credits                         int64
+	AmountCents, RefundedCents      int64
+}
+
+// Object is the charge as a webhook carries it.
+func (c Charge) Object() map[string]any {
+	md := metadata(c.AccountID)
+	if c.Credits != 0 {
+		md["kind"], md["credits"] = "credits", fmt.Sprint(c.Credits)
+	}
+	return map[string]any{
+		"id": c.ID, "object": "charge", "amount": c.AmountCents, "amount_captured": c.AmountCents,
+		"amount_refunded": c.RefundedCents, "refunded": c.RefundedCents >= c.AmountCents, "currency": "usd",
+		"customer": nullable(c.CustomerID), "payment_intent": c.PaymentIntentID, "metadata": md,
+		"paid": true, "status": "succeeded",
+	}
+}
+
+// Dispute is a chargeback of a charge; Status is needs_response while
+// open, won or lost when closed.
+type Dispute struct {
+	ID     string
+	Charge Charge
+	Status string
+}
+
+// Object is the dispute as a webhook carries it (its charge expanded).
+func (d Dispute) Object() map[string]any {
+	return map[string]any{
+		"id": d.ID, "object": "dispute", "amount": d.Charge.AmountCents, "currency": "usd",
+		"charge": d.Charge.Object(), "payment_intent": d.Charge.PaymentIntentID, "status": d.Status, "reason": "fraudulent",
+	}
+}
+
 // Event is the body of a webhook delivery of object as event id of type typ.
 func Event(id, typ string, created time.Time, object map[string]any) []byte {
 	b, err := json.Marshal(map[string]any{
