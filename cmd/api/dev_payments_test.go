@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/a2e-automation/app/domain"
@@ -120,12 +121,12 @@ func TestSimulatedProviderJourney(t *testing.T) {
 		t.Fatalf("period end = %v, want a month after %v", a.PeriodEnd(), firstEnd)
 	}
 
-	// Cancel: cancelled at once, the cycle's credits still there.
+	// Cancel: active until the period end, the cycle's credits still there.
 	if r := e.do(request{method: "POST", path: "/api/subscription/cancel", cookie: s.Cookie}); r.status != 200 || r.message(t) != "Subscription cancelled" {
 		t.Fatalf("cancel = %d %s", r.status, r.body)
 	}
-	e.checkAccount(s.ID, 570, domain.StatusCancelled)
-	if r := e.do(request{method: "POST", path: "/api/subscription/cancel", cookie: s.Cookie}); r.status != 409 || r.message(t) != "No active subscription to cancel" {
+	e.checkAccount(s.ID, 570, domain.StatusCancelling)
+	if r := e.do(request{method: "POST", path: "/api/subscription/cancel", cookie: s.Cookie}); r.status != 409 || !strings.HasPrefix(r.message(t), "Your subscription is already cancelled") {
 		t.Fatalf("second cancel = %d %s", r.status, r.body)
 	}
 

@@ -203,7 +203,7 @@ func TestStripeProviderThroughTheAPI(t *testing.T) {
 	if r := e.do(request{method: "POST", path: "/api/subscription/cancel", cookie: s.Cookie}); r.status != 200 || r.message(t) != "Subscription cancelled" {
 		t.Fatalf("cancel = %d %s", r.status, r.body)
 	}
-	e.checkAccount(s.ID, 500, domain.StatusCancelled)
+	e.checkAccount(s.ID, 500, domain.StatusCancelling)
 
 	// The simulated provider's routes do not exist beside Stripe.
 	for _, path := range []string{"/api/dev/payments/confirm", "/api/dev/subscription/advance-cycle"} {

@@ -76,6 +76,8 @@ type change struct {
 	ignored   string // why nothing is done; apply is nil then
 	apply     func(a *domain.Account, at time.Time) error
 	settles   *settlement // the payment_intents row the event settles, if any
+	// unchanged is why the event is ignored should apply record nothing.
+	unchanged string
 }
 
 // ignore is a change that records nothing, for reason.
@@ -157,6 +159,9 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 	}
 	if err != nil {
 		return Outcome{}, fmt.Errorf("%s %s: %w", ev.Type, ev.ID, err)
+	}
+	if c.unchanged != "" && !out.Result.Replayed && out.Result.LastPosition == 0 {
+		out.Ignored = c.unchanged
 	}
 	s.mailQueued()
 	return out, nil
@@ -313,6 +318,8 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 		}
 	case sub.Status == stripe.SubscriptionStatusActive:
 		// Not cancelling any more: a cancellation undone in the portal.
+		// Otherwise activation and renewal wait for invoice.paid.
+		c.unchanged = "status active: nothing to record until its invoice is paid"
 		c.apply = func(a *domain.Account, at time.Time) error {
 			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusCancelling {
 				return nil
