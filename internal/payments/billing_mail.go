@@ -73,4 +73,3 @@ func (s *Service) billingMail(a *domain.Account, ev domain.Event) (mail.Message,
 	}
 	return mail.Message{}, false
 }
-

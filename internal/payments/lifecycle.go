@@ -79,4 +79,3 @@ func (s *Service) voidIncomplete(ctx context.Context, accountID string) error {
 	}
 	return nil
 }
-
