@@ -31,14 +31,18 @@ func (a *Account) Balance(now time.Time) int64 { return a.s.balance(now) }
 func (a *Account) Grants(now time.Time) []Grant { return a.s.live(now) }
 
 // NextExpiry returns the earliest expiry among the grants with credits left,
-// past ones included, or nil when none expires: the moment ExpireDue has
-// work to do.
+// past ones included, or the end of a cancelling subscription if sooner, or
+// nil when neither comes: the moment ExpireDue has work to do.
 func (a *Account) NextExpiry() *time.Time {
 	var next *time.Time
 	for _, g := range a.s.Grants {
 		if g.ExpiresAt != nil && (next == nil || g.ExpiresAt.Before(*next)) {
 			next = g.ExpiresAt
 		}
+	}
+	if sub := a.s.Subscription; sub.Status == StatusCancelling && !sub.Ended && sub.EndsAt != nil &&
+		(next == nil || sub.EndsAt.Before(*next)) {
+		next = sub.EndsAt
 	}
 	if next == nil {
 		return nil

@@ -104,8 +104,13 @@ func (a *Account) CloseDispute(disputeID, paymentID string, won bool, now time.T
 		if err := a.OpenDispute(disputeID, paymentID, 0, now); err != nil {
 			return err
 		}
+	default:
+		paymentID = a.s.DisputedPayments[disputeID] // the one it was opened on
 	}
 	p := a.s.Paid[paymentID]
+	if p == nil {
+		return Errorf(CodeNotFound, "No paid payment %s", paymentID)
+	}
 	a.expireDue(now)
 	if won {
 		status := PaymentPaid

@@ -167,3 +167,27 @@ func TestDisputes(t *testing.T) {
 		t.Fatalf("spend after the dispute was won: %v", err)
 	}
 }
+
+func TestCloseDisputeOfAnUnknownPaymentIsNotFound(t *testing.T) {
+	a := given(t)
+	if err := a.CloseDispute("dp_9", "pi_9", false, day(1)); ErrorCode(err) != CodeNotFound {
+		t.Fatalf("err = %v", err)
+	}
+	thenEvents(t, a)
+}
+
+func TestNextExpiryIncludesACancellationsEnd(t *testing.T) {
+	// The cycle's credits are all spent: only the cancellation's end is due.
+	a := given(t, activated, monthlyFor("sub_1", day(0), day(30)), spentFrom(monthlyFor("sub_1", day(0), day(30)).GrantID, 500),
+		SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: day(30)})
+	if next := a.NextExpiry(); next == nil || !next.Equal(day(30)) {
+		t.Fatalf("next expiry = %v, want the cancellation's end %v", next, day(30))
+	}
+	if err := a.ExpireDue(day(30)); err != nil {
+		t.Fatal(err)
+	}
+	thenEvents(t, a, SubscriptionEnded{SubscriptionID: "sub_1"})
+	if a.NextExpiry() != nil {
+		t.Fatalf("next expiry after the end = %v", a.NextExpiry())
+	}
+}

@@ -31,6 +31,8 @@ type state struct {
 	Debt int64 `json:"debt,omitempty"`
 	// Disputes holds, per dispute id, "open", "won" or "lost".
 	Disputes map[string]string `json:"disputes,omitempty"`
+	// DisputedPayments holds, per dispute id, the payment it disputes.
+	DisputedPayments map[string]string `json:"disputedPayments,omitempty"`
 }
 
 // paidPayment is a paid payment as refunds and disputes need it.
@@ -52,6 +54,9 @@ type subscription struct {
 	PeriodEnd *time.Time `json:"periodEnd,omitempty"`
 	EndsAt    *time.Time `json:"endsAt,omitempty"` // set by a cancellation
 	Ended     bool       `json:"ended,omitempty"`
+	// ChangedAt is when the seller last cancelled or resumed: a provider
+	// update created before it is stale.
+	ChangedAt *time.Time `json:"changedAt,omitempty"`
 }
 
 // apply changes s by e, recorded at at.
@@ -75,10 +80,12 @@ func (s *state) apply(e Event, at time.Time) {
 	case SubscriptionCancelled:
 		s.Subscription.Status = StatusCancelling
 		s.Subscription.EndsAt = timePtr(e.EndsAt)
+		s.Subscription.ChangedAt = timePtr(at)
 	case SubscriptionResumed:
 		s.Subscription.Status = StatusActive
 		s.Subscription.EndsAt = nil
 		s.Subscription.PeriodEnd = timePtr(e.PeriodEnd)
+		s.Subscription.ChangedAt = timePtr(at)
 	case SubscriptionEnded:
 		s.Subscription.Status = StatusCancelled
 		s.Subscription.Ended = true
@@ -103,7 +110,7 @@ func (s *state) apply(e Event, at time.Time) {
 			s.Payments = make(map[string][]string)
 		}
 		s.Payments[e.PaymentID] = append(s.Payments[e.PaymentID], e.Status)
-		if e.Status == PaymentPaid {
+		if e.Status == PaymentPaid || e.Status == PaymentNeedsReview {
 			if s.Paid == nil {
 				s.Paid = make(map[string]*paidPayment)
 			}
@@ -111,7 +118,11 @@ func (s *state) apply(e Event, at time.Time) {
 			if grant == "" && e.Kind == PaymentKindCredits {
 				grant = "purchase:" + e.PaymentID // before PaymentRecorded named its grant
 			}
-			s.Paid[e.PaymentID] = &paidPayment{Kind: e.Kind, AmountCents: e.AmountCents, Credits: e.Credits, GrantID: grant, Status: PaymentPaid}
+			p := &paidPayment{Kind: e.Kind, AmountCents: e.AmountCents, Credits: e.Credits, GrantID: grant, Status: e.Status}
+			if e.Status == PaymentNeedsReview {
+				p.Credits, p.GrantID = 0, "" // it bought nothing: a refund takes nothing back
+			}
+			s.Paid[e.PaymentID] = p
 		}
 	case PaymentRefunded:
 		if p := s.Paid[e.PaymentID]; p != nil {
@@ -131,6 +142,10 @@ func (s *state) apply(e Event, at time.Time) {
 			s.Disputes = make(map[string]string)
 		}
 		s.Disputes[e.DisputeID] = disputeOpen
+		if s.DisputedPayments == nil {
+			s.DisputedPayments = make(map[string]string)
+		}
+		s.DisputedPayments[e.DisputeID] = e.PaymentID
 		if p := s.Paid[e.PaymentID]; p != nil {
 			p.Status = PaymentDisputed
 		}

@@ -29,6 +29,15 @@ func (a *Account) SubscriptionEndsAt() *time.Time {
 	return timePtr(*a.s.Subscription.EndsAt)
 }
 
+// SubscriptionChangedAt is when the seller last cancelled or resumed the
+// subscription, nil for never.
+func (a *Account) SubscriptionChangedAt() *time.Time {
+	if a.s.Subscription.ChangedAt == nil {
+		return nil
+	}
+	return timePtr(*a.s.Subscription.ChangedAt)
+}
+
 // HasPremiumAccess reports whether the subscription's benefits (the
 // software) are available at now: active, or cancelling before its end.
 // A past due subscription has none until its invoice is paid

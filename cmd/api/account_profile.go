@@ -67,7 +67,7 @@ func handleProfile(d Deps) http.HandlerFunc {
 			return
 		}
 		res := profileResponse{
-			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.StatusAt(time.Now()),
+			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.StatusAt(d.Accounts.Now()),
 			SubscriptionRenewalDate: rfc3339(p.SubscriptionRenewalDate), CreditsAvailable: p.CreditsAvailable,
 			CreditDebt: p.CreditDebt, SpendingFrozen: p.SpendingFrozen, ListingsCreated: p.ListingsCreated, VeroChecks: p.VeroChecks,
 		}

@@ -31,7 +31,8 @@ func handleDesktopAccount(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		encode(w, http.StatusOK, accountResponse{Email: a.Email(), CreditsAvailable: a.Balance(d.Accounts.Now()), SubscriptionStatus: a.SubscriptionStatus()})
+		now := d.Accounts.Now()
+		encode(w, http.StatusOK, accountResponse{Email: a.Email(), CreditsAvailable: a.Balance(now), SubscriptionStatus: a.SubscriptionStatusAt(now)})
 	}
 }
 

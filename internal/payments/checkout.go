@@ -188,11 +188,14 @@ func (s *Service) changeSubscription(ctx context.Context, accountID, subscriptio
 	if err := call(ctx, subscriptionID, key); err != nil {
 		return eventstore.Result{}, s.refused(ctx, key, fmt.Errorf("%s subscription %s: %w", action, subscriptionID, err))
 	}
+	// The provider's answer ends the reservation at once, in its own short
+	// transaction: a later attempt of the same action must ask afresh, not
+	// reuse this key and get this (possibly outdated) answer back.
+	if err := s.settle(ctx, key, func(pgx.Tx) error { return nil }); err != nil {
+		return eventstore.Result{}, err
+	}
 	return s.accounts.Update(ctx, accountID, eventstore.UpdateOptions{Metadata: md},
 		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-			if err := markDone(ctx, tx, key, now); err != nil {
-				return nil, err
-			}
 			if a.SubscriptionID() != subscriptionID {
 				return nil, domain.Errorf(domain.CodeConflict, "The subscription changed meanwhile; please reload and try again")
 			}

@@ -78,6 +78,9 @@ type change struct {
 	settles   *settlement // the payment_intents row the event settles, if any
 	// unchanged is why the event is ignored should apply record nothing.
 	unchanged string
+	// retryUnknown: a payment the ledger does not know yet is worth a
+	// redelivery (a refund or dispute that overtook its payment's event).
+	retryUnknown bool
 }
 
 // ignore is a change that records nothing, for reason.
@@ -152,6 +155,11 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 	if accounts.IsNotFound(err) {
 		return Outcome{AccountID: c.accountID, Ignored: "no such account"}, nil
 	}
+	if domain.ErrorCode(err) == domain.CodeNotFound && c.retryUnknown {
+		// The payment's own event has not been applied yet: Stripe retries.
+		s.log.WarnContext(ctx, "stripe event about a payment not recorded yet; answered for a retry", "event", ev.ID, "type", ev.Type, "err", err)
+		return Outcome{}, fmt.Errorf("%s %s: %w: %w", ev.Type, ev.ID, errNotSettledYet, err)
+	}
 	if domain.ErrorCode(err) == domain.CodeNotFound {
 		// A refund or dispute of a payment the ledger never recorded as paid.
 		s.log.WarnContext(ctx, "stripe event about an unknown payment; nothing recorded", "event", ev.ID, "type", ev.Type, "err", err)
@@ -181,9 +189,9 @@ func (st *settlement) save(ctx context.Context, tx pgx.Tx) error {
 	if st == nil {
 		return nil
 	}
-	q := `UPDATE payment_intents SET status = $2, updated_at = now() WHERE intent_id = $1 AND status <> 'succeeded'`
+	q := `UPDATE payment_intents SET status = $2, updated_at = now() WHERE intent_id = $1 AND status NOT IN ('succeeded', 'voided')`
 	if st.byInvoice {
-		q = `UPDATE payment_intents SET status = $2, updated_at = now() WHERE invoice_id = $1 AND status <> 'succeeded'`
+		q = `UPDATE payment_intents SET status = $2, updated_at = now() WHERE invoice_id = $1 AND status NOT IN ('succeeded', 'voided')`
 	}
 	if _, err := tx.Exec(ctx, q, st.id, st.status); err != nil {
 		return fmt.Errorf("settle payment %s: %w", st.id, err)
@@ -197,6 +205,17 @@ const (
 	intentFailed    = "failed"
 	intentVoided    = "voided" // replaced by a newer checkout before it was paid
 )
+
+// checkoutVoided reports whether the checkout of invoiceID was voided by a
+// newer one: its payment must grant nothing.
+func (s *Service) checkoutVoided(ctx context.Context, invoiceID string) (bool, error) {
+	var voided bool
+	err := s.pool.QueryRow(ctx, `SELECT status = 'voided' FROM payment_intents WHERE invoice_id = $1`, invoiceID).Scan(&voided)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return false, fmt.Errorf("find checkout of %s: %w", invoiceID, err)
+	}
+	return voided, nil
+}
 
 // accountFor finds the account of a provider object: by its customer, which
 // this service created, else by the account id in its metadata. "" means
@@ -245,14 +264,19 @@ func (s *Service) onInvoice(ctx context.Context, ev stripe.Event) (change, error
 	if ev.Type == stripe.EventTypeInvoicePaid {
 		p.Status, p.AmountCents, c.settles.status = domain.PaymentPaid, inv.AmountPaid, intentSucceeded
 		p.GrantID = domain.MonthlyGrantID(subscriptionID, start)
+		voided, err := s.checkoutVoided(ctx, inv.ID)
+		if err != nil {
+			return change{}, err
+		}
 		c.apply = func(a *domain.Account, at time.Time) error {
-			if cur := a.SubscriptionID(); cur != "" && cur != subscriptionID && running(a, at) {
+			if cur := a.SubscriptionID(); voided || (cur != "" && cur != subscriptionID && running(a, at)) {
 				// One subscription per seller: a second one's payment grants
 				// nothing; staff refund it (docs/payments.md).
 				s.log.ErrorContext(ctx, "paid invoice of a subscription that is not the seller's current one; flagged for staff, nothing granted",
-					"event", ev.ID, "invoice", inv.ID, "subscription", subscriptionID, "current", cur, "account", accountID)
-				p.Status, p.GrantID = domain.PaymentNeedsReview, ""
-				return a.RecordPayment(p, at)
+					"event", ev.ID, "invoice", inv.ID, "subscription", subscriptionID, "current", cur, "voided", voided, "account", accountID)
+				flagged := p
+				flagged.Status, flagged.GrantID = domain.PaymentNeedsReview, ""
+				return a.RecordPayment(flagged, at)
 			}
 			if err := a.StartOrRenewCycle(subscriptionID, start, end, plan.Credits, at); err != nil {
 				return err
@@ -311,7 +335,7 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 		c.apply = func(a *domain.Account, at time.Time) error { return a.EndSubscription(sub.ID, at) }
 	case sub.CancelAtPeriodEnd || sub.CancelAt != 0:
 		c.apply = func(a *domain.Account, at time.Time) error {
-			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusActive {
+			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusActive || staleFor(a, ev) {
 				return nil // another subscription, or not active (already cancelling, past due or ended)
 			}
 			return a.CancelSubscription(at)
@@ -321,7 +345,7 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 		// Otherwise activation and renewal wait for invoice.paid.
 		c.unchanged = "status active: nothing to record until its invoice is paid"
 		c.apply = func(a *domain.Account, at time.Time) error {
-			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusCancelling {
+			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusCancelling || staleFor(a, ev) {
 				return nil
 			}
 			return a.ResumeSubscription(at)
@@ -338,6 +362,14 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 		c.ignored = fmt.Sprintf("status %s: nothing to record until its invoice is paid", sub.Status)
 	}
 	return c, nil
+}
+
+// staleFor reports whether ev was created before the seller's last cancel
+// or resume: Stripe delivers out of order, and an older update must not
+// undo a newer decision. Stripe's times are whole seconds.
+func staleFor(a *domain.Account, ev stripe.Event) bool {
+	changed := a.SubscriptionChangedAt()
+	return changed != nil && time.Unix(ev.Created, 0).Before(changed.Truncate(time.Second))
 }
 
 // subscriptionPeriodEnd is the latest current period end among the

@@ -43,6 +43,12 @@ func (s *Service) PortalURL(ctx context.Context, accountID string) (string, erro
 	return url, nil
 }
 
+// ErrPaymentProcessing refuses a new subscription while an earlier
+// checkout's payment has gone through at the provider but not reached the
+// ledger yet.
+var ErrPaymentProcessing = domain.Errorf(domain.CodeConflict,
+	"Your earlier subscription payment is still being processed. Please wait a moment and reload the page.")
+
 // voidIncomplete cancels, at the provider, every subscription of accountID
 // whose first invoice was never paid, and marks its checkout voided: the
 // simulated confirmation refuses it and Stripe voids its invoice, so it can
@@ -66,8 +72,15 @@ func (s *Service) voidIncomplete(ctx context.Context, accountID string) error {
 		if err != nil {
 			return err
 		}
-		if err := s.provider.CancelNow(ctx, u.subscription, key); err != nil {
+		voided, err := s.provider.VoidUnpaid(ctx, u.subscription, key)
+		if err != nil {
 			return s.refused(ctx, key, fmt.Errorf("void subscription %s: %w", u.subscription, err))
+		}
+		if !voided {
+			if err := s.settle(ctx, key, func(pgx.Tx) error { return nil }); err != nil {
+				return err
+			}
+			return ErrPaymentProcessing
 		}
 		if err := s.settle(ctx, key, func(tx pgx.Tx) error {
 			_, err := tx.Exec(ctx, `UPDATE payment_intents SET status = 'voided', updated_at = now()

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stripe/stripe-go/v82"
 
@@ -63,10 +64,19 @@ func TestRefundsTakeBackTheRefundedShare(t *testing.T) {
 		t.Fatalf("status = %q", st)
 	}
 
-	// A charge this product never recorded is acknowledged and ignored.
-	other := stripetest.Charge{ID: "ch_x", PaymentIntentID: "pi_x", AccountID: id, Credits: 100, AmountCents: 999, RefundedCents: 999}
-	if out := e.deliver("evt_rx", "charge.refunded", other.Object()); out.Ignored == "" {
-		t.Fatalf("unknown payment = %+v", out)
+	// A refund that overtakes its payment's own event is answered for a
+	// retry (503), and applied once that event is in.
+	early := stripetest.Charge{ID: "ch_2", PaymentIntentID: "pi_2", AccountID: id, Credits: 100, AmountCents: 999, RefundedCents: 999}
+	if _, err := e.deliverErr("evt_early", "charge.refunded", early.Object()); domain.ErrorCode(err) != domain.CodeUnavailable {
+		t.Fatalf("refund before its payment: err = %v", err)
+	}
+	e.buyPack(id, "pi_2", 100, 999)
+	e.deliver("evt_early", "charge.refunded", early.Object())
+	e.check(id, 0, domain.StatusInactive)
+	// A charge of no account of this product is acknowledged and ignored.
+	stranger := stripetest.Charge{ID: "ch_x", PaymentIntentID: "pi_x", AmountCents: 999, RefundedCents: 999}
+	if out := e.deliver("evt_rx", "charge.refunded", stranger.Object()); out.Ignored == "" {
+		t.Fatalf("a stranger's charge = %+v", out)
 	}
 }
 
@@ -149,7 +159,20 @@ func TestCancelAndResumeFromThePortal(t *testing.T) {
 	if ends := e.load(id).SubscriptionEndsAt(); ends == nil || !ends.Equal(month(1)) {
 		t.Fatalf("ends at %v, want %v", ends, month(1))
 	}
+	// An update created before the cancellation, delivered late, does not
+	// undo it.
 	sub.CancelAtPeriodEnd = false
+	stale := stripetest.Event("evt_stale", "customer.subscription.updated", e.clock.Now().Add(-time.Minute), sub.Object())
+	ev, err := e.svc.ParseWebhook(stale, stripetest.Sign(stale, webhookSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Apply(context.Background(), ev, eventstore.Metadata{Actor: "stripe"}); err != nil {
+		t.Fatal(err)
+	}
+	e.check(id, 500, domain.StatusCancelling)
+
+	e.clock.Set(e.clock.Now().Add(time.Minute))
 	e.deliver("evt_resume", "customer.subscription.updated", sub.Object())
 	e.check(id, 500, domain.StatusActive)
 	if n := len(e.history(id, "SubscriptionResumed")); n != 1 {
@@ -168,6 +191,32 @@ func TestASecondSubscriptionsPaymentIsFlaggedNotGranted(t *testing.T) {
 	a := e.load(id)
 	if a.SubscriptionID() != "sub_1" || a.PaymentStatus("in_2") != domain.PaymentNeedsReview {
 		t.Fatalf("subscription %q, second payment %q", a.SubscriptionID(), a.PaymentStatus("in_2"))
+	}
+	// Staff refund it at Stripe: the transaction says so, no credit moves.
+	if _, err := e.pool.Exec(context.Background(), `INSERT INTO payment_intents
+		(intent_id, account_id, kind, credits, amount_cents, currency, subscription_id, invoice_id, status)
+		VALUES ('pi_in2', $1, 'subscription', 500, 2999, 'usd', 'sub_2', 'in_2', 'succeeded')`, id); err != nil {
+		t.Fatal(err)
+	}
+	e.deliver("evt_r2", "charge.refunded", stripetest.Charge{ID: "ch_2", PaymentIntentID: "pi_in2", AccountID: id, AmountCents: 2999, RefundedCents: 2999}.Object())
+	e.check(id, 500, domain.StatusActive)
+	if st := e.load(id).PaymentStatus("in_2"); st != domain.PaymentRefundedInFull {
+		t.Fatalf("refunded flagged payment = %q", st)
+	}
+}
+
+func TestAPaidInvoiceOfAVoidedCheckoutIsFlagged(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("voided@example.com")
+	if _, err := e.pool.Exec(context.Background(), `INSERT INTO payment_intents
+		(intent_id, account_id, kind, credits, amount_cents, currency, subscription_id, invoice_id, status)
+		VALUES ('pi_old', $1, 'subscription', 500, 2999, 'usd', 'sub_1', 'in_1', 'voided')`, id); err != nil {
+		t.Fatal(err)
+	}
+	e.deliver("evt_1", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
+	e.check(id, 0, domain.StatusInactive)
+	if st := e.load(id).PaymentStatus("in_1"); st != domain.PaymentNeedsReview {
+		t.Fatalf("payment of a voided checkout = %q", st)
 	}
 }
 

@@ -63,9 +63,12 @@ type Provider interface {
 	CancelAtPeriodEnd(ctx context.Context, subscriptionID, idempotencyKey string) error
 	// Resume undoes CancelAtPeriodEnd before the period ends.
 	Resume(ctx context.Context, subscriptionID, idempotencyKey string) error
-	// CancelNow ends a subscription at once: a past due one, or an
-	// incomplete one replaced by a newer checkout (its invoice is voided).
+	// CancelNow ends a past due subscription at once.
 	CancelNow(ctx context.Context, subscriptionID, idempotencyKey string) error
+	// VoidUnpaid cancels a subscription whose first invoice was never paid
+	// (its invoice is voided), replaced by a newer checkout. It reports
+	// false, cancelling nothing, when the subscription was paid meanwhile.
+	VoidUnpaid(ctx context.Context, subscriptionID, idempotencyKey string) (voided bool, err error)
 	// PortalURL is where the seller manages billing: Stripe's Billing
 	// Portal session, or the simulated provider's page.
 	PortalURL(ctx context.Context, p PortalRequest) (string, error)

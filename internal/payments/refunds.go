@@ -80,7 +80,7 @@ func (s *Service) onChargeRefunded(ctx context.Context, ev stripe.Event) (change
 	if err != nil || !ok {
 		return ignore("not a payment of this product"), err
 	}
-	return change{accountID: ref.accountID, apply: func(a *domain.Account, at time.Time) error {
+	return change{accountID: ref.accountID, retryUnknown: true, apply: func(a *domain.Account, at time.Time) error {
 		return a.RefundPayment(ref.paymentID, ch.AmountRefunded, at)
 	}}, nil
 }
@@ -116,7 +116,7 @@ func (s *Service) onDispute(ctx context.Context, ev stripe.Event) (change, error
 	if err != nil || !ok {
 		return ignore("not a payment of this product"), err
 	}
-	c := change{accountID: ref.accountID}
+	c := change{accountID: ref.accountID, retryUnknown: true}
 	if ev.Type != stripe.EventTypeChargeDisputeClosed {
 		c.apply = func(a *domain.Account, at time.Time) error { return a.OpenDispute(dp.ID, ref.paymentID, dp.Amount, at) }
 		return c, nil

@@ -70,6 +70,10 @@ func (*Simulated) Resume(context.Context, string, string) error { return nil }
 // CancelNow implements Provider; the simulated subscription simply ends.
 func (*Simulated) CancelNow(context.Context, string, string) error { return nil }
 
+// VoidUnpaid implements Provider: a simulated checkout is paid only through
+// ConfirmSimulated, which records it at once, so an unpaid one is voidable.
+func (*Simulated) VoidUnpaid(context.Context, string, string) (bool, error) { return true, nil }
+
 // PortalURL implements Provider: the webapp's clearly labelled stand-in for
 // Stripe's portal, which drives the same calls.
 func (*Simulated) PortalURL(_ context.Context, r PortalRequest) (string, error) {

@@ -181,9 +181,11 @@ func (p *Stripe) CancelAtPeriodEnd(ctx context.Context, subscriptionID, idempote
 	return stripeError(err)
 }
 
-// Resume implements Provider.
+// Resume implements Provider: neither cancel_at_period_end nor a cancel_at
+// date (which the portal may set) stays.
 func (p *Stripe) Resume(ctx context.Context, subscriptionID, idempotencyKey string) error {
 	params := &stripe.SubscriptionUpdateParams{CancelAtPeriodEnd: stripe.Bool(false)}
+	params.AddExtra("cancel_at", "")
 	params.SetIdempotencyKey(idempotencyKey)
 	ctx, cancel := p.bounded(ctx)
 	defer cancel()
@@ -203,6 +205,35 @@ func (p *Stripe) CancelNow(ctx context.Context, subscriptionID, idempotencyKey s
 		return nil // already gone
 	}
 	return stripeError(err)
+}
+
+// VoidUnpaid implements Provider: the subscription is cancelled only while
+// Stripe still calls it incomplete (its first invoice unpaid); one that is
+// already gone counts as voided.
+func (p *Stripe) VoidUnpaid(ctx context.Context, subscriptionID, idempotencyKey string) (bool, error) {
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	sub, err := p.client.V1Subscriptions.Retrieve(ctx, subscriptionID, nil)
+	var se *stripe.Error
+	if errors.As(err, &se) && se.Code == stripe.ErrorCodeResourceMissing {
+		return true, nil
+	}
+	if err != nil {
+		return false, stripeError(err)
+	}
+	switch sub.Status {
+	case stripe.SubscriptionStatusIncompleteExpired, stripe.SubscriptionStatusCanceled:
+		return true, nil
+	case stripe.SubscriptionStatusIncomplete:
+	default:
+		return false, nil // paid meanwhile: its invoice.paid is on its way
+	}
+	params := &stripe.SubscriptionCancelParams{InvoiceNow: stripe.Bool(false), Prorate: stripe.Bool(false)}
+	params.SetIdempotencyKey(idempotencyKey)
+	if _, err := p.client.V1Subscriptions.Cancel(ctx, subscriptionID, params); err != nil && !(errors.As(err, &se) && se.Code == stripe.ErrorCodeResourceMissing) {
+		return false, stripeError(err)
+	}
+	return true, nil
 }
 
 // PortalURL implements Provider: a Billing Portal session of the customer,
