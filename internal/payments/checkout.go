@@ -194,6 +194,7 @@ func (s *Service) changeSubscription(ctx context.Context, accountID, subscriptio
 	if err := s.settle(ctx, key, func(pgx.Tx) error { return nil }); err != nil {
 		return eventstore.Result{}, err
 	}
+	defer s.mailQueued()
 	return s.accounts.Update(ctx, accountID, eventstore.UpdateOptions{Metadata: md},
 		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 			if a.SubscriptionID() != subscriptionID {
