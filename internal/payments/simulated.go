@@ -130,17 +130,9 @@ func (s *Service) ConfirmSimulated(ctx context.Context, accountID, clientSecret,
 	if err := s.checkSimulated(outcome); err != nil {
 		return Simulation{}, err
 	}
-	var in intent
-	err := s.pool.QueryRow(ctx, `SELECT i.intent_id, i.kind, i.credits, i.amount_cents, i.currency,
-			coalesce(i.subscription_id, ''), coalesce(i.invoice_id, ''), i.status, c.customer_id
-		FROM payment_intents i JOIN stripe_customers c USING (account_id)
-		WHERE i.client_secret_hash = $1 AND i.account_id = $2`, secretHash(clientSecret), accountID).
-		Scan(&in.id, &in.kind, &in.credits, &in.amountCents, &in.currency, &in.subscriptionID, &in.invoiceID, &in.status, &in.customerID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Simulation{}, ErrUnknownPayment
-	}
+	in, err := s.simulatedIntent(ctx, accountID, clientSecret)
 	if err != nil {
-		return Simulation{}, fmt.Errorf("find payment intent: %w", err)
+		return Simulation{}, err
 	}
 	if in.status == intentSucceeded {
 		return Simulation{}, ErrAlreadyConfirmed
@@ -169,6 +161,24 @@ func (s *Service) ConfirmSimulated(ctx context.Context, accountID, clientSecret,
 		return Simulation{}, err
 	}
 	return s.simulate(ctx, ev, outcome, md)
+}
+
+// simulatedIntent finds accountID's simulated payment of clientSecret, or
+// ErrUnknownPayment (another account's secret included).
+func (s *Service) simulatedIntent(ctx context.Context, accountID, clientSecret string) (intent, error) {
+	in := intent{accountID: accountID}
+	err := s.pool.QueryRow(ctx, `SELECT i.intent_id, i.kind, i.credits, i.amount_cents, i.currency,
+			coalesce(i.subscription_id, ''), coalesce(i.invoice_id, ''), i.status, c.customer_id
+		FROM payment_intents i JOIN stripe_customers c USING (account_id)
+		WHERE i.client_secret_hash = $1 AND i.account_id = $2`, secretHash(clientSecret), accountID).
+		Scan(&in.id, &in.kind, &in.credits, &in.amountCents, &in.currency, &in.subscriptionID, &in.invoiceID, &in.status, &in.customerID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return intent{}, ErrUnknownPayment
+	}
+	if err != nil {
+		return intent{}, fmt.Errorf("find payment intent: %w", err)
+	}
+	return in, nil
 }
 
 // AdvanceSimulatedCycle ends accountID's current billing cycle as Stripe's

@@ -2,11 +2,9 @@ package payments
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stripe/stripe-go/v82"
 
 	"github.com/a2e-automation/app/domain"
@@ -28,22 +26,13 @@ func (s *Service) paidIntent(ctx context.Context, accountID, clientSecret string
 	if s.provider.Name() != ProviderSimulated {
 		return intent{}, ErrNotSimulated
 	}
-	var in intent
-	err := s.pool.QueryRow(ctx, `SELECT i.intent_id, i.kind, i.credits, i.amount_cents, i.currency,
-			coalesce(i.subscription_id, ''), coalesce(i.invoice_id, ''), i.status, c.customer_id
-		FROM payment_intents i JOIN stripe_customers c USING (account_id)
-		WHERE i.client_secret_hash = $1 AND i.account_id = $2`, secretHash(clientSecret), accountID).
-		Scan(&in.id, &in.kind, &in.credits, &in.amountCents, &in.currency, &in.subscriptionID, &in.invoiceID, &in.status, &in.customerID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return intent{}, ErrUnknownPayment
-	}
+	in, err := s.simulatedIntent(ctx, accountID, clientSecret)
 	if err != nil {
-		return intent{}, fmt.Errorf("find payment intent: %w", err)
+		return intent{}, err
 	}
 	if in.status != intentSucceeded {
 		return intent{}, ErrNotPaid
 	}
-	in.accountID = accountID
 	return in, nil
 }
 
