@@ -317,7 +317,7 @@ test.describe.serial('seller', () => {
     await expectNoSeriousA11yViolations(page, 'support');
   });
 
-  test('cancels the subscription; a download from a tab opened before stays in the app', async () => {
+  test('cancels the subscription (active until the period ends, then cancelled); a download from a tab opened before stays in the app', async () => {
     const staleTab = await context.newPage();
     failures.watch(staleTab);
     await staleTab.goto('/download');
@@ -339,8 +339,17 @@ test.describe.serial('seller', () => {
 
     await expect(dialog).toBeHidden();
     await expect(toast(page, 'Subscription Cancelled')).toBeVisible();
-    await expect(status.getByText('Cancelled', { exact: true })).toBeVisible();
+    // Cancelled at the end of the paid period (issue 14): active until then.
+    await expect(status.getByText(/^Active until /)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Resume Subscription' })).toBeVisible();
     await screenshot(page, 'cancel', 'subscription');
+    await expectNoSeriousA11yViolations(page, 'subscription, cancelling');
+
+    // The period's end, as the simulated provider's next cycle brings it: cancelled.
+    const ended = await page.request.post('/api/dev/subscription/advance-cycle', { data: {} });
+    expect(ended.ok(), `POST /api/dev/subscription/advance-cycle: ${await ended.text()}`).toBe(true);
+    await page.reload();
+    await expect(status.getByText('Cancelled', { exact: true })).toBeVisible();
     await expectNoSeriousA11yViolations(page, 'subscription, cancelled');
 
     // The stale tab still thinks the seller is subscribed: the server's 403

@@ -51,6 +51,8 @@ const NotFound = lazy(() => import('./routes/not-found'));
 const Contact = lazy(() => import('./routes/info-page').then((m) => ({ default: m.ContactRoute })));
 const Privacy = lazy(() => import('./routes/info-page').then((m) => ({ default: m.PrivacyRoute })));
 const Terms = lazy(() => import('./routes/info-page').then((m) => ({ default: m.TermsRoute })));
+const RequireSimulatedProvider = lazy(() => import('./routes/dev/require-simulated-provider'));
+const BillingPortal = lazy(() => import('./routes/dev/billing-portal'));
 const RequireStaff = lazy(() => import('./routes/staff/require-staff'));
 const StaffSearch = lazy(() => import('./routes/staff/search'));
 const StaffAccount = lazy(() => import('./routes/staff/account'));
@@ -89,6 +91,18 @@ export const routes: RouteObject[] = [
       { path: paths.checkoutSuccess, element: page(CheckoutSuccess, 'Payment Successful') },
       { path: paths.subscribe, element: page(Subscribe, 'Subscribe') },
       { path: paths.subscribeSuccess, element: page(SubscribeSuccess, 'Subscription Successful') },
+    ],
+  },
+  {
+    // Development with the simulated payment provider only; otherwise the
+    // not-found screen.
+    path: paths.devBillingPortal,
+    element: <RequireAuth>{page(RequireSimulatedProvider)}</RequireAuth>,
+    children: [
+      {
+        element: page(AppLayout),
+        children: [{ index: true, element: page(BillingPortal, 'Simulated Billing Portal') }],
+      },
     ],
   },
   {

@@ -26,6 +26,9 @@ export const paths = {
   subscribe: '/subscribe',
   subscribeSuccess: '/subscribe/success',
 
+  /** The simulated provider's stand-in for Stripe's customer portal (development only). */
+  devBillingPortal: '/dev/billing-portal',
+
   staff: '/staff',
   staffAccount: (id: string) => `/staff/accounts/${encodeURIComponent(id)}`,
 } as const;

@@ -1,16 +1,22 @@
 import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from '@/lib/api-client';
 
-export type SubscriptionStatus = 'active' | 'inactive' | 'cancelled' | 'past_due';
+export type SubscriptionStatus = 'active' | 'inactive' | 'cancelling' | 'cancelled' | 'past_due';
 
 export type Profile = {
   email: string;
   isVerified: boolean;
   subscriptionStatus: string | null;
-  /** ISO date or null. */
+  /** ISO date while active (the next billing date), else null. */
   subscriptionRenewalDate: string | null;
+  /** RFC 3339 while cancelling: premium access lasts until then. Else null. */
+  subscriptionEndsAt?: string | null;
   apiKey: string;
   creditsAvailable: number;
+  /** Credits owed after a refund or a lost dispute of credits already spent; the next grant repays them first. */
+  creditDebt?: number;
+  /** True while a payment dispute is open: the desktop API refuses to spend. */
+  spendingFrozen?: boolean;
   listingsCreated: number;
   veroChecks: number;
 };
@@ -28,10 +34,21 @@ export function useProfile(options?: SWRConfiguration<Profile>) {
 export function normalizeStatus(status: string | null | undefined): SubscriptionStatus {
   switch (status) {
     case 'active':
+    case 'cancelling':
     case 'cancelled':
     case 'past_due':
       return status;
     default:
       return 'inactive';
   }
+}
+
+/**
+ * Whether the plan's benefits (the software download) are available: active,
+ * or cancelled but before the end of the paid period (cancelling). A past
+ * due subscription has none until its invoice is paid.
+ */
+export function hasPremiumAccess(status: string | null | undefined): boolean {
+  const normalized = normalizeStatus(status);
+  return normalized === 'active' || normalized === 'cancelling';
 }

@@ -13,8 +13,11 @@ export const activeProfile: Profile = {
   isVerified: true,
   subscriptionStatus: 'active',
   subscriptionRenewalDate: '2025-03-15T12:00:00Z',
+  subscriptionEndsAt: null,
   apiKey: 'a2e_live_abc123',
   creditsAvailable: 1234,
+  creditDebt: 0,
+  spendingFrozen: false,
   listingsCreated: 42,
   veroChecks: 7,
 };
@@ -24,6 +27,22 @@ export const inactiveProfile: Profile = {
   subscriptionStatus: 'inactive',
   subscriptionRenewalDate: null,
   creditsAvailable: 0,
+};
+
+/** Cancelled at the end of the period: active until March 15, 2025. */
+export const cancellingProfile: Profile = {
+  ...activeProfile,
+  subscriptionStatus: 'cancelling',
+  subscriptionRenewalDate: null,
+  subscriptionEndsAt: '2025-03-15T12:00:00Z',
+};
+
+/** The renewal payment failed. */
+export const pastDueProfile: Profile = {
+  ...activeProfile,
+  subscriptionStatus: 'past_due',
+  subscriptionRenewalDate: null,
+  creditsAvailable: 100,
 };
 
 export const usage: UsageStatistics = {

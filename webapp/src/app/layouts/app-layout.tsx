@@ -3,6 +3,7 @@ import { ChevronDown, LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Logo } from '@/components/ui/logo';
+import { PastDueBanner } from '@/features/subscription/components/past-due-banner';
 import { useAuth } from '@/lib/auth';
 import { initials } from '@/lib/format';
 import { NAV_ITEMS, STAFF_NAV_ITEM } from './nav-items';
@@ -31,7 +32,7 @@ function UserMenu({ email, onLogout }: { email: string; onLogout: () => void }) 
   );
 }
 
-/** Signed-in layout: desktop sidebar, mobile collapsible menu and bottom bar. */
+/** Signed-in layout: desktop sidebar, mobile collapsible menu and bottom bar; the past-due banner above every page. */
 export default function AppLayout() {
   const { user, signOut } = useAuth();
   const navigate = useNavigate();
@@ -108,6 +109,7 @@ export default function AppLayout() {
       )}
 
       <main className="app-main" id="main">
+        <PastDueBanner />
         <Outlet />
       </main>
 

@@ -25,24 +25,20 @@ describe('subscription', () => {
     [null, 'Inactive', 'badge-warning'],
   ])('shows status %s as %s', async (status, label, tone) => {
     renderApp('/subscription', { 'GET /api/user/profile': { body: { ...inactiveProfile, subscriptionStatus: status } } });
-    expect(await screen.findByText(label)).toHaveClass(tone);
-    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    expect(await screen.findByText(label, { selector: '.badge' })).toHaveClass(tone);
+    // Only a subscription that runs can be cancelled (past due: at once).
+    expect(screen.queryAllByRole('button', { name: 'Cancel' })).toHaveLength(status === 'past_due' ? 1 : 0);
   });
 
-  it('shows a placeholder toast for Manage Subscription while active', async () => {
-    const app = renderApp('/subscription');
-    await app.user.click(await screen.findByRole('button', { name: 'Manage Subscription' }));
-    expect(await findToast('Manage Subscription')).toBeInTheDocument();
-    expect(screen.getByText(/customer portal/)).toBeInTheDocument();
-  });
-
-  it('cancels after confirmation and refetches the profile', async () => {
+  it('cancels after confirmation and refetches the profile: active until the period ends', async () => {
     let status = 'active';
     const app = renderApp('/subscription', {
-      'GET /api/user/profile': () => ({ body: { ...activeProfile, subscriptionStatus: status } }),
+      'GET /api/user/profile': () => ({
+        body: { ...activeProfile, subscriptionStatus: status, subscriptionEndsAt: status === 'cancelling' ? '2025-03-15T12:00:00Z' : null },
+      }),
       'POST /api/subscription/cancel': () => {
-        status = 'cancelled';
-        return { body: { message: 'Cancelled' } };
+        status = 'cancelling';
+        return { body: { message: 'Subscription cancelled' } };
       },
     });
     await app.user.click(await screen.findByRole('button', { name: 'Cancel' }));
@@ -56,7 +52,8 @@ describe('subscription', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Yes, Cancel' }));
     expect(await findToast('Subscription Cancelled')).toBeInTheDocument();
     expect(screen.getByText('Your subscription has been cancelled successfully.')).toBeInTheDocument();
-    expect(await screen.findByText('Cancelled', { selector: '.badge' })).toBeInTheDocument();
+    expect(await screen.findByText('Active until March 15, 2025', { selector: '.badge' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Resume Subscription' })).toBeInTheDocument();
   });
 
   it('reports a failed cancel', async () => {

@@ -7,6 +7,8 @@ import { toast } from '@/components/ui/toast-store';
 import { parseCredits } from '@/features/credits/api/parse-credits';
 import { purchaseCredits } from '@/features/credits/api/purchase-credits';
 import { PaymentForm } from '@/features/payments/components/payment-form';
+import { PaymentGate } from '@/features/payments/components/payment-gate';
+import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
 import { priceForCredits, usePlans } from '@/lib/plans';
 import { profileKey } from '@/lib/profile';
@@ -33,8 +35,10 @@ function Checkout({ credits }: { credits: number }) {
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
   const { data: plans } = usePlans();
+  // Stripe.js first: no PaymentIntent is created for a form that cannot show.
+  const provider = usePaymentProvider();
   const session = usePaymentSession(
-    String(credits),
+    provider.ready ? String(credits) : null,
     () => purchaseCredits(credits),
     (error) => {
       toast({
@@ -67,35 +71,37 @@ function Checkout({ credits }: { credits: number }) {
       </Card>
       <Card>
         <CardHeader title="Payment" />
-        {session ? (
-          <PaymentForm
-            clientSecret={session.clientSecret}
-            returnPath={`${paths.checkoutSuccess}?amount=${centsToDollars(session.amountCents)}&credits=${credits}`}
-            submitLabel={`Pay ${formatCents(session.amountCents)}`}
-            onCancel={() => navigate(paths.dashboard)}
-            onSucceeded={() => {
-              toast({ title: 'Payment Successful', description: 'Your credits have been added to your account.', variant: 'success' });
-              // No hook on this page reads the profile or the transactions,
-              // so mutate(key) alone would find nothing to revalidate and the
-              // dashboard would show the cached, pre-payment figures. Dropping
-              // the cached values makes their next reader fetch them.
-              void mutate(profileKey, undefined, { revalidate: true });
-              void mutate(transactionsKey, undefined, { revalidate: true });
-            }}
-            onFailed={(message) =>
-              toast({
-                title: 'Payment Failed',
-                description: message || 'Your payment could not be processed.',
-                variant: 'destructive',
-              })
-            }
-            onError={() =>
-              toast({ title: 'Payment Error', description: 'An unexpected error occurred.', variant: 'destructive' })
-            }
-          />
-        ) : (
-          <Spinner label="Preparing payment" />
-        )}
+        <PaymentGate provider={provider} onCancel={() => navigate(paths.dashboard)}>
+          {session ? (
+            <PaymentForm
+              clientSecret={session.clientSecret}
+              returnPath={`${paths.checkoutSuccess}?amount=${centsToDollars(session.amountCents)}&credits=${credits}`}
+              submitLabel={`Pay ${formatCents(session.amountCents)}`}
+              onCancel={() => navigate(paths.dashboard)}
+              onSucceeded={() => {
+                toast({ title: 'Payment Successful', description: 'Your credits have been added to your account.', variant: 'success' });
+                // No hook on this page reads the profile or the transactions,
+                // so mutate(key) alone would find nothing to revalidate and the
+                // dashboard would show the cached, pre-payment figures. Dropping
+                // the cached values makes their next reader fetch them.
+                void mutate(profileKey, undefined, { revalidate: true });
+                void mutate(transactionsKey, undefined, { revalidate: true });
+              }}
+              onFailed={(message) =>
+                toast({
+                  title: 'Payment Failed',
+                  description: message || 'Your payment could not be processed.',
+                  variant: 'destructive',
+                })
+              }
+              onError={() =>
+                toast({ title: 'Payment Error', description: 'An unexpected error occurred.', variant: 'destructive' })
+              }
+            />
+          ) : (
+            <Spinner label="Preparing payment" />
+          )}
+        </PaymentGate>
       </Card>
     </div>
   );

@@ -1,4 +1,5 @@
 import { Coins, CreditCard, Key } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -8,7 +9,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
 import { SoftwareDownloadsCard } from '@/features/download/components/software-downloads-card';
-import { normalizeStatus, useProfile } from '@/lib/profile';
+import { hasPremiumAccess, normalizeStatus, useProfile, type Profile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
@@ -40,6 +41,8 @@ export default function DashboardRoute() {
         <p>Manage your subscription, credits and API key, and download the desktop software.</p>
       </Card>
 
+      <BillingNotices profile={profile} />
+
       <div className="grid-3">
         <Card>
           <CardHeader title="Credits Available" level={2} action={<Coins size={20} aria-hidden />} />
@@ -51,15 +54,9 @@ export default function DashboardRoute() {
         <Card>
           <CardHeader title="Subscription Status" action={<CreditCard size={20} aria-hidden />} />
           <p className="stat">
-            <SubscriptionStatusBadge status={profile.subscriptionStatus} />
+            <SubscriptionStatusBadge status={profile.subscriptionStatus} endsAt={profile.subscriptionEndsAt} />
           </p>
-          {status === 'active' && profile.subscriptionRenewalDate ? (
-            <p className="muted">Renews on {formatDate(profile.subscriptionRenewalDate, BILLING_DATE_FORMAT)}</p>
-          ) : (
-            <Link to={paths.subscription} className="link">
-              {status === 'active' ? 'Manage subscription' : 'Subscribe now'}
-            </Link>
-          )}
+          <SubscriptionSummary profile={profile} />
         </Card>
         <Card>
           <CardHeader title="API Key" action={<Key size={20} aria-hidden />} />
@@ -73,7 +70,7 @@ export default function DashboardRoute() {
       <UsageStatisticsCard live />
 
       <div className="grid-2">
-        <SoftwareDownloadsCard active={status === 'active'} />
+        <SoftwareDownloadsCard active={hasPremiumAccess(status)} />
         <Card>
           <CardHeader
             title="Recent Transactions"
@@ -100,4 +97,69 @@ export default function DashboardRoute() {
       <CreditPurchaseDialog open={buyOpen} onOpenChange={setBuyOpen} />
     </div>
   );
+}
+
+/** What the Subscription Status card says under the badge, per status. */
+function SubscriptionSummary({ profile }: { profile: Profile }) {
+  const status = normalizeStatus(profile.subscriptionStatus);
+  const manage = (
+    <Link to={paths.subscription} className="link">
+      Manage subscription
+    </Link>
+  );
+  switch (status) {
+    case 'active':
+      return profile.subscriptionRenewalDate ? (
+        <p className="muted">Renews on {formatDate(profile.subscriptionRenewalDate, BILLING_DATE_FORMAT)}</p>
+      ) : (
+        manage
+      );
+    case 'cancelling':
+      return (
+        <>
+          <p className="muted">Cancelled: it will not renew. Resume it any time before it ends.</p>
+          {manage}
+        </>
+      );
+    case 'past_due':
+      return (
+        <>
+          <p className="muted">Your last payment failed. Update your payment method to keep your subscription.</p>
+          {manage}
+        </>
+      );
+    default:
+      return (
+        <Link to={paths.subscription} className="link">
+          Subscribe now
+        </Link>
+      );
+  }
+}
+
+/** Credits owed after a refund or a lost dispute, and spending paused by an open dispute. */
+function BillingNotices({ profile }: { profile: Profile }) {
+  const debt = profile.creditDebt ?? 0;
+  const notices: ReactNode[] = [];
+  if (debt > 0) {
+    notices.push(
+      <div key="debt" className="alert alert-warning" role="note" aria-label="Credits owed">
+        <p>
+          You owe {debt.toLocaleString('en-US')} {debt === 1 ? 'credit' : 'credits'} from a refunded or disputed payment
+          whose credits were already spent. Your next credits (a purchase, a renewal) repay it first.
+        </p>
+      </div>,
+    );
+  }
+  if (profile.spendingFrozen) {
+    notices.push(
+      <div key="frozen" className="alert alert-warning" role="note" aria-label="Spending paused">
+        <p>
+          Spending is paused while a payment dispute is open: the desktop software and the API cannot use credits until it
+          is resolved. You can still buy credits. Contact support to resolve it.
+        </p>
+      </div>,
+    );
+  }
+  return notices.length > 0 ? <div className="stack">{notices}</div> : null;
 }

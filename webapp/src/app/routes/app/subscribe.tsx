@@ -6,6 +6,8 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { PaymentForm } from '@/features/payments/components/payment-form';
+import { PaymentGate } from '@/features/payments/components/payment-gate';
+import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
 import { usePlans } from '@/lib/plans';
 import { normalizeStatus, profileKey, useProfile } from '@/lib/profile';
@@ -24,14 +26,30 @@ export default function SubscribeRoute() {
   // After this page's own payment the refetched profile says active: that
   // is the new subscriber on the way to /subscribe/success, not a visitor
   // who was subscribed already.
-  if (!paid && normalizeStatus(profile.subscriptionStatus) === 'active') return <AlreadyActive />;
+  const status = normalizeStatus(profile.subscriptionStatus);
+  if (!paid && (status === 'active' || status === 'cancelling' || status === 'past_due')) {
+    return <AlreadySubscribed status={status} />;
+  }
   return <Subscribe onPaid={() => setPaid(true)} />;
 }
 
-function AlreadyActive() {
+/** A subscription already runs: /subscription manages, resumes or pays it. */
+const ALREADY = {
+  active: { title: 'Subscription Active', description: 'You already have an active subscription.' },
+  cancelling: {
+    title: 'Subscription Active',
+    description: 'Your subscription is still active until the end of its billing period. Resume it instead of subscribing again.',
+  },
+  past_due: {
+    title: 'Payment Past Due',
+    description: 'Your last subscription payment failed. Update your payment method to keep your subscription.',
+  },
+} as const;
+
+function AlreadySubscribed({ status }: { status: keyof typeof ALREADY }) {
   useEffect(() => {
-    toast({ title: 'Subscription Active', description: 'You already have an active subscription.', variant: 'info' });
-  }, []);
+    toast({ ...ALREADY[status], variant: 'info' });
+  }, [status]);
   return <Navigate to={paths.subscription} replace />;
 }
 
@@ -39,7 +57,9 @@ function Subscribe({ onPaid }: { onPaid: () => void }) {
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
   const { data: plans, error: plansError, mutate: refetchPlans } = usePlans();
-  const session = usePaymentSession('subscription', createSubscription, (error) => {
+  // Stripe.js first: no subscription is created for a form that cannot show.
+  const provider = usePaymentProvider();
+  const session = usePaymentSession(provider.ready ? 'subscription' : null, createSubscription, (error) => {
     toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create subscription.', variant: 'destructive' });
     navigate(paths.dashboard, { replace: true });
   });
@@ -62,20 +82,22 @@ function Subscribe({ onPaid }: { onPaid: () => void }) {
       </Card>
       <Card>
         <CardHeader title="Payment" />
-        {session ? (
-          <PaymentForm
-            clientSecret={session.clientSecret}
-            returnPath={paths.subscribeSuccess}
-            submitLabel={plans ? `Subscribe for ${formatCents(plans.plan.priceCents)}/${plans.plan.interval}` : 'Subscribe'}
-            onCancel={() => navigate(paths.dashboard)}
-            {...subscriptionPaymentCallbacks(() => {
-              onPaid();
-              void mutate(profileKey);
-            })}
-          />
-        ) : (
-          <Spinner label="Preparing payment" />
-        )}
+        <PaymentGate provider={provider} onCancel={() => navigate(paths.dashboard)}>
+          {session ? (
+            <PaymentForm
+              clientSecret={session.clientSecret}
+              returnPath={paths.subscribeSuccess}
+              submitLabel={plans ? `Subscribe for ${formatCents(plans.plan.priceCents)}/${plans.plan.interval}` : 'Subscribe'}
+              onCancel={() => navigate(paths.dashboard)}
+              {...subscriptionPaymentCallbacks(() => {
+                onPaid();
+                void mutate(profileKey);
+              })}
+            />
+          ) : (
+            <Spinner label="Preparing payment" />
+          )}
+        </PaymentGate>
       </Card>
     </div>
   );

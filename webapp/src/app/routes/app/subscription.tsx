@@ -7,12 +7,17 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { PaymentForm } from '@/features/payments/components/payment-form';
-import { usePlans } from '@/lib/plans';
+import { PaymentGate } from '@/features/payments/components/payment-gate';
+import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
+import { usePaymentSession } from '@/features/payments/components/use-payment-session';
+import { usePlans, type Plans } from '@/lib/plans';
 import { normalizeStatus, profileKey, useProfile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { createSubscription } from '@/features/subscription/api/subscription';
 import { CancelSubscriptionDialog } from '@/features/subscription/components/cancel-subscription-dialog';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
+import { ResumeSubscriptionButton } from '@/features/subscription/components/resume-subscription-button';
+import { useBillingPortal } from '@/features/subscription/components/use-billing-portal';
 import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';
 import { serverMessage } from '@/lib/api-client';
 import { BILLING_DATE_FORMAT, formatCents, formatDate } from '@/lib/format';
@@ -37,62 +42,30 @@ const FAQ = [
 export default function SubscriptionRoute() {
   const { data: profile, error, isLoading, mutate: refetchProfile } = useProfile();
   const { data: plans, error: plansError, mutate: refetchPlans } = usePlans();
-  const { mutate } = useSWRConfig();
-  const [clientSecret, setClientSecret] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
+  const portal = useBillingPortal();
+  const [subscribing, setSubscribing] = useState(false);
   const [cancelOpen, setCancelOpen] = useState(false);
 
   if (error && !profile) return <LoadError what="your subscription" onRetry={() => void refetchProfile()} />;
   if (isLoading || !profile) return <Spinner label="Loading your subscription" />;
 
   const status = normalizeStatus(profile.subscriptionStatus);
-  const active = status === 'active';
-
-  async function onManage() {
-    if (active) {
-      toast({
-        title: 'Manage Subscription',
-        description: "In a real implementation this would open the payment provider's customer portal.",
-        variant: 'info',
-      });
-      return;
-    }
-    setCreating(true);
-    try {
-      const response = await createSubscription();
-      setClientSecret(response.clientSecret);
-    } catch (error) {
-      toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to set up subscription.', variant: 'destructive' });
-    } finally {
-      setCreating(false);
-    }
-  }
-
-  const callbacks = subscriptionPaymentCallbacks(() => {
-    setClientSecret(null);
-    void mutate(profileKey);
-  });
+  // Only a seller with no subscription running may start one: active,
+  // cancelling and past due ones are managed, resumed or paid instead.
+  const canSubscribe = status === 'inactive' || status === 'cancelled';
+  const endsAt = profile.subscriptionEndsAt ? formatDate(profile.subscriptionEndsAt, BILLING_DATE_FORMAT) : null;
 
   return (
     <div className="page">
       <h1 className="page-title">Subscription</h1>
-      {clientSecret ? (
-        <Card>
-          <CardHeader
-            title="Subscribe to Monthly Plan"
-            description={plans ? `${formatCents(plans.plan.priceCents)} per ${plans.plan.interval}` : undefined}
-          />
-          <PaymentForm
-            clientSecret={clientSecret}
-            returnPath={paths.subscription}
-            submitLabel="Subscribe"
-            onCancel={() => setClientSecret(null)}
-            {...callbacks}
-          />
-        </Card>
+      {subscribing && canSubscribe ? (
+        <InlineSubscribe plans={plans} onClose={() => setSubscribing(false)} />
       ) : (
         <Card>
-          <CardHeader title="Subscription Status" action={<SubscriptionStatusBadge status={profile.subscriptionStatus} />} />
+          <CardHeader
+            title="Subscription Status"
+            action={<SubscriptionStatusBadge status={profile.subscriptionStatus} endsAt={profile.subscriptionEndsAt} />}
+          />
           <div className="plan-line">
             <strong>{plans?.plan.name ?? 'Monthly Plan'}</strong>
             {plans && (
@@ -101,20 +74,55 @@ export default function SubscriptionRoute() {
               </span>
             )}
           </div>
-          {active && profile.subscriptionRenewalDate && (
+          {status === 'active' && profile.subscriptionRenewalDate && (
             <p className="muted">
               Next billing date: {formatDate(profile.subscriptionRenewalDate, BILLING_DATE_FORMAT)}
             </p>
           )}
+          {status === 'cancelling' && (
+            <p className="status-note">
+              Your subscription is cancelled and will not renew. Premium access and this billing cycle&apos;s credits last
+              until {endsAt ?? 'the end of the current billing period'}. Resume it to keep it renewing as usual.
+            </p>
+          )}
+          {status === 'past_due' && (
+            <div className="alert alert-error status-note">
+              <p>
+                Your last subscription payment failed. Premium access is paused until the open invoice is paid. Update your
+                payment method to keep your subscription, or cancel it now.
+              </p>
+            </div>
+          )}
           <div className="actions">
-            <Button onClick={onManage} busy={creating}>
-              Manage Subscription
-            </Button>
-            {active && (
-              <Button variant="destructive" onClick={() => setCancelOpen(true)}>
-                Cancel
-              </Button>
+            {status === 'active' && (
+              <>
+                <Button onClick={portal.open} busy={portal.opening}>
+                  Manage Subscription
+                </Button>
+                <Button variant="destructive" onClick={() => setCancelOpen(true)}>
+                  Cancel
+                </Button>
+              </>
             )}
+            {status === 'cancelling' && (
+              <>
+                <ResumeSubscriptionButton />
+                <Button variant="outline" onClick={portal.open} busy={portal.opening}>
+                  Manage Subscription
+                </Button>
+              </>
+            )}
+            {status === 'past_due' && (
+              <>
+                <Button onClick={portal.open} busy={portal.opening}>
+                  Update Payment Method
+                </Button>
+                <Button variant="destructive" onClick={() => setCancelOpen(true)}>
+                  Cancel
+                </Button>
+              </>
+            )}
+            {canSubscribe && <Button onClick={() => setSubscribing(true)}>Manage Subscription</Button>}
           </div>
         </Card>
       )}
@@ -136,7 +144,46 @@ export default function SubscriptionRoute() {
         </Card>
       </div>
 
-      <CancelSubscriptionDialog open={cancelOpen} onOpenChange={setCancelOpen} />
+      <CancelSubscriptionDialog open={cancelOpen} onOpenChange={setCancelOpen} immediate={status === 'past_due'} />
     </div>
+  );
+}
+
+/**
+ * The inline 'Subscribe to Monthly Plan' form: the payment provider's code
+ * loads first, then the subscription is created and its payment form shown.
+ */
+function InlineSubscribe({ plans, onClose }: { plans: Plans | undefined; onClose: () => void }) {
+  const { mutate } = useSWRConfig();
+  const provider = usePaymentProvider();
+  const session = usePaymentSession(provider.ready ? 'subscription' : null, createSubscription, (error) => {
+    toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to set up subscription.', variant: 'destructive' });
+    onClose();
+  });
+  const callbacks = subscriptionPaymentCallbacks(() => {
+    onClose();
+    void mutate(profileKey);
+  });
+
+  return (
+    <Card>
+      <CardHeader
+        title="Subscribe to Monthly Plan"
+        description={plans ? `${formatCents(plans.plan.priceCents)} per ${plans.plan.interval}` : undefined}
+      />
+      <PaymentGate provider={provider} onCancel={onClose}>
+        {session ? (
+          <PaymentForm
+            clientSecret={session.clientSecret}
+            returnPath={paths.subscription}
+            submitLabel="Subscribe"
+            onCancel={onClose}
+            {...callbacks}
+          />
+        ) : (
+          <Spinner label="Preparing payment" />
+        )}
+      </PaymentGate>
+    </Card>
   );
 }

@@ -12,6 +12,7 @@ import {
   registered,
   SELLER_ID,
   spent,
+  seller,
   staffApi,
   STAFF_ID,
 } from './staff-fixtures';
@@ -28,6 +29,34 @@ async function timelineRows() {
 
 describe('staff account page', () => {
   beforeAll(loadStaffRoutes, 60_000);
+
+  it('shows what the seller owes and a frozen spending beside the balance', async () => {
+    renderApp(
+      page,
+      staffApi({
+        'GET /api/staff/accounts': {
+          body: [{ ...seller, subscriptionStatus: 'past_due', creditDebt: 12, spendingFrozen: true }],
+        },
+      }),
+    );
+    const standing = await within(await screen.findByRole('region', { name: 'Balance' })).findByLabelText('Standing now');
+    const pairs = within(standing)
+      .getAllByRole('term')
+      .map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]);
+    expect(pairs).toEqual([
+      ['Subscription', 'Past Due'],
+      ['Credits owed', '12'],
+      ['Spending', 'Frozen: a payment dispute is open'],
+    ]);
+  });
+
+  it('shows nothing owed and spending allowed normally', async () => {
+    renderApp(page, staffApi());
+    const balance = await screen.findByRole('region', { name: 'Balance' });
+    const standing = await within(balance).findByLabelText('Standing now');
+    expect(standing).toHaveTextContent('Credits owed0');
+    expect(standing).toHaveTextContent('SpendingAllowed');
+  });
 
   it('shows the timeline oldest first and loads more pages through the cursor', async () => {
     const app = renderApp(page, staffApi());

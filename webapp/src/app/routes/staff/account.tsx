@@ -58,7 +58,7 @@ export default function StaffAccountRoute() {
       </div>
       <AsOfPicker day={day} onChange={(next) => setParams(next ? { asOf: next } : {})} />
       <div className="staff-grid">
-        <BalanceCard balance={balance} />
+        <BalanceCard balance={balance} account={account} />
         <ComparisonCard comparison={comparison} />
       </div>
       <HistoryCard history={history} />

@@ -33,6 +33,8 @@ export const seller: AccountSummary = {
   createdAt: '2026-11-20T09:00:00Z',
   creditsAvailable: 1234,
   subscriptionStatus: 'active',
+  creditDebt: 0,
+  spendingFrozen: false,
 };
 
 /** The signed-in staff member, as GET /api/user and the sign-in answer give it. */

@@ -10,6 +10,12 @@ export type AccountSummary = {
   createdAt: string;
   creditsAvailable: number;
   subscriptionStatus: string;
+  /** Credits owed after a refund or a lost dispute; the next grant repays them. */
+  creditDebt?: number;
+  /** A payment dispute is open: the desktop API refuses to spend. */
+  spendingFrozen?: boolean;
+  /** RFC 3339 while the subscription is cancelling, when the server gives it. */
+  subscriptionEndsAt?: string | null;
 };
 
 /** Null (no request) for a blank query. */

@@ -32,9 +32,18 @@ export function AccountsTable({ accounts }: { accounts: AccountSummary[] }) {
               <td>
                 <code className="staff-id">{a.id}</code>
               </td>
-              <td className="num">{formatCredits(a.creditsAvailable)}</td>
+              <td className="num">
+                {formatCredits(a.creditsAvailable)}
+                {(a.creditDebt ?? 0) > 0 && <div className="credit-out">owes {formatCredits(a.creditDebt ?? 0)}</div>}
+              </td>
               <td>
-                <SubscriptionStatusBadge status={a.subscriptionStatus} />
+                <SubscriptionStatusBadge status={a.subscriptionStatus} endsAt={a.subscriptionEndsAt} />
+                {a.spendingFrozen && (
+                  <>
+                    {' '}
+                    <Badge tone="danger">Spending frozen</Badge>
+                  </>
+                )}
               </td>
               <td>{a.isStaff ? <Badge tone="info">Staff</Badge> : <span className="muted">Seller</span>}</td>
             </tr>

@@ -1,13 +1,48 @@
 import type { SWRResponse } from 'swr';
 import { Spinner } from '@/components/ui/spinner';
 import { capitalize, formatDate } from '@/lib/format';
+import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import type { BalanceReport } from '../api/get-account-balance';
+import type { AccountSummary } from '../api/search-accounts';
 import { formatCredits, STAFF_TIME_FORMAT } from './format';
 import { StaffCard } from './staff-card';
 import './staff.css';
 
-/** The balance at the as-of moment and the grants it is made of. */
-export function BalanceCard({ balance }: { balance: SWRResponse<BalanceReport> }) {
+/**
+ * The account's standing now (subscription, credits owed, spending frozen
+ * by an open dispute), from the search answer: the read tables, not the
+ * as-of replay.
+ */
+export function AccountStanding({ account }: { account: AccountSummary }) {
+  const debt = account.creditDebt ?? 0;
+  return (
+    <dl className="staff-standing" aria-label="Standing now">
+      <div>
+        <dt>Subscription</dt>
+        <dd>
+          <SubscriptionStatusBadge status={account.subscriptionStatus} endsAt={account.subscriptionEndsAt} />
+        </dd>
+      </div>
+      <div>
+        <dt>Credits owed</dt>
+        <dd className={debt > 0 ? 'credit-out' : undefined}>{formatCredits(debt)}</dd>
+      </div>
+      <div>
+        <dt>Spending</dt>
+        <dd>
+          {account.spendingFrozen ? (
+            <span className="credit-out">Frozen: a payment dispute is open</span>
+          ) : (
+            <span>Allowed</span>
+          )}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The balance at the as-of moment and the grants it is made of; the standing now when the account is known. */
+export function BalanceCard({ balance, account }: { balance: SWRResponse<BalanceReport>; account?: AccountSummary }) {
   const { data, error, isLoading } = balance;
   return (
     <StaffCard
@@ -21,6 +56,7 @@ export function BalanceCard({ balance }: { balance: SWRResponse<BalanceReport> }
           <p className="stat">
             {formatCredits(data.balance)} <span className="muted">credits</span>
           </p>
+          {account && <AccountStanding account={account} />}
           {data.grants.length === 0 ? (
             <p className="empty">No grants</p>
           ) : (

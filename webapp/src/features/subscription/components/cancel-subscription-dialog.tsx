@@ -7,7 +7,20 @@ import { profileKey } from '@/lib/profile';
 import { serverMessage } from '@/lib/api-client';
 import { cancelSubscription } from '../api/subscription';
 
-export function CancelSubscriptionDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+/**
+ * Confirms a cancellation. An active subscription ends with its billing
+ * period (spec text); a past due one, whose period is unpaid, ends at once
+ * (`immediate`).
+ */
+export function CancelSubscriptionDialog({
+  open,
+  onOpenChange,
+  immediate = false,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  immediate?: boolean;
+}) {
   const [pending, setPending] = useState(false);
   const { mutate } = useSWRConfig();
 
@@ -37,7 +50,11 @@ export function CancelSubscriptionDialog({ open, onOpenChange }: { open: boolean
       open={open}
       onOpenChange={(next) => !pending && onOpenChange(next)}
       title="Cancel Subscription"
-      description="Are you sure? You will lose access to premium features at the end of your current billing period."
+      description={
+        immediate
+          ? 'Are you sure? Your last payment failed, so your subscription will end immediately and you will lose access to premium features now. The unpaid invoice will not be charged again.'
+          : 'Are you sure? You will lose access to premium features at the end of your current billing period.'
+      }
       footer={
         <>
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
