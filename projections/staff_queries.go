@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -63,12 +64,14 @@ type Brief struct {
 	SubscriptionStatus string
 	CreditDebt         int64
 	SpendingFrozen     bool
+	SubscriptionEndsAt *time.Time // while cancelling
 }
 
 // Briefs reads the profiles of accountIDs; an account without one (not yet
 // projected) is absent from the answer.
 func (r *Reader) Briefs(ctx context.Context, accountIDs []string) (map[string]Brief, error) {
-	rows, err := r.pool.Query(ctx, `SELECT account_id::text, credits_available, subscription_status, credit_debt, open_disputes > 0
+	rows, err := r.pool.Query(ctx, `SELECT account_id::text, credits_available, subscription_status, credit_debt, open_disputes > 0,
+			subscription_ends_at
 		FROM profiles WHERE account_id::text = ANY($1)`, accountIDs)
 	if err != nil {
 		return nil, fmt.Errorf("read profiles: %w", err)
@@ -78,7 +81,7 @@ func (r *Reader) Briefs(ctx context.Context, accountIDs []string) (map[string]Br
 	for rows.Next() {
 		var id string
 		var b Brief
-		if err := rows.Scan(&id, &b.CreditsAvailable, &b.SubscriptionStatus, &b.CreditDebt, &b.SpendingFrozen); err != nil {
+		if err := rows.Scan(&id, &b.CreditsAvailable, &b.SubscriptionStatus, &b.CreditDebt, &b.SpendingFrozen, &b.SubscriptionEndsAt); err != nil {
 			return nil, fmt.Errorf("read profiles: %w", err)
 		}
 		out[id] = b

@@ -34,14 +34,15 @@ func NewConsole(pool *pgxpool.Pool, repo *accounts.Repository, secret string) *C
 
 // AccountSummary is a search hit.
 type AccountSummary struct {
-	ID                 string    `json:"id"`
-	Email              string    `json:"email"`
-	IsStaff            bool      `json:"isStaff"`
-	CreatedAt          time.Time `json:"createdAt"`
-	CreditsAvailable   int64     `json:"creditsAvailable"`
-	SubscriptionStatus string    `json:"subscriptionStatus"`
-	CreditDebt         int64     `json:"creditDebt"`     // credits owed after a refund or lost dispute
-	SpendingFrozen     bool      `json:"spendingFrozen"` // a payment dispute is open
+	ID                 string     `json:"id"`
+	Email              string     `json:"email"`
+	IsStaff            bool       `json:"isStaff"`
+	CreatedAt          time.Time  `json:"createdAt"`
+	CreditsAvailable   int64      `json:"creditsAvailable"`
+	SubscriptionStatus string     `json:"subscriptionStatus"`
+	CreditDebt         int64      `json:"creditDebt"`         // credits owed after a refund or lost dispute
+	SpendingFrozen     bool       `json:"spendingFrozen"`     // a payment dispute is open
+	SubscriptionEndsAt *time.Time `json:"subscriptionEndsAt"` // while cancelling, else null
 }
 
 // Search finds up to 20 accounts by exact id or by part of the email.
@@ -70,7 +71,7 @@ func (c *Console) Search(ctx context.Context, q string) ([]AccountSummary, error
 		}
 		out[i] = AccountSummary{ID: h.AccountID, Email: h.Email, IsStaff: h.IsStaff, CreatedAt: h.CreatedAt,
 			CreditsAvailable: b.CreditsAvailable, SubscriptionStatus: b.SubscriptionStatus,
-			CreditDebt: b.CreditDebt, SpendingFrozen: b.SpendingFrozen}
+			CreditDebt: b.CreditDebt, SpendingFrozen: b.SpendingFrozen, SubscriptionEndsAt: b.SubscriptionEndsAt}
 	}
 	return out, nil
 }

@@ -26,7 +26,7 @@ function profileOf(profile: Profile) {
 const statusCard = () =>
   screen.getByRole('heading', { name: 'Subscription Status' }).closest('section') as HTMLElement;
 
-const banner = () => (screen.queryByText(BANNER_TEXT)?.closest('[role="alert"]') ?? null) as HTMLElement | null;
+const banner = () => (screen.queryByText(BANNER_TEXT)?.closest('section[aria-label="Payment past due"]') ?? null) as HTMLElement | null;
 
 beforeEach(() => vi.mocked(navigateTo).mockClear());
 
@@ -47,6 +47,15 @@ describe('subscription page by status', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Manage Subscription' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Simulated Billing Portal' })).toBeInTheDocument();
     expect(app.location()).toBe('/dev/billing-portal');
+    expect(navigateTo).not.toHaveBeenCalled();
+  });
+
+  it("the simulated portal's URL on another origin (the API's port under the dev server) still opens in the app", async () => {
+    const app = renderApp('/subscription', {
+      'POST /api/subscription/portal': { body: { url: 'http://127.0.0.1:65530/dev/billing-portal' } },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Manage Subscription' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Simulated Billing Portal' })).toBeInTheDocument();
     expect(navigateTo).not.toHaveBeenCalled();
   });
 
@@ -153,7 +162,7 @@ describe('past-due banner', () => {
       });
       expect(await screen.findByText(BANNER_TEXT)).toBeInTheDocument();
       const alert = banner()!;
-      expect(alert).toHaveAttribute('role', 'alert');
+      expect(alert).toHaveAttribute('aria-label', 'Payment past due');
       await app.user.click(within(alert).getByRole('button', { name: 'Update Payment Method' }));
       await waitFor(() => expect(navigateTo).toHaveBeenCalledWith(STRIPE_PORTAL));
     },
@@ -200,7 +209,7 @@ describe('dashboard billing', () => {
     renderApp('/dashboard', { 'GET /api/user/profile': { body: cancellingProfile } });
     const status = await card();
     expect(await within(status).findByText('Active until March 15, 2025')).toHaveClass('badge-info');
-    expect(within(status).getByText(/will not renew/)).toBeInTheDocument();
+    expect(within(status).getByText(/Will not renew after March 15, 2025/)).toBeInTheDocument();
     expect(within(status).getByRole('link', { name: 'Manage subscription' })).toHaveAttribute('href', '/subscription');
     expect(within(status).queryByRole('link', { name: 'Subscribe now' })).not.toBeInTheDocument();
   });
@@ -289,6 +298,20 @@ describe('simulated billing portal', () => {
     expect(screen.getByText('Renews on April 15, 2025')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pay Open Invoice' })).not.toBeInTheDocument();
     await waitFor(() => expect(app.callsTo('GET', '/api/transactions').length).toBeGreaterThan(1));
+  });
+
+  it('a stale page pays nothing once the invoice was paid elsewhere', async () => {
+    const profile = profileOf(pastDueProfile);
+    const app = renderApp('/dev/billing-portal', {
+      'GET /api/user/profile': profile.handler,
+      'POST /api/dev/subscription/advance-cycle': { body: { status: 'succeeded', message: 'Invoice paid' } },
+    });
+    const pay = await screen.findByRole('button', { name: 'Pay Open Invoice' });
+    // Paid in another tab meanwhile: this tab still shows the button.
+    profile.set({ subscriptionStatus: 'active', subscriptionRenewalDate: '2025-04-15T12:00:00Z' });
+    await app.user.click(pay);
+    expect(await findToast('Nothing to Pay')).toBeInTheDocument();
+    expect(app.callsTo('POST', '/api/dev/subscription/advance-cycle')).toHaveLength(0);
   });
 
   it('past due: a declined retry stays past due with Payment Failed', async () => {

@@ -117,7 +117,12 @@ function SubscriptionSummary({ profile }: { profile: Profile }) {
     case 'cancelling':
       return (
         <>
-          <p className="muted">Cancelled: it will not renew. Resume it any time before it ends.</p>
+          <p className="muted">
+            {profile.subscriptionEndsAt
+              ? `Will not renew after ${formatDate(profile.subscriptionEndsAt, BILLING_DATE_FORMAT)}.`
+              : 'Will not renew.'}{' '}
+            Resume it any time before then.
+          </p>
           {manage}
         </>
       );

@@ -9,7 +9,7 @@ const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
 /** The payment form of the provider that /api/config names. */
 export function PaymentForm(props: PaymentFormProps) {
   const { data: config, error } = useAppConfig();
-  if (error) {
+  if (error && !config) {
     return (
       <p className="alert alert-error" role="alert">
         Payments are unavailable right now. Please try again later.

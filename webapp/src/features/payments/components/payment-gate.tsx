@@ -24,9 +24,16 @@ export function PaymentGate({
       return <Spinner label="Loading payment form" />;
     case 'unconfigured':
       return (
-        <p className="alert alert-error" role="alert">
-          Payments are not configured.
-        </p>
+        <div className="alert alert-error" role="alert">
+          <p>Payments are not configured.</p>
+          {onCancel && (
+            <div className="payment-actions">
+              <Button variant="ghost" size="sm" onClick={onCancel}>
+                Cancel
+              </Button>
+            </div>
+          )}
+        </div>
       );
   }
   const [title, text] =

@@ -16,7 +16,7 @@ import './staff.css';
 export function AccountStanding({ account }: { account: AccountSummary }) {
   const debt = account.creditDebt ?? 0;
   return (
-    <dl className="staff-standing" aria-label="Standing now">
+    <dl className="staff-standing" role="group" aria-label="Standing now">
       <div>
         <dt>Subscription</dt>
         <dd>

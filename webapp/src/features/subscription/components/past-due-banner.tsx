@@ -17,7 +17,7 @@ export function PastDueBanner() {
   if (!profile || normalizeStatus(profile.subscriptionStatus) !== 'past_due') return null;
   if (pathname.toLowerCase().replace(/\/+$/, '') === paths.devBillingPortal) return null;
   return (
-    <div className="banner banner-danger" role="alert">
+    <section className="banner banner-danger" aria-label="Payment past due">
       <AlertTriangle size={20} aria-hidden className="banner-icon" />
       <p className="banner-text">
         Your last subscription payment failed. Update your payment method to keep your subscription.
@@ -25,6 +25,6 @@ export function PastDueBanner() {
       <Button size="sm" variant="destructive" onClick={portal.open} busy={portal.opening}>
         Update Payment Method
       </Button>
-    </div>
+    </section>
   );
 }

@@ -3,7 +3,7 @@ import { useSWRConfig } from 'swr';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast-store';
 import { serverMessage } from '@/lib/api-client';
-import { profileKey } from '@/lib/profile';
+import { normalizeStatus, profileKey, type Profile } from '@/lib/profile';
 import { advanceSimulatedCycle } from '../api/simulated-billing';
 
 /**
@@ -18,6 +18,13 @@ export function PayOpenInvoiceButton({ onDone }: { onDone?: () => void | Promise
   async function onClick() {
     setPending(true);
     try {
+      // Only a past due subscription has an open invoice: a stale page (the
+      // invoice paid in another tab) must not end or renew the cycle.
+      const fresh = (await mutate(profileKey)) as Profile | undefined;
+      if (normalizeStatus(fresh?.subscriptionStatus) !== 'past_due') {
+        toast({ title: 'Nothing to Pay', description: 'Your subscription has no open invoice.' });
+        return;
+      }
       const response = await advanceSimulatedCycle('succeeded');
       await Promise.all([mutate(profileKey), onDone?.()]);
       if (response.status === 'succeeded') {
