@@ -24,7 +24,7 @@ import {
   subscriptionCard,
   toast,
   uniqueEmail,
-  verificationCode,
+  signUp,
 } from './support.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
@@ -33,14 +33,6 @@ const BANNER = 'Your last subscription payment failed. Update your payment metho
 
 const failures = apiFailures();
 test.afterEach(async ({}, testInfo) => failures.report(testInfo));
-
-/** Signs up through the API in this browser context (the cookie stays in it) and verifies the mailed code. */
-async function signUp(request: APIRequestContext, email: string) {
-  const registered = await request.post('/api/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD } });
-  expect(registered.status(), `POST /api/register: ${await registered.text()}`).toBe(201);
-  const verified = await request.post('/api/auth/verify-email', { data: { code: await verificationCode(email) } });
-  expect(verified.ok(), `POST /api/auth/verify-email: ${await verified.text()}`).toBe(true);
-}
 
 /** A simulated provider's development route, as the seller; its answer `{status, message}`. */
 async function simulate(request: APIRequestContext, path: string, data: Record<string, unknown>) {
@@ -98,7 +90,7 @@ test.describe.serial('billing', () => {
     context = await browser.newContext({ baseURL: baseURL() });
     page = await context.newPage();
     failures.watch(page);
-    await signUp(context.request, email);
+    await signUp(context.request, email, PASSWORD);
   });
 
   test.afterAll(async () => {

@@ -6,27 +6,19 @@
  * screenshots in test-results/screenshots/staff-<step>.png; every page is
  * checked with axe-core once it has settled (a11y.ts).
  */
-import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
 import { repoRoot } from './harness.ts';
-import { apiFailures, baseURL, screenshot, toast, uniqueEmail, verificationCode } from './support.ts';
+import { apiFailures, baseURL, screenshot, signUp, toast, uniqueEmail } from './support.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const REASON = 'Goodwill: a listing failed on our side';
 
 const failures = apiFailures();
 test.afterEach(async ({}, testInfo) => failures.report(testInfo));
-
-/** Signs up through the API in this browser context (the cookie stays in it) and verifies the mailed code. */
-async function signUp(request: APIRequestContext, email: string) {
-  const registered = await request.post('/api/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD } });
-  expect(registered.status(), `POST /api/register: ${await registered.text()}`).toBe(201);
-  const verified = await request.post('/api/auth/verify-email', { data: { code: await verificationCode(email) } });
-  expect(verified.ok(), `POST /api/auth/verify-email: ${await verified.text()}`).toBe(true);
-}
 
 /** `bin/api staff add EMAIL` on the harness's database. */
 async function makeStaff(email: string) {
@@ -74,7 +66,7 @@ test.describe.serial('staff', () => {
     sellerPage.on('request', (request) => {
       if (new URL(request.url()).pathname.startsWith('/api/staff')) staffRequests.push(request.url());
     });
-    await signUp(seller.request, sellerEmail);
+    await signUp(seller.request, sellerEmail, PASSWORD);
     const user = await seller.request.get('/api/user');
     expect(await user.json()).toMatchObject({ email: sellerEmail, isVerified: true, isStaff: false });
     await sellerPage.goto('/checkout?credits=100');
@@ -91,7 +83,7 @@ test.describe.serial('staff', () => {
   });
 
   test('a staff member finds the seller and replays the account', async () => {
-    await signUp(staff.request, staffEmail);
+    await signUp(staff.request, staffEmail, PASSWORD);
     await makeStaff(staffEmail);
     page = await staff.newPage();
     failures.watch(page);

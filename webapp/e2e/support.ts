@@ -1,4 +1,4 @@
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +50,14 @@ export async function verificationCode(to: string): Promise<string> {
 }
 
 /** POST /v1/listings with the desktop client's key. */
+/** Signs up through the API in this browser context (the cookie stays in it) and verifies the mailed code. */
+export async function signUp(request: APIRequestContext, email: string, password: string) {
+  const registered = await request.post('/api/register', { data: { email, password, confirmPassword: password } });
+  expect(registered.status(), `POST /api/register: ${await registered.text()}`).toBe(201);
+  const verified = await request.post('/api/auth/verify-email', { data: { code: await verificationCode(email) } });
+  expect(verified.ok(), `POST /api/auth/verify-email: ${await verified.text()}`).toBe(true);
+}
+
 export async function createListing(apiKey: string, amazonUrl: string) {
   const response = await fetch(`${baseURL()}/v1/listings`, {
     method: 'POST',
