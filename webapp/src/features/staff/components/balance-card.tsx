@@ -16,28 +16,30 @@ import './staff.css';
 export function AccountStanding({ account }: { account: AccountSummary }) {
   const debt = account.creditDebt ?? 0;
   return (
-    <dl className="staff-standing" role="group" aria-label="Standing now">
-      <div>
-        <dt>Subscription</dt>
-        <dd>
-          <SubscriptionStatusBadge status={account.subscriptionStatus} endsAt={account.subscriptionEndsAt} />
-        </dd>
-      </div>
-      <div>
-        <dt>Credits owed</dt>
-        <dd className={debt > 0 ? 'credit-out' : undefined}>{formatCredits(debt)}</dd>
-      </div>
-      <div>
-        <dt>Spending</dt>
-        <dd>
-          {account.spendingFrozen ? (
-            <span className="credit-out">Frozen: a payment dispute is open</span>
-          ) : (
-            <span>Allowed</span>
-          )}
-        </dd>
-      </div>
-    </dl>
+    <div role="group" aria-label="Standing now">
+      <dl className="staff-standing">
+        <div>
+          <dt>Subscription</dt>
+          <dd>
+            <SubscriptionStatusBadge status={account.subscriptionStatus} endsAt={account.subscriptionEndsAt} />
+          </dd>
+        </div>
+        <div>
+          <dt>Credits owed</dt>
+          <dd className={debt > 0 ? 'credit-out' : undefined}>{formatCredits(debt)}</dd>
+        </div>
+        <div>
+          <dt>Spending</dt>
+          <dd>
+            {account.spendingFrozen ? (
+              <span className="credit-out">Frozen: a payment dispute is open</span>
+            ) : (
+              <span>Allowed</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+    </div>
   );
 }
 
