@@ -14,11 +14,17 @@ func (a *Account) SubscriptionStatus() string { return a.s.Subscription.Status }
 // whose end has come is cancelled, even before SubscriptionEnded is recorded.
 func (a *Account) SubscriptionStatusAt(now time.Time) string { return a.s.Subscription.statusAt(now) }
 
-func (s subscription) statusAt(now time.Time) string {
-	if s.Status == StatusCancelling && (s.EndsAt == nil || !now.Before(*s.EndsAt)) {
+func (s subscription) statusAt(now time.Time) string { return StatusAt(s.Status, s.EndsAt, now) }
+
+// StatusAt is the subscription status at now of one recorded as status,
+// ending at endsAt when cancelling: a cancelling subscription whose end has
+// come is cancelled. Read models that keep the status and the end apply
+// the same rule.
+func StatusAt(status string, endsAt *time.Time, now time.Time) string {
+	if status == StatusCancelling && (endsAt == nil || !now.Before(*endsAt)) {
 		return StatusCancelled
 	}
-	return s.Status
+	return status
 }
 
 // SubscriptionEndsAt is when a cancelling subscription ends, nil otherwise.

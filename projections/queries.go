@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // Reader answers the dashboard's queries from the read tables. It never
@@ -39,14 +41,11 @@ type Profile struct {
 	VeroChecks              int64
 }
 
-// StatusAt is the subscription status at now: a cancelling subscription
-// whose end has passed is cancelled, before the event that records it
-// (domain.Account.SubscriptionStatusAt) has been projected.
+// StatusAt is the subscription status at now (domain.StatusAt): a
+// cancelling subscription whose end has passed is cancelled, before the
+// event that records it has been projected.
 func (p Profile) StatusAt(now time.Time) string {
-	if p.SubscriptionStatus == "cancelling" && (p.SubscriptionEndsAt == nil || !now.Before(*p.SubscriptionEndsAt)) {
-		return "cancelled"
-	}
-	return p.SubscriptionStatus
+	return domain.StatusAt(p.SubscriptionStatus, p.SubscriptionEndsAt, now)
 }
 
 // Profile returns the profile of accountID, or ErrNoProfile.
