@@ -18,7 +18,7 @@ import (
 // outbox delivers them after commit, once (mail.Enqueue).
 func (s *Service) queueBillingMail(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) error {
 	for _, ev := range a.Changes() {
-		m, ok := s.billingMail(a, ev)
+		m, ok := s.billingMail(ev)
 		if !ok {
 			continue
 		}
@@ -31,7 +31,7 @@ func (s *Service) queueBillingMail(ctx context.Context, tx pgx.Tx, a *domain.Acc
 }
 
 // billingMail is the mail event ev deserves, if any.
-func (s *Service) billingMail(a *domain.Account, ev domain.Event) (mail.Message, bool) {
+func (s *Service) billingMail(ev domain.Event) (mail.Message, bool) {
 	product, link := s.productName, s.baseURL
 	money := func(cents int64) string { return fmt.Sprintf("$%d.%02d", cents/100, cents%100) }
 	sign := "\n\nThank you,\nThe " + product + " team\n"

@@ -243,7 +243,7 @@ func (s *Service) onInvoice(ctx context.Context, ev stripe.Event) (change, error
 		return change{}, fmt.Errorf("decode invoice: %w", err)
 	}
 	if inv.Parent == nil || inv.Parent.SubscriptionDetails == nil || inv.Parent.SubscriptionDetails.Subscription == nil {
-		return change{ignored: "not a subscription invoice"}, nil
+		return ignore("not a subscription invoice"), nil
 	}
 	details := inv.Parent.SubscriptionDetails
 	subscriptionID := details.Subscription.ID
@@ -253,7 +253,7 @@ func (s *Service) onInvoice(ctx context.Context, ev stripe.Event) (change, error
 	}
 	accountID, err := s.accountFor(ctx, inv.Customer, details.Metadata)
 	if err != nil || accountID == "" {
-		return change{ignored: "unknown customer"}, err
+		return ignore("unknown customer"), err
 	}
 	plan := catalog.MonthlyPlan()
 	p := domain.PaymentRecorded{
@@ -327,7 +327,7 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 	}
 	accountID, err := s.accountFor(ctx, sub.Customer, sub.Metadata)
 	if err != nil || accountID == "" {
-		return change{ignored: "unknown customer"}, err
+		return ignore("unknown customer"), err
 	}
 	c := change{accountID: accountID}
 	switch {
@@ -395,17 +395,17 @@ func (s *Service) onPaymentIntent(ctx context.Context, ev stripe.Event) (change,
 		return change{}, fmt.Errorf("decode payment intent: %w", err)
 	}
 	if pi.Metadata[metaKind] != KindCredits {
-		return change{ignored: "not a credit purchase"}, nil
+		return ignore("not a credit purchase"), nil
 	}
 	credits, _ := strconv.ParseInt(pi.Metadata[metaCredits], 10, 64) // not a count: 0 or out of range, refused below
 	if price, err := catalog.PriceCents(credits); err != nil || pi.Amount != price || string(pi.Currency) != Currency {
 		s.log.ErrorContext(ctx, "payment intent does not match the catalogue; nothing granted",
 			"event", ev.ID, "paymentIntent", pi.ID, "credits", pi.Metadata[metaCredits], "amount", pi.Amount, "currency", pi.Currency)
-		return change{ignored: "amount does not match the catalogue"}, nil
+		return ignore("amount does not match the catalogue"), nil
 	}
 	accountID, err := s.accountFor(ctx, pi.Customer, pi.Metadata)
 	if err != nil || accountID == "" {
-		return change{ignored: "unknown customer"}, err
+		return ignore("unknown customer"), err
 	}
 	p := domain.PaymentRecorded{
 		PaymentID: pi.ID, Kind: KindCredits, Description: creditsDescription(credits), AmountCents: pi.Amount, Credits: credits,

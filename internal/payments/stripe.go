@@ -200,11 +200,17 @@ func (p *Stripe) CancelNow(ctx context.Context, subscriptionID, idempotencyKey s
 	ctx, cancel := p.bounded(ctx)
 	defer cancel()
 	_, err := p.client.V1Subscriptions.Cancel(ctx, subscriptionID, params)
-	var se *stripe.Error
-	if errors.As(err, &se) && se.Code == stripe.ErrorCodeResourceMissing {
-		return nil // already gone
+	if gone(err) {
+		return nil
 	}
 	return stripeError(err)
+}
+
+// gone reports whether err is Stripe saying the object does not exist
+// (any more): a cancellation of it is done already.
+func gone(err error) bool {
+	var se *stripe.Error
+	return errors.As(err, &se) && se.Code == stripe.ErrorCodeResourceMissing
 }
 
 // VoidUnpaid implements Provider: the subscription is cancelled only while
@@ -214,8 +220,7 @@ func (p *Stripe) VoidUnpaid(ctx context.Context, subscriptionID, idempotencyKey 
 	ctx, cancel := p.bounded(ctx)
 	defer cancel()
 	sub, err := p.client.V1Subscriptions.Retrieve(ctx, subscriptionID, nil)
-	var se *stripe.Error
-	if errors.As(err, &se) && se.Code == stripe.ErrorCodeResourceMissing {
+	if gone(err) {
 		return true, nil
 	}
 	if err != nil {
@@ -228,10 +233,8 @@ func (p *Stripe) VoidUnpaid(ctx context.Context, subscriptionID, idempotencyKey 
 	default:
 		return false, nil // paid meanwhile: its invoice.paid is on its way
 	}
-	params := &stripe.SubscriptionCancelParams{InvoiceNow: stripe.Bool(false), Prorate: stripe.Bool(false)}
-	params.SetIdempotencyKey(idempotencyKey)
-	if _, err := p.client.V1Subscriptions.Cancel(ctx, subscriptionID, params); err != nil && !(errors.As(err, &se) && se.Code == stripe.ErrorCodeResourceMissing) {
-		return false, stripeError(err)
+	if err := p.CancelNow(ctx, subscriptionID, idempotencyKey); err != nil {
+		return false, err
 	}
 	return true, nil
 }
