@@ -52,3 +52,13 @@ export function hasPremiumAccess(status: string | null | undefined): boolean {
   const normalized = normalizeStatus(status);
   return normalized === 'active' || normalized === 'cancelling';
 }
+
+/**
+ * Whether a seller with this (normalized) status may start a subscription:
+ * only with none running.
+ * Active, cancelling and past due ones are managed, resumed or paid instead
+ * (the server refuses a second one the same way).
+ */
+export function canSubscribe(status: SubscriptionStatus): status is 'inactive' | 'cancelled' {
+  return status === 'inactive' || status === 'cancelled';
+}

@@ -10,7 +10,7 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
 import { usePlans } from '@/lib/plans';
-import { normalizeStatus, profileKey, useProfile } from '@/lib/profile';
+import { canSubscribe, normalizeStatus, profileKey, useProfile } from '@/lib/profile';
 import { createSubscription } from '@/features/subscription/api/subscription';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
 import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';
@@ -27,7 +27,7 @@ export default function SubscribeRoute() {
   // is the new subscriber on the way to /subscribe/success, not a visitor
   // who was subscribed already.
   const status = normalizeStatus(profile.subscriptionStatus);
-  if (!paid && (status === 'active' || status === 'cancelling' || status === 'past_due')) {
+  if (!paid && !canSubscribe(status)) {
     return <AlreadySubscribed status={status} />;
   }
   return <Subscribe onPaid={() => setPaid(true)} />;

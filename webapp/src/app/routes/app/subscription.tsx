@@ -11,7 +11,7 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
 import { usePlans, type Plans } from '@/lib/plans';
-import { normalizeStatus, profileKey, useProfile } from '@/lib/profile';
+import { canSubscribe, normalizeStatus, profileKey, useProfile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { createSubscription } from '@/features/subscription/api/subscription';
 import { CancelSubscriptionDialog } from '@/features/subscription/components/cancel-subscription-dialog';
@@ -50,15 +50,13 @@ export default function SubscriptionRoute() {
   if (isLoading || !profile) return <Spinner label="Loading your subscription" />;
 
   const status = normalizeStatus(profile.subscriptionStatus);
-  // Only a seller with no subscription running may start one: active,
-  // cancelling and past due ones are managed, resumed or paid instead.
-  const canSubscribe = status === 'inactive' || status === 'cancelled';
+  const subscribable = canSubscribe(status);
   const endsAt = profile.subscriptionEndsAt ? formatDate(profile.subscriptionEndsAt, BILLING_DATE_FORMAT) : null;
 
   return (
     <div className="page">
       <h1 className="page-title">Subscription</h1>
-      {subscribing && canSubscribe ? (
+      {subscribing && subscribable ? (
         <InlineSubscribe plans={plans} onClose={() => setSubscribing(false)} />
       ) : (
         <Card>
@@ -122,7 +120,7 @@ export default function SubscriptionRoute() {
                 </Button>
               </>
             )}
-            {canSubscribe && <Button onClick={() => setSubscribing(true)}>Manage Subscription</Button>}
+            {subscribable && <Button onClick={() => setSubscribing(true)}>Manage Subscription</Button>}
           </div>
         </Card>
       )}

@@ -18,7 +18,7 @@ const LOOK: Record<string, { label: string; tone: BadgeTone }> = {
   needs_review: { label: 'Under Review', tone: 'info' },
 };
 
-export function transactionStatusLabel(status: string, otherLabel?: string): string {
+function transactionStatusLabel(status: string, otherLabel?: string): string {
   return Object.hasOwn(LOOK, status) ? LOOK[status].label : (otherLabel ?? capitalize(status || 'failed'));
 }
 
