@@ -120,6 +120,11 @@ func TestSubscriptionLifecycleThroughTheAPI(t *testing.T) {
 func TestRefundsAndDisputesThroughTheAPI(t *testing.T) {
 	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1000 })
 	s := e.seedAccount("chargeback@example.com")
+	for _, path := range []string{"/api/dev/payments/confirm", "/api/dev/payments/refund", "/api/dev/payments/dispute"} {
+		if r := e.post(s, path, map[string]string{}); r.status != 400 || r.message(t) != "A client secret is required" {
+			t.Fatalf("%s without a client secret = %d %s", path, r.status, r.body)
+		}
+	}
 	secret := e.checkout(s, "/api/credits/purchase", map[string]int{"creditAmount": 100})
 	if r := e.post(s, "/api/dev/payments/refund", map[string]string{"clientSecret": secret}); r.status != 409 {
 		t.Fatalf("refund before payment = %d %s", r.status, r.body)

@@ -13,18 +13,25 @@ type simulationResponse struct {
 	Message string `json:"message"`
 }
 
-// confirmRequest is the body of POST /api/dev/payments/confirm.
-type confirmRequest struct {
+// paymentOfSecret names a simulated payment by its client secret: what the
+// dev payment routes' bodies share.
+type paymentOfSecret struct {
 	ClientSecret string `json:"clientSecret"`
-	Outcome      string `json:"outcome"` // "succeeded" or "failed"
 }
 
-// Valid implements validator; the outcome is the service's to check.
-func (c *confirmRequest) Valid(context.Context) map[string]string {
-	if c.ClientSecret == "" {
+// Valid implements validator for the bodies that embed it; their other
+// fields are the service's to check.
+func (p *paymentOfSecret) Valid(context.Context) map[string]string {
+	if p.ClientSecret == "" {
 		return map[string]string{"clientSecret": "A client secret is required"}
 	}
 	return nil
+}
+
+// confirmRequest is the body of POST /api/dev/payments/confirm.
+type confirmRequest struct {
+	paymentOfSecret
+	Outcome string `json:"outcome"` // "succeeded" or "failed"
 }
 
 // handleConfirmSimulated is the simulated provider's stand-in for the
@@ -83,16 +90,8 @@ func writeSimulation(w http.ResponseWriter, r *http.Request, d Deps, sim payment
 // refundRequest is the body of POST /api/dev/payments/refund; without
 // credits the payment is refunded in full.
 type refundRequest struct {
-	ClientSecret string `json:"clientSecret"`
-	Credits      *int64 `json:"credits"`
-}
-
-// Valid implements validator.
-func (q *refundRequest) Valid(context.Context) map[string]string {
-	if q.ClientSecret == "" {
-		return map[string]string{"clientSecret": "A client secret is required"}
-	}
-	return nil
+	paymentOfSecret
+	Credits *int64 `json:"credits"`
 }
 
 // handleRefundSimulated refunds a simulated payment of the caller, wholly
@@ -112,16 +111,8 @@ func handleRefundSimulated(d Deps) http.HandlerFunc {
 
 // disputeRequest is the body of POST /api/dev/payments/dispute.
 type disputeRequest struct {
-	ClientSecret string `json:"clientSecret"`
-	Status       string `json:"status"` // opened, won or lost
-}
-
-// Valid implements validator; the status is the service's to check.
-func (q *disputeRequest) Valid(context.Context) map[string]string {
-	if q.ClientSecret == "" {
-		return map[string]string{"clientSecret": "A client secret is required"}
-	}
-	return nil
+	paymentOfSecret
+	Status string `json:"status"` // opened, won or lost
 }
 
 // handleDisputeSimulated drives a dispute of a simulated payment of the
