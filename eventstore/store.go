@@ -66,6 +66,10 @@ type Metadata struct {
 	CausationID   string `json:"causationId,omitempty"`
 	Actor         string `json:"actor,omitempty"`
 	RequestID     string `json:"requestId,omitempty"`
+	// IdempotencyKey is the key the client sent with the request, as sent
+	// (the desktop API reads a listing back by it after the key's replay
+	// window). Never a secret.
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
 }
 
 // NewEvent is an event to append.

@@ -6,24 +6,38 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"time"
 	"unicode/utf8"
+
+	"github.com/a2e-automation/app/domain"
 
 	"github.com/a2e-automation/app/internal/amazonurl"
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/vero"
 )
 
-// accountResponse is GET /v1/account's answer.
+// accountResponse is GET /v1/account's answer: what the dashboard shows of
+// the account's credits and standing.
 type accountResponse struct {
 	Email              string `json:"email"`
 	CreditsAvailable   int64  `json:"creditsAvailable"`
 	SubscriptionStatus string `json:"subscriptionStatus"`
+	// SpendingFrozen: a payment dispute is open, spends answer 403.
+	SpendingFrozen bool  `json:"spendingFrozen"`
+	CreditDebt     int64 `json:"creditDebt"` // credits owed; the next grant repays them first
+	// MonthlyCredits are the subscription's credits left, which expire at
+	// MonthlyCreditsExpireAt (null when there are none).
+	MonthlyCredits         int64      `json:"monthlyCredits"`
+	MonthlyCreditsExpireAt *time.Time `json:"monthlyCreditsExpireAt"`
+	PurchasedCredits       int64      `json:"purchasedCredits"` // bought credit packs' credits left; they never expire
 }
 
-// handleDesktopAccount answers the caller's email, balance and subscription
-// status from the read tables, like the dashboard. It is free.
+// handleDesktopAccount answers the caller's email, balance and standing
+// from the account itself (its snapshot), so it agrees with the answer just
+// received. It is free.
 func handleDesktopAccount(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		a, err := d.Accounts.Current(r.Context(), apiAccount(r.Context()))
@@ -32,7 +46,24 @@ func handleDesktopAccount(d Deps) http.HandlerFunc {
 			return
 		}
 		now := d.Accounts.Now()
-		encode(w, http.StatusOK, accountResponse{Email: a.Email(), CreditsAvailable: a.Balance(now), SubscriptionStatus: a.SubscriptionStatusAt(now)})
+		res := accountResponse{Email: a.Email(), CreditsAvailable: a.Balance(now), SubscriptionStatus: a.SubscriptionStatusAt(now),
+			SpendingFrozen: a.SpendingFrozen(), CreditDebt: a.CreditDebt()}
+		for _, g := range a.Grants(now) {
+			switch g.Source {
+			case domain.SourceMonthly:
+				if g.Remaining == 0 {
+					continue
+				}
+				res.MonthlyCredits += g.Remaining
+				if g.ExpiresAt != nil && (res.MonthlyCreditsExpireAt == nil || g.ExpiresAt.Before(*res.MonthlyCreditsExpireAt)) {
+					at := g.ExpiresAt.UTC()
+					res.MonthlyCreditsExpireAt = &at
+				}
+			case domain.SourcePurchase:
+				res.PurchasedCredits += g.Remaining
+			}
+		}
+		encode(w, http.StatusOK, res)
 	}
 }
 
@@ -125,7 +156,9 @@ func handleVeroCheck(d Deps) http.HandlerFunc {
 // request's Idempotency-Key and hash.
 func spendOf(r *http.Request, idem idempotency) command.Spend {
 	id := apiAccount(r.Context())
-	return command.Spend{AccountID: id, IdempotencyKey: idem.key, RequestHash: idem.hash, Metadata: metadata(r, "apikey:"+id)}
+	md := metadata(r, "apikey:"+id)
+	md.IdempotencyKey = idem.sent
+	return command.Spend{AccountID: id, IdempotencyKey: idem.key, RequestHash: idem.hash, Metadata: md}
 }
 
 // writeMetered writes a metered command's answer with status: the JSON kept
@@ -136,6 +169,9 @@ func writeMetered(w http.ResponseWriter, status int, res command.Metered) {
 	// desktop call must not slow down when the projector does.
 	if res.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
+		if res.OriginalRequestID != "" {
+			w.Header().Set("Original-Request-Id", res.OriginalRequestID)
+		}
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
@@ -147,7 +183,11 @@ const maxIdempotencyKey = 255
 
 // idempotency is a request's Idempotency-Key and the hash of what it asks
 // (method, path and body); both empty without the header.
-type idempotency struct{ key, hash string }
+type idempotency struct {
+	key  string // as stored, prefixed
+	sent string // as the client sent it
+	hash string
+}
 
 // readIdempotency reads the Idempotency-Key header and, when there is one,
 // hashes the request; the body is put back for decode.
@@ -157,7 +197,8 @@ func readIdempotency(r *http.Request) (idempotency, error) {
 		return idempotency{}, nil
 	}
 	if len(key) > maxIdempotencyKey {
-		return idempotency{}, errStatus(http.StatusBadRequest, "Idempotency-Key must be at most %d characters", maxIdempotencyKey)
+		msg := fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)
+		return idempotency{}, &httpError{Status: http.StatusBadRequest, Message: msg, Fields: map[string]string{"Idempotency-Key": msg}}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
 	if err != nil {
@@ -173,12 +214,5 @@ func readIdempotency(r *http.Request) (idempotency, error) {
 	_, _ = h.Write(body)
 	// The account's stream also holds Stripe's event ids ("stripe:…"): a
 	// prefix keeps a client's keys from ever meeting them.
-	return idempotency{key: "desktop:" + key, hash: hex.EncodeToString(h.Sum(nil))}, nil
-}
-
-// insufficientCreditsBody is the 402 answer: the domain's message and the
-// balance, which is then always 0.
-type insufficientCreditsBody struct {
-	Message          string `json:"message"`
-	CreditsRemaining int64  `json:"creditsRemaining"`
+	return idempotency{key: "desktop:" + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}, nil
 }

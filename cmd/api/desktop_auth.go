@@ -16,42 +16,55 @@ const apiKeyHeader = "X-API-Key"
 // apiAccountKey holds the account id withAPIKey found.
 type apiAccountKey struct{}
 
-// withAPIKey admits the desktop client's requests, in this order:
-//
-//  1. No X-API-Key header: 401, counted against no bucket (there is none to
-//     count against).
-//  2. The rate limit, d.Config.RateLimitPerMinute requests per minute per
-//     key (a sliding window), keyed by the SHA-256 of the key as presented:
-//     unknown keys fill their own bucket, never an account's, and the key
-//     itself is neither kept nor logged. Every answer from here on carries
-//     X-RateLimit-Limit, -Remaining and -Reset; past the limit, 429 with
-//     Retry-After.
-//  3. A key of the wrong shape, or one that is no account's current key
-//     (for example a rotated one): 401.
+// withDesktopLimit counts every /v1 request that carries an X-API-Key
+// against that key's rate limit, d.Config.RateLimitPerMinute requests per
+// minute (GCRA), before anything else is looked at, so every answer to a
+// keyed request (a 400 for a bad header, 404, 405 and 401 included) carries
+// X-RateLimit-Limit, -Remaining and -Reset; past the limit, 429 with
+// Retry-After. Buckets are keyed by the SHA-256 of the key as presented:
+// unknown keys fill their own bucket, never an account's, and the key itself
+// is neither kept nor logged. The OpenAPI document is not counted.
 //
 // The counts are shared by every API process when REDIS_URL is set; if
 // Redis cannot answer, the request goes through (fail open, see limits).
-func withAPIKey(d Deps) func(http.Handler) http.Handler {
+func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 	limit := desktopLimitOf(d.Config)
 	tooMany := fmt.Sprintf("Rate limit exceeded: %d requests per minute", limit.Rate)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			key := r.Header.Get(apiKeyHeader)
-			if key == "" {
-				writeError(w, r, d.Log, errStatus(http.StatusUnauthorized, "Missing X-API-Key header"))
+			if key == "" || r.URL.Path == openAPIPath {
+				next.ServeHTTP(w, r)
 				return
 			}
-			hash := apikeys.Hash(key)
-			if !d.Limits.allow(w, r, d, hash, limit, true, true, tooMany) {
+			if !d.Limits.allow(w, r, d, apikeys.Hash(key), limit, true, true, tooMany) {
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// withAPIKey admits the desktop client's requests (withDesktopLimit has
+// counted them): no X-API-Key header is 401 api_key_missing, counted against
+// no bucket (there is none to count against); a key of the wrong shape, or
+// one that is no account's current key (for example a rotated one), is 401
+// api_key_invalid.
+func withAPIKey(d Deps) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			key := r.Header.Get(apiKeyHeader)
+			if key == "" {
+				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyMissing, "Missing X-API-Key header"))
 				return
 			}
 			if !apikeys.LooksValid(key) {
-				writeError(w, r, d.Log, errStatus(http.StatusUnauthorized, "Invalid API key"))
+				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
 				return
 			}
-			id, err := d.Auth.AccountForAPIKey(r.Context(), hash)
+			id, err := d.Auth.AccountForAPIKey(r.Context(), apikeys.Hash(key))
 			if errors.Is(err, auth.ErrUnknownAPIKey) {
-				writeError(w, r, d.Log, errStatus(http.StatusUnauthorized, "Invalid API key"))
+				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
 				return
 			}
 			if err != nil {

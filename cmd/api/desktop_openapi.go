@@ -10,6 +10,9 @@ import (
 //go:embed openapi.json
 var openAPIDocument []byte
 
+// openAPIPath is where the document is served, without a key.
+const openAPIPath = "/v1/openapi.json"
+
 // handleOpenAPI serves openapi.json; it needs no key.
 func handleOpenAPI() http.HandlerFunc {
 	return func(w http.ResponseWriter, _ *http.Request) {

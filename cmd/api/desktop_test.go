@@ -231,8 +231,8 @@ func TestCreateListingRefusals(t *testing.T) {
 	if b := e.balance(); b != 1 || len(events[domain.CreditsSpent](e)) != 0 {
 		t.Fatalf("refused requests charged: balance %d", b)
 	}
-	if r := e.call("GET", "/v1/listings", nil); r.status != 405 || r.header.Get("Allow") != "POST" || r.message(t) != "Method not allowed" {
-		t.Fatalf("GET /v1/listings = %d %q %s", r.status, r.header.Get("Allow"), r.body)
+	if r := e.call("DELETE", "/v1/listings", nil); r.status != 405 || r.header.Get("Allow") != "GET, POST" || r.message(t) != "Method not allowed" {
+		t.Fatalf("DELETE /v1/listings = %d %q %s", r.status, r.header.Get("Allow"), r.body)
 	}
 	if r := e.call("GET", "/v1/nope", nil); r.status != 404 || r.message(t) == "" {
 		t.Fatalf("GET /v1/nope = %d %s", r.status, r.body)

@@ -36,6 +36,7 @@ import (
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/downloads"
 	"github.com/a2e-automation/app/internal/eventbus"
+	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
@@ -163,6 +164,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool), Support: supportrequests.NewStore(pool),
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
+		Listings: listings.NewLedger(pool),
 	}, nil
 }
 

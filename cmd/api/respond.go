@@ -24,9 +24,10 @@ import (
 // maxBody bounds every JSON request body.
 const maxBody = 64 << 10
 
-// httpError is an error with the status and message a client sees.
+// httpError is an error with the status, code and message a client sees.
 type httpError struct {
 	Status  int
+	Code    string // one of the error codes (codes.go); empty: the status's own
 	Message string
 	Fields  map[string]string
 }
@@ -37,11 +38,21 @@ func errStatus(status int, format string, args ...any) *httpError {
 	return &httpError{Status: status, Message: fmt.Sprintf(format, args...)}
 }
 
-// errorBody is the JSON of every error answer.
+// errCoded is errStatus with a code more precise than the status's own.
+func errCoded(status int, code, format string, args ...any) *httpError {
+	return &httpError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// errorBody is the JSON of every error answer: a stable machine-readable
+// code, the message for people, the request's id, and per call the
+// problem of each field, the balance (402) or success: false.
 type errorBody struct {
-	Message string            `json:"message"`
-	Errors  map[string]string `json:"errors,omitempty"`
-	Success *bool             `json:"success,omitempty"`
+	Code             string            `json:"code"`
+	Message          string            `json:"message"`
+	RequestID        string            `json:"requestId"`
+	Errors           map[string]string `json:"errors,omitempty"`
+	CreditsRemaining *int64            `json:"creditsRemaining,omitempty"`
+	Success          *bool             `json:"success,omitempty"`
 }
 
 // encode writes v as JSON with status.
@@ -165,73 +176,70 @@ func jsonKind(t reflect.Type) string {
 // writeError maps err to its answer: the one place errors become HTTP.
 // Unknown errors are logged and hidden.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	var flagged *successFlagged
-	answer := func(status int, body errorBody) {
-		if errors.As(err, &flagged) {
-			body.Success = new(bool) // false
-		}
-		encode(w, status, body)
+	status, body := errorAnswer(w.Header(), r, log, err)
+	if status == 0 {
+		return // the client went away
 	}
-	var he *httpError
-	if errors.As(err, &he) {
-		answer(he.Status, errorBody{Message: he.Message, Errors: he.Fields})
-		return
+	body.RequestID = requestID(r.Context())
+	if _, ok := errors.AsType[*successFlagged](err); ok {
+		body.Success = new(bool) // false
+	}
+	encode(w, status, body)
+}
+
+// errorAnswer is err's status and body, and sets the headers that go with
+// it (Retry-After); status 0 when the client went away and nothing is due.
+func errorAnswer(w http.Header, r *http.Request, log *slog.Logger, err error) (int, errorBody) {
+	if he, ok := errors.AsType[*httpError](err); ok {
+		code := he.Code
+		if code == "" {
+			code = codeOfStatus(he.Status)
+		}
+		return he.Status, errorBody{Code: code, Message: he.Message, Errors: he.Fields}
 	}
 	if code := domain.ErrorCode(err); code != "" {
-		status := map[domain.Code]int{
-			domain.CodeInvalid:             http.StatusBadRequest,
-			domain.CodeNotFound:            http.StatusNotFound,
-			domain.CodeConflict:            http.StatusConflict,
-			domain.CodeUnauthorized:        http.StatusUnauthorized,
-			domain.CodeForbidden:           http.StatusForbidden,
-			domain.CodeInsufficientCredits: http.StatusPaymentRequired,
-			domain.CodeUnavailable:         http.StatusServiceUnavailable,
-			domain.CodeRateLimited:         http.StatusTooManyRequests,
-		}[code]
-		if status == 0 {
-			status = http.StatusBadRequest
-		}
+		status, public := statusOfDomain(code), codeOfDomain(err, code)
 		if ra := domain.RetryAfter(err); ra > 0 {
-			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.Seconds()))))
+			w.Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.Seconds()))))
 		}
 		if code == domain.CodeUnavailable {
 			log.WarnContext(r.Context(), "request answered unavailable", "method", r.Method, "path", r.URL.Path,
 				"requestId", requestID(r.Context()), "err", err)
 		}
+		body := errorBody{Code: public, Message: domain.ErrorMessage(err)}
 		if code == domain.CodeInsufficientCredits {
 			// As the desktop API's successful answers do: the balance, then 0.
-			encode(w, status, insufficientCreditsBody{Message: domain.ErrorMessage(err)})
-			return
+			body.CreditsRemaining = new(int64)
 		}
-		answer(status, errorBody{Message: domain.ErrorMessage(err)})
-		return
+		return status, body
 	}
 	if errors.Is(err, eventstore.ErrIdempotencyKeyReused) {
-		answer(http.StatusUnprocessableEntity, errorBody{Message: "This Idempotency-Key was already used with a different request"})
-		return
+		return http.StatusUnprocessableEntity, errorBody{Code: CodeIdempotencyKeyReused,
+			Message: "This Idempotency-Key was already used with a different request"}
 	}
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
-		return // the client went away
+		return 0, errorBody{}
 	}
 	if errors.Is(err, eventstore.ErrCommitUnknown) {
 		log.ErrorContext(r.Context(), "commit outcome unknown", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
-		w.Header().Set("Retry-After", "2")
-		answer(http.StatusServiceUnavailable, errorBody{Message: msgCommitUnknown})
-		return
+		w.Set("Retry-After", "2")
+		msg := msgCommitUnknown
+		if r.Header.Get("Idempotency-Key") == "" {
+			msg = msgCommitUnknownUnkeyed
+		}
+		return http.StatusServiceUnavailable, errorBody{Code: CodeCommitOutcomeUnknown, Message: msg}
 	}
 	if pgpool.Unavailable(err) {
 		log.WarnContext(r.Context(), "database unavailable", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
-		w.Header().Set("Retry-After", "5")
-		answer(http.StatusServiceUnavailable, errorBody{Message: msgUnavailable})
-		return
+		w.Set("Retry-After", "5")
+		return http.StatusServiceUnavailable, errorBody{Code: CodeServiceUnavailable, Message: msgUnavailable}
 	}
 	message := "An unexpected error occurred"
-	var pub *publicFallback
-	if errors.As(err, &pub) {
+	if pub, ok := errors.AsType[*publicFallback](err); ok {
 		message = pub.message
 	}
 	log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
-	answer(http.StatusInternalServerError, errorBody{Message: message})
+	return http.StatusInternalServerError, errorBody{Code: CodeInternalError, Message: message}
 }
 
 // publicFallback is an error whose answer, should it be unexpected (not a
@@ -275,6 +283,10 @@ const (
 	msgUnavailable   = "The service is briefly unavailable. Please try again in a few seconds."
 	msgCommitUnknown = "We could not confirm whether this request was applied. Retry it with the same Idempotency-Key: " +
 		"if it was applied, the retry returns the same answer and nothing is charged twice."
+	// msgCommitUnknownUnkeyed answers a request sent without a key: a plain
+	// retry could charge twice, so it points at the read-back instead.
+	msgCommitUnknownUnkeyed = "We could not confirm whether this request was applied. It was sent without an Idempotency-Key, " +
+		"so check whether it was before sending it again (GET /v1/listings lists the newest listings first)."
 )
 
 // metadata is the event metadata of a command caused by request r on behalf

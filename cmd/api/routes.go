@@ -33,7 +33,7 @@ func addRoutes(r chi.Router, d Deps) {
 		r.MethodNotAllowed(methodNotAllowed(d))
 	})
 	r.Route("/v1", func(r chi.Router) {
-		r.Use(withCleanInput(d))
+		r.Use(withDesktopLimit(d), withCleanInput(d))
 		addDesktopRoutes(r, d)
 		r.NotFound(apiNotFound(d))
 		r.MethodNotAllowed(methodNotAllowed(d))

@@ -10,6 +10,8 @@ func addDesktopRoutes(r chi.Router, d Deps) {
 		r.Use(withAPIKey(d))
 		r.Get("/account", handleDesktopAccount(d))
 		r.Post("/listings", handleCreateListing(d))
+		r.Get("/listings", handleListListings(d))
+		r.Get("/listings/{id}", handleGetListing(d))
 		r.Post("/vero-checks", handleVeroCheck(d))
 	})
 }

@@ -169,7 +169,7 @@ func TestEveryRefusalIsJSON(t *testing.T) {
 		{"cross-origin", request{method: "POST", path: "/api/user/api-key/regenerate", cookie: s.Cookie,
 			header: map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"}}, http.StatusForbidden, "Cross-origin request refused"},
 		{"405 on /api", request{method: "DELETE", path: "/api/plans"}, http.StatusMethodNotAllowed, "Method not allowed"},
-		{"405 on /v1", request{method: "GET", path: "/v1/listings"}, http.StatusMethodNotAllowed, "Method not allowed"},
+		{"405 on /v1", request{method: "DELETE", path: "/v1/listings"}, http.StatusMethodNotAllowed, "Method not allowed"},
 		{"405 on a page", request{method: "POST", path: "/dashboard", body: "{}"}, http.StatusMethodNotAllowed, "Method not allowed"},
 		{"array body", request{method: "POST", path: "/api/register", body: `[1,2,3]`}, http.StatusBadRequest, "Malformed JSON: the body must be a JSON object"},
 		{"wrong field type", request{method: "POST", path: "/api/register", body: `{"email":1}`}, http.StatusBadRequest, `Malformed JSON: field "email" must be a string`},

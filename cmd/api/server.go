@@ -13,6 +13,7 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/downloads"
+	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
@@ -42,6 +43,7 @@ type Deps struct {
 	Payments    *payments.Service
 	Downloads   *downloads.Service // the desktop installer from DOWNLOADS_DIR, its downloads and links
 	Pages       *pages.Store       // the public pages from PAGES_DIR
+	Listings    *listings.Ledger   // the desktop client's listing requests, read back from the ledger
 	Readiness   startup.Readiness  // GET /readyz: the database answers, migrations applied
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/amazonurl"
+	"github.com/a2e-automation/app/internal/listings"
 )
 
 // CreateListing is a paid request to copy an Amazon product to eBay.
@@ -17,10 +18,6 @@ type CreateListing struct {
 	Spend
 	Product amazonurl.Product
 }
-
-// ListingStatusQueued is a new listing request's status: paid for and
-// waiting for the desktop software to copy the product.
-const ListingStatusQueued = "queued"
 
 // Listing is CreateListing's answer (Metered.Body), the desktop API's
 // JSON as it is kept for a retry.
@@ -47,7 +44,7 @@ func (h CreateListingHandler) Handle(ctx context.Context, cmd CreateListing) (Me
 			return nil, err
 		}
 		// PostgreSQL keeps the event's time to the microsecond.
-		return Listing{ID: id, ASIN: p.ASIN, AmazonURL: p.URL(), Status: ListingStatusQueued,
+		return Listing{ID: id, ASIN: p.ASIN, AmazonURL: p.URL(), Status: listings.StatusQueued,
 			CreditsRemaining: a.Balance(now), CreatedAt: now.Truncate(time.Microsecond)}, nil
 	})
 }

@@ -22,6 +22,8 @@ type Spend struct {
 type Metered struct {
 	Body     []byte
 	Replayed bool
+	// OriginalRequestID is, on a replay, the request that was charged.
+	OriginalRequestID string
 }
 
 // spend runs cmd, a command that charges a credit and returns its answer,
@@ -34,5 +36,14 @@ func spend(ctx context.Context, repo *accounts.Repository, s Spend, cmd accounts
 	if err != nil {
 		return Metered{}, err
 	}
-	return Metered{Body: res.Result, Replayed: res.Replayed}, nil
+	m := Metered{Body: res.Result, Replayed: res.Replayed}
+	if res.Replayed && res.FirstPosition > 0 {
+		// Only a retry pays this read: the answer was already decided.
+		md, err := repo.Store().MetadataAt(ctx, res.FirstPosition)
+		if err != nil {
+			return Metered{}, err
+		}
+		m.OriginalRequestID = md.RequestID
+	}
+	return m, nil
 }
