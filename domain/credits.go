@@ -30,6 +30,34 @@ func (a *Account) Balance(now time.Time) int64 { return a.s.balance(now) }
 // Grants returns the grants spendable at now, in the order spends burn them.
 func (a *Account) Grants(now time.Time) []Grant { return a.s.live(now) }
 
+// Breakdown is a balance split by where its credits came from; the three
+// amounts add up to the balance.
+type Breakdown struct {
+	Monthly         int64      // the subscription's, which expire at their cycle's end
+	MonthlyExpireAt *time.Time // the earliest expiry of monthly credits left; nil when none are left
+	Purchased       int64      // credit packs', which never expire
+	Other           int64      // promotional and support-granted
+}
+
+// CreditBreakdown splits the balance at now by the grants' sources.
+func (a *Account) CreditBreakdown(now time.Time) Breakdown {
+	var b Breakdown
+	for _, g := range a.s.live(now) {
+		switch g.Source {
+		case SourceMonthly:
+			if g.Remaining > 0 && g.ExpiresAt != nil && (b.MonthlyExpireAt == nil || g.ExpiresAt.Before(*b.MonthlyExpireAt)) {
+				b.MonthlyExpireAt = timePtr(g.ExpiresAt.UTC())
+			}
+			b.Monthly += g.Remaining
+		case SourcePurchase:
+			b.Purchased += g.Remaining
+		default:
+			b.Other += g.Remaining
+		}
+	}
+	return b
+}
+
 // NextExpiry returns the earliest expiry among the grants with credits left,
 // past ones included, or the end of a cancelling subscription if sooner, or
 // nil when neither comes: the moment ExpireDue has work to do.

@@ -389,6 +389,24 @@ func TestBalanceGrantsAndNextExpiry(t *testing.T) {
 	}
 }
 
+func TestCreditBreakdown(t *testing.T) {
+	a := given(t, packA, monthly, promo, packB)
+	want := Breakdown{Monthly: 500, MonthlyExpireAt: ptr(day(30)), Purchased: 600, Other: 20}
+	if got := a.CreditBreakdown(day(1)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("CreditBreakdown(day 1) = %+v, want %+v", got, want)
+	}
+	if got := a.CreditBreakdown(day(1)); got.Monthly+got.Purchased+got.Other != a.Balance(day(1)) {
+		t.Fatalf("the parts %+v do not add up to the balance %d", got, a.Balance(day(1)))
+	}
+	// Past the cycle's end the monthly credits are gone and name no expiry.
+	if got := a.CreditBreakdown(day(30)); !reflect.DeepEqual(got, Breakdown{Purchased: 600}) {
+		t.Fatalf("CreditBreakdown(day 30) = %+v", got)
+	}
+	if got := given(t).CreditBreakdown(day(1)); !reflect.DeepEqual(got, Breakdown{}) {
+		t.Fatalf("CreditBreakdown of no grants = %+v", got)
+	}
+}
+
 func TestBalanceAtAndGrantsAt(t *testing.T) {
 	hour := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Hour) }
 	history := []Recorded{

@@ -12,7 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/a2e-automation/app/domain"
 
 	"github.com/a2e-automation/app/internal/amazonurl"
 	"github.com/a2e-automation/app/internal/app/command"
@@ -33,6 +32,7 @@ type accountResponse struct {
 	MonthlyCredits         int64      `json:"monthlyCredits"`
 	MonthlyCreditsExpireAt *time.Time `json:"monthlyCreditsExpireAt"`
 	PurchasedCredits       int64      `json:"purchasedCredits"` // bought credit packs' credits left; they never expire
+	OtherCredits           int64      `json:"otherCredits"`     // promotional and support-granted credits left
 }
 
 // handleDesktopAccount answers the caller's email, balance and standing
@@ -46,24 +46,10 @@ func handleDesktopAccount(d Deps) http.HandlerFunc {
 			return
 		}
 		now := d.Accounts.Now()
-		res := accountResponse{Email: a.Email(), CreditsAvailable: a.Balance(now), SubscriptionStatus: a.SubscriptionStatusAt(now),
-			SpendingFrozen: a.SpendingFrozen(), CreditDebt: a.CreditDebt()}
-		for _, g := range a.Grants(now) {
-			switch g.Source {
-			case domain.SourceMonthly:
-				if g.Remaining == 0 {
-					continue
-				}
-				res.MonthlyCredits += g.Remaining
-				if g.ExpiresAt != nil && (res.MonthlyCreditsExpireAt == nil || g.ExpiresAt.Before(*res.MonthlyCreditsExpireAt)) {
-					at := g.ExpiresAt.UTC()
-					res.MonthlyCreditsExpireAt = &at
-				}
-			case domain.SourcePurchase:
-				res.PurchasedCredits += g.Remaining
-			}
-		}
-		encode(w, http.StatusOK, res)
+		b := a.CreditBreakdown(now)
+		encode(w, http.StatusOK, accountResponse{Email: a.Email(), CreditsAvailable: a.Balance(now), SubscriptionStatus: a.SubscriptionStatusAt(now),
+			SpendingFrozen: a.SpendingFrozen(), CreditDebt: a.CreditDebt(), MonthlyCredits: b.Monthly,
+			MonthlyCreditsExpireAt: b.MonthlyExpireAt, PurchasedCredits: b.Purchased, OtherCredits: b.Other})
 	}
 }
 
