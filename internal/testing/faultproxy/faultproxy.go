@@ -3,7 +3,8 @@
 // production: answering (traffic passes), silent (connections are accepted
 // and nothing ever comes back), frozen (every connection, open or new, stays
 // open and nothing moves, as with a stalled server) or down (connections
-// refused), always on the same address.
+// refused), always on the same address. In front of PostgreSQL it can also
+// cut a transaction's connection at its COMMIT (mode Postgres, CutCommit).
 package faultproxy
 
 import (
@@ -19,6 +20,11 @@ const (
 	Silent = "silent"
 	Frozen = "frozen"
 	Down   = "down"
+	// Postgres is Up for PostgreSQL: the client's side of each connection
+	// opened in this mode is read message by message, so that CutCommit can
+	// cut a transaction at its COMMIT. The connections must be plaintext
+	// (sslmode=disable); any other traffic passes untouched.
+	Postgres = "postgres"
 )
 
 // Proxy forwards 127.0.0.1:port to a target address.
@@ -31,7 +37,8 @@ type Proxy struct {
 	mode   string
 	ln     net.Listener
 	conns  map[net.Conn]bool
-	thawed *sync.Cond // signalled when the proxy leaves Frozen
+	thawed *sync.Cond  // signalled when the proxy leaves Frozen
+	cut    *commitCut // armed by CutCommit, until made or the mode changes
 }
 
 // Start proxies to target, stopped when the test ends.
@@ -72,6 +79,7 @@ func (p *Proxy) Set(mode string) {
 		_ = c.Close()
 		delete(p.conns, c)
 	}
+	p.cut = nil
 	switch {
 	case mode == Down && p.ln != nil:
 		_ = p.ln.Close()
@@ -115,12 +123,14 @@ func (p *Proxy) accept(ln net.Listener) {
 			if mode == Silent {
 				continue // held open, never answered, until the mode changes
 			}
-			go p.forward(c)
+			go p.forward(c, mode == Postgres)
 		}
 	}()
 }
 
-func (p *Proxy) forward(c net.Conn) {
+// forward relays c to a new connection to the target, reading the client's
+// side as PostgreSQL messages when wire is set.
+func (p *Proxy) forward(c net.Conn, wire bool) {
 	up, err := net.Dial("tcp", p.target)
 	if err != nil {
 		_ = c.Close()
@@ -131,23 +141,26 @@ func (p *Proxy) forward(c net.Conn) {
 		_ = up.Close()
 		return
 	}
-	go func() { p.copy(up, c); _ = up.Close() }()
-	p.copy(c, up)
+	if wire {
+		p.forwardPostgres(c, up)
+		return
+	}
+	go func() { p.copy(up, c, nil); _ = up.Close() }()
+	p.copy(c, up, nil)
 	_ = c.Close()
 }
 
 // copy moves bytes from src to dst, holding each chunk while the proxy is
-// frozen.
-func (p *Proxy) copy(dst io.Writer, src io.Reader) {
+// frozen, until either side ends or pass (when not nil) refuses a chunk.
+func (p *Proxy) copy(dst io.Writer, src io.Reader, pass func() bool) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			p.mu.Lock()
-			for p.mode == Frozen {
-				p.thawed.Wait()
+			p.waitThawed()
+			if pass != nil && !pass() {
+				return
 			}
-			p.mu.Unlock()
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				return
 			}
@@ -156,4 +169,13 @@ func (p *Proxy) copy(dst io.Writer, src io.Reader) {
 			return
 		}
 	}
+}
+
+// waitThawed returns once the proxy is not frozen.
+func (p *Proxy) waitThawed() {
+	p.mu.Lock()
+	for p.mode == Frozen {
+		p.thawed.Wait()
+	}
+	p.mu.Unlock()
 }

@@ -1,0 +1,98 @@
+package faultproxy_test
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
+	"github.com/a2e-automation/app/internal/testing/testdb"
+)
+
+// A cut COMMIT in front of a real PostgreSQL: only the marked transaction is
+// cut, its client gets no answer (a connection error, not a server error),
+// and the server has committed it (deliver) or rolled it back (not).
+func TestCutCommit(t *testing.T) {
+	direct := testdb.NewURL(t)
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close(context.Background()) })
+	if _, err := db.Exec(ctx, `CREATE TABLE cut (v text)`); err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := faultproxy.Start(t, u.Host)
+	proxy.Set(faultproxy.Postgres)
+	u.Host = proxy.Addr()
+	q := u.Query()
+	q.Set("sslmode", "disable") // the proxy reads plaintext only
+	u.RawQuery = q.Encode()
+	via := u.String()
+
+	insert := func(conn *pgx.Conn, v string) error {
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO cut (v) VALUES ($1)`, v); err != nil {
+			return err
+		}
+		return tx.Commit(ctx)
+	}
+	stored := func(v string) int {
+		var n int
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM cut WHERE v = $1`, v).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, deliver := range []bool{true, false} {
+		marker := "marked-" + map[bool]string{true: "delivered", false: "lost"}[deliver]
+		bystander, err := pgx.Connect(ctx, via)
+		if err != nil {
+			t.Fatal(err)
+		}
+		victim, err := pgx.Connect(ctx, via)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := proxy.CutCommit(marker, deliver)
+		if err := insert(bystander, "unmarked"); err != nil {
+			t.Fatalf("deliver=%v: a transaction without the marker: %v", deliver, err)
+		}
+		err = insert(victim, marker)
+		var pgErr *pgconn.PgError
+		if err == nil || errors.As(err, &pgErr) {
+			t.Fatalf("deliver=%v: the marked COMMIT answered %v, want no answer", deliver, err)
+		}
+		select {
+		case <-cut:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("deliver=%v: the cut was not reported", deliver)
+		}
+		committed := 0
+		if deliver {
+			committed = 1
+		}
+		if got := stored(marker); got != committed {
+			t.Fatalf("deliver=%v: %d rows committed, want %d", deliver, got, committed)
+		}
+		// Disarmed once made: the same marker commits again.
+		if err := insert(bystander, marker); err != nil || stored(marker) != committed+1 {
+			t.Fatalf("deliver=%v: after the cut: %v, %d rows", deliver, err, stored(marker))
+		}
+		_ = bystander.Close(ctx)
+		_ = victim.Close(ctx)
+	}
+}
