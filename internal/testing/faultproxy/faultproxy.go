@@ -37,7 +37,7 @@ type Proxy struct {
 	mode   string
 	ln     net.Listener
 	conns  map[net.Conn]bool
-	thawed *sync.Cond  // signalled when the proxy leaves Frozen
+	thawed *sync.Cond // signalled when the proxy leaves Frozen
 	cut    *commitCut // armed by CutCommit, until made or the mode changes
 }
 
