@@ -1,0 +1,42 @@
+<?php
+
+declare(strict_types=1);
+
+namespace A2E\Internal;
+
+/**
+ * One HTTP answer as received.
+ *
+ * @internal
+ */
+final class Response
+{
+    /** @param array<string, string> $headers by lower-case name */
+    public function __construct(
+        public readonly int $status,
+        public readonly array $headers,
+        public readonly string $body,
+    ) {
+    }
+
+    /** The body as a JSON object, or null when it is not one. */
+    public function json(): ?array
+    {
+        $data = json_decode($this->body, true);
+        return is_array($data) ? $data : null;
+    }
+
+    /** The whole seconds of Retry-After (delay-seconds or an HTTP date); null without a usable one. */
+    public function retryAfter(): ?int
+    {
+        $value = trim($this->headers['retry-after'] ?? '');
+        if ($value === '') {
+            return null;
+        }
+        if (ctype_digit($value)) {
+            return (int) $value;
+        }
+        $at = strtotime($value);
+        return $at === false ? null : max(0, $at - time());
+    }
+}

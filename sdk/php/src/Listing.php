@@ -1,0 +1,49 @@
+<?php
+
+declare(strict_types=1);
+
+namespace A2E;
+
+/**
+ * A listing request: an Amazon product to copy to eBay. json_encode() gives
+ * the API's field names.
+ */
+final class Listing
+{
+    /**
+     * @param string      $id               the listing's id
+     * @param string      $asin             the Amazon product's ASIN
+     * @param string      $amazonUrl        the canonical address https://www.amazon.<marketplace>/dp/<ASIN>
+     * @param string      $status           such as "queued"
+     * @param int|null    $creditsRemaining the balance after the charge; only on the answer of a create
+     *                                      (a replay's is the first answer's), null when read back
+     * @param string      $createdAt        RFC 3339 time, as the API wrote it
+     * @param string|null $idempotencyKey   the Idempotency-Key that created it, when known
+     */
+    public function __construct(
+        public readonly string $id,
+        public readonly string $asin,
+        public readonly string $amazonUrl,
+        public readonly string $status,
+        public readonly ?int $creditsRemaining,
+        public readonly string $createdAt,
+        public readonly ?string $idempotencyKey,
+    ) {
+    }
+
+    /**
+     * @internal the listing of an API answer; $idempotencyKey when the answer does not name one
+     */
+    public static function fromApi(array $data, ?string $idempotencyKey = null): self
+    {
+        return new self(
+            (string) $data['id'],
+            (string) ($data['asin'] ?? ''),
+            (string) ($data['amazonUrl'] ?? ''),
+            (string) ($data['status'] ?? ''),
+            isset($data['creditsRemaining']) ? (int) $data['creditsRemaining'] : null,
+            (string) ($data['createdAt'] ?? ''),
+            isset($data['idempotencyKey']) ? (string) $data['idempotencyKey'] : $idempotencyKey,
+        );
+    }
+}

@@ -1,0 +1,107 @@
+<?php
+
+declare(strict_types=1);
+
+namespace A2E\Service;
+
+use A2E\Exception\A2EException;
+use A2E\Exception\ServiceUnavailableException;
+use A2E\Internal\Transport;
+use A2E\Listing;
+use A2E\ListingPage;
+
+/** Listing requests: create (1 credit), read back and list (free). Reached as $client->listings. */
+class ListingsService
+{
+    /** @internal built by the Client */
+    public function __construct(private readonly Transport $transport)
+    {
+    }
+
+    /**
+     * Requests a listing of an Amazon product (1 credit).
+     *
+     * Every attempt sends the same Idempotency-Key and the same body bytes, so
+     * retries never charge twice. When the server cannot tell whether the
+     * charge was applied (commit_outcome_unknown) even after the retries, the
+     * listing is read back by the key once: found, it is the result (its
+     * creditsRemaining is then null); not found, ServiceUnavailableException
+     * with isOutcomeUnknown() is thrown.
+     *
+     * @param array{amazonUrl: string}         $params  the request body
+     * @param array{idempotency_key?: string}  $options the key to send (default a fresh UUID v4);
+     *                                                  store it to resolve a pending operation later
+     * @return Listing its idempotencyKey is the key sent
+     * @throws A2EException every exception carries the key in getIdempotencyKey()
+     */
+    public function create(array $params, array $options = []): Listing
+    {
+        $key = $options['idempotency_key'] ?? self::uuid4();
+        $body = json_encode($params, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        try {
+            return Listing::fromApi($this->transport->request('POST', '/v1/listings', body: $body, idempotencyKey: $key), $key);
+        } catch (ServiceUnavailableException $e) {
+            if (!$e->isOutcomeUnknown()) {
+                throw $e;
+            }
+            return $this->readBack($key) ?? throw $e;
+        }
+    }
+
+    /**
+     * One of the account's listing requests, by id (free).
+     *
+     * @throws A2EException NotFoundException when the account has no such listing
+     */
+    public function retrieve(string $id): Listing
+    {
+        if ($id === '') {
+            throw new \InvalidArgumentException('A listing id is required');
+        }
+        return Listing::fromApi($this->transport->request('GET', '/v1/listings/' . rawurlencode($id)));
+    }
+
+    /**
+     * A page of the account's listing requests, newest first (free); with
+     * 'idempotencyKey', the one listing that key created, or none.
+     *
+     * @param array{limit?: int, cursor?: string, idempotencyKey?: string} $params limit 1 to 100 (default 20)
+     * @throws A2EException
+     */
+    public function list(array $params = []): ListingPage
+    {
+        return ListingPage::fromApi($this->transport->request('GET', '/v1/listings', $params));
+    }
+
+    /**
+     * The listing an Idempotency-Key created, or null when none was (free). It
+     * reads the ledger, so it answers after the 24 h replay window too: the way
+     * to resolve a create whose outcome is unknown.
+     *
+     * @throws A2EException
+     */
+    public function findByIdempotencyKey(string $idempotencyKey): ?Listing
+    {
+        return $this->list(['idempotencyKey' => $idempotencyKey])->data[0] ?? null;
+    }
+
+    /** The listing $key created, read once (no retries); null when none was or the read failed. */
+    private function readBack(string $key): ?Listing
+    {
+        try {
+            $page = $this->transport->request('GET', '/v1/listings', ['idempotencyKey' => $key], maxRetries: 0);
+        } catch (A2EException) {
+            return null;
+        }
+        return ListingPage::fromApi($page)->data[0] ?? null;
+    }
+
+    /** A random UUID version 4 (RFC 9562). */
+    private static function uuid4(): string
+    {
+        $bytes = random_bytes(16);
+        $bytes[6] = chr(ord($bytes[6]) & 0x0f | 0x40);
+        $bytes[8] = chr(ord($bytes[8]) & 0x3f | 0x80);
+        return vsprintf('%s%s-%s-%s-%s-%s%s%s', str_split(bin2hex($bytes), 4));
+    }
+}
