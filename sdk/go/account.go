@@ -1,0 +1,39 @@
+package a2e
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// Account is the account's credits, by source, and its standing.
+type Account struct {
+	Email              string `json:"email"`
+	CreditsAvailable   int64  `json:"creditsAvailable"`
+	SubscriptionStatus string `json:"subscriptionStatus"`
+	// SpendingFrozen: a payment dispute is open; creates fail with ErrSpendingFrozen.
+	SpendingFrozen bool `json:"spendingFrozen"`
+	// CreditDebt is the credits owed; the next grant repays them first.
+	CreditDebt int64 `json:"creditDebt"`
+	// MonthlyCredits are the subscription's credits left, which expire at
+	// MonthlyCreditsExpireAt (nil when there are none).
+	MonthlyCredits         int64      `json:"monthlyCredits"`
+	MonthlyCreditsExpireAt *time.Time `json:"monthlyCreditsExpireAt"`
+	// PurchasedCredits are bought credit packs' credits left; they never expire.
+	PurchasedCredits int64 `json:"purchasedCredits"`
+	// OtherCredits are promotional and support-granted credits left.
+	// MonthlyCredits + PurchasedCredits + OtherCredits = CreditsAvailable.
+	OtherCredits int64 `json:"otherCredits"`
+}
+
+// AccountService is the client's account calls (Client.Account).
+type AccountService struct{ c *Client }
+
+// Retrieve reads the account of the client's API key (free).
+func (s *AccountService) Retrieve(ctx context.Context) (*Account, error) {
+	var a Account
+	if err := s.c.send(ctx, request{method: http.MethodGet, path: "/v1/account"}, &a, s.c.maxRetries); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}

@@ -1,0 +1,53 @@
+package a2e
+
+import (
+	"net/http"
+	"testing"
+	"time"
+)
+
+func TestRetryable(t *testing.T) {
+	get := request{method: http.MethodGet}
+	keyed := request{method: http.MethodPost, idempotencyKey: "k"}
+	unkeyed := request{method: http.MethodPost}
+	for _, c := range []struct {
+		status              int
+		get, keyed, unkeyed bool
+	}{
+		{0, true, true, true},
+		{429, true, true, true},
+		{503, true, true, true},
+		{500, true, true, false},
+		{502, true, true, false},
+		{504, true, true, false},
+		{501, false, false, false},
+		{400, false, false, false},
+		{402, false, false, false},
+	} {
+		e := &Error{Status: c.status}
+		if retryable(get, e) != c.get || retryable(keyed, e) != c.keyed || retryable(unkeyed, e) != c.unkeyed {
+			t.Errorf("%d: retryable get/keyed/unkeyed = %v/%v/%v, want %v/%v/%v", c.status,
+				retryable(get, e), retryable(keyed, e), retryable(unkeyed, e), c.get, c.keyed, c.unkeyed)
+		}
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	if d := retryAfter("7"); d != 7*time.Second {
+		t.Errorf("7 = %v", d)
+	}
+	if d := retryAfter(time.Now().Add(10 * time.Second).UTC().Format(http.TimeFormat)); d < 8*time.Second || d > 10*time.Second {
+		t.Errorf("a date 10 s ahead = %v", d)
+	}
+	for _, h := range []string{"", "soon", "-3", time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat)} {
+		if d := retryAfter(h); d != 0 {
+			t.Errorf("%q = %v, want 0", h, d)
+		}
+	}
+}
+
+func TestNewIdempotencyKeysDiffer(t *testing.T) {
+	if a, b := newIdempotencyKey(), newIdempotencyKey(); a == b || len(a) != 36 {
+		t.Errorf("keys %q and %q", a, b)
+	}
+}
