@@ -9,12 +9,12 @@ declare(strict_types=1);
  * It exits 0 whenever it printed a line; 2 when it could not run the operation.
  */
 
+use A2E\Client;
+use A2E\Exception;
+
 require __DIR__ . '/../autoload.php';
 
 ini_set('display_errors', 'stderr'); // standard output is for the one line
-
-use A2E\Client;
-use A2E\Exception;
 
 /** The language-neutral name of each exception's kind. */
 const ERROR_CLASSES = [

@@ -37,7 +37,7 @@ final class Listing
     public static function fromApi(array $data, ?string $idempotencyKey = null): self
     {
         return new self(
-            (string) $data['id'],
+            (string) ($data['id'] ?? ''),
             (string) ($data['asin'] ?? ''),
             (string) ($data['amazonUrl'] ?? ''),
             (string) ($data['status'] ?? ''),

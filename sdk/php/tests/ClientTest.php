@@ -99,6 +99,13 @@ test('the backoff grows with full jitter up to its cap', function (Fixture $f) {
     }
 });
 
+test('Retry-After as an HTTP date is waited until that time', function (Fixture $f) {
+    $sleeps = new \ArrayObject();
+    $f->script(apiError(503, 'service_unavailable', headers: ['Retry-After' => gmdate(DATE_RFC7231, time() + 5)]), ['status' => 200, 'body' => []]);
+    client($f, $sleeps)->account->retrieve();
+    assertTrue(in_array($sleeps[0], [4.0, 5.0], true), "waited $sleeps[0] s");
+});
+
 test('when the retries run out the last error is thrown: max_retries + 1 attempts', function (Fixture $f) {
     $sleeps = new \ArrayObject();
     $f->script(...array_fill(0, 4, apiError(429, 'rate_limited', headers: ['Retry-After' => '1'])));
@@ -268,6 +275,11 @@ test('options are checked', function (Fixture $f) {
         assertTrue(!str_contains($e->getMessage(), API_KEY), 'no key in ' . $e->getMessage());
     }
     assertThrows(\InvalidArgumentException::class, fn () => client($f)->listings->retrieve(''));
+    $f->script(created());
+    foreach ([['idempotencyKey' => 'k'], ['idempotency_key' => ''], ['idempotency_key' => 42]] as $options) {
+        assertThrows(\InvalidArgumentException::class, fn () => client($f)->listings->create(['amazonUrl' => AMAZON_URL], $options));
+    }
+    assertSame([], $f->requests(), 'nothing sent');
 });
 
 test('the API key appears in no string form of the client or of an error', function (Fixture $f) {

@@ -36,7 +36,7 @@ final class Response
         if (ctype_digit($value)) {
             return (int) $value;
         }
-        $at = strtotime($value);
-        return $at === false ? null : max(0, $at - time());
+        $at = \DateTimeImmutable::createFromFormat(DATE_RFC7231, $value, new \DateTimeZone('UTC'));
+        return $at === false ? null : max(0, $at->getTimestamp() - time());
     }
 }

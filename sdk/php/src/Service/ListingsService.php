@@ -33,10 +33,17 @@ class ListingsService
      *                                                  store it to resolve a pending operation later
      * @return Listing its idempotencyKey is the key sent
      * @throws A2EException every exception carries the key in getIdempotencyKey()
+     * @throws \InvalidArgumentException on an unknown option or a key that is not a non-empty string
      */
     public function create(array $params, array $options = []): Listing
     {
+        if (array_diff(array_keys($options), ['idempotency_key']) !== []) {
+            throw new \InvalidArgumentException('create() takes one option: idempotency_key');
+        }
         $key = $options['idempotency_key'] ?? self::uuid4();
+        if (!is_string($key) || $key === '') {
+            throw new \InvalidArgumentException('idempotency_key must be a non-empty string');
+        }
         $body = json_encode($params, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         try {
             return Listing::fromApi($this->transport->request('POST', '/v1/listings', body: $body, idempotencyKey: $key), $key);
