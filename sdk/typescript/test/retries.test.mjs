@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  Client,
+  ConnectionError,
+  InsufficientCreditsError,
+  RateLimitError,
+  ServiceUnavailableError,
+} from "../dist/index.js";
+import { apiError, fakeApi, listing } from "./fake-api.mjs";
+
+const amazonUrl = "https://www.amazon.com/dp/B08N5WRWNW";
+const now = { "Retry-After": "0" };
+const rateLimited = apiError(429, "rate_limited", {}, now);
+const unavailable = apiError(503, "service_unavailable", {}, now);
+const outcomeUnknown = apiError(503, "commit_outcome_unknown", {}, now);
+const created = { status: 201, body: { ...listing, creditsRemaining: 4 } };
+
+/** A client of api whose backoff waits are 0 (full jitter with Math.random() = 0). */
+function clientOf(t, api, options = {}) {
+  t.mock.method(Math, "random", () => 0);
+  return new Client({ apiKey: "ak_test_secret", baseUrl: api.baseUrl, ...options });
+}
+
+/** An answer by method: post to the creates (POST), readBack to the read-back (GET). */
+function byMethod(post, readBack) {
+  return (req) => (req.method === "POST" ? post : readBack);
+}
+
+test("a create is retried through 429, 503, a cut connection and 500 with the same key and bytes", async (t) => {
+  const api = await fakeApi(t, [rateLimited, unavailable, "cut", apiError(500, "internal_error"), created]);
+  const client = clientOf(t, api, { maxRetries: 4 });
+
+  const result = await client.listings.create({ amazonUrl });
+
+  assert.equal(api.requests.length, 5);
+  const key = api.requests[0].headers["idempotency-key"];
+  const body = JSON.stringify({ amazonUrl });
+  assert.ok(api.requests.every((r) => r.headers["idempotency-key"] === key && r.body === body));
+  assert.equal(result.idempotencyKey, key);
+  assert.equal(result.creditsRemaining, 4);
+});
+
+test("reads are retried on 502 and 504, even without a JSON body", async (t) => {
+  const badGateway = { status: 502, body: "<html>Bad Gateway</html>" };
+  const api = await fakeApi(t, [badGateway, apiError(504, "gateway_timeout"), { body: {} }]);
+
+  await clientOf(t, api).account.retrieve();
+
+  assert.equal(api.requests.length, 3);
+});
+
+test("the retries stop at maxRetries and the last error is thrown, with the key", async (t) => {
+  const api = await fakeApi(t, [unavailable]);
+  const client = clientOf(t, api, { maxRetries: 2 });
+
+  const err = await client.listings.create({ amazonUrl }, { idempotencyKey: "k-503" }).catch((e) => e);
+
+  assert.equal(api.requests.length, 3);
+  assert.ok(err instanceof ServiceUnavailableError);
+  assert.equal(err.outcomeUnknown, false);
+  assert.equal(err.retryAfter, 0);
+  assert.equal(err.idempotencyKey, "k-503");
+  assert.equal(err.requestId, "req-503-service_unavailable");
+});
+
+test("maxRetries 0 sends once", async (t) => {
+  const api = await fakeApi(t, [rateLimited]);
+
+  await assert.rejects(clientOf(t, api, { maxRetries: 0 }).account.retrieve(), RateLimitError);
+
+  assert.equal(api.requests.length, 1);
+});
+
+test("an error that a retry cannot fix is thrown at once", async (t) => {
+  const api = await fakeApi(t, [apiError(402, "insufficient_credits", { creditsRemaining: 0 })]);
+
+  const err = await clientOf(t, api).listings.create({ amazonUrl }).catch((e) => e);
+
+  assert.equal(api.requests.length, 1);
+  assert.ok(err instanceof InsufficientCreditsError);
+  assert.equal(err.creditsRemaining, 0);
+  assert.equal(err.idempotencyKey, api.requests[0].headers["idempotency-key"]);
+});
+
+test("Retry-After is waited for", async (t) => {
+  const api = await fakeApi(t, [apiError(429, "rate_limited", {}, { "Retry-After": "1" }), { body: {} }]);
+  const started = Date.now();
+
+  await clientOf(t, api).account.retrieve();
+
+  assert.equal(api.requests.length, 2);
+  assert.ok(Date.now() - started >= 1000, "waited at least 1 s");
+});
+
+test("no answer after the retries is a ConnectionError with the key", async (t) => {
+  const api = await fakeApi(t, ["cut"]);
+  const client = clientOf(t, api, { maxRetries: 1 });
+
+  const err = await client.listings.create({ amazonUrl }, { idempotencyKey: "k-net" }).catch((e) => e);
+
+  assert.equal(api.requests.length, 2);
+  assert.ok(err instanceof ConnectionError);
+  assert.equal(err.name, "ConnectionError");
+  assert.equal(err.status, null);
+  assert.equal(err.code, null);
+  assert.equal(err.requestId, null);
+  assert.equal(err.idempotencyKey, "k-net");
+  assert.ok(err.cause, "the network error is the cause");
+});
+
+test("an attempt longer than timeoutMs is abandoned and retried", async (t) => {
+  const api = await fakeApi(t, ["hang", { body: {} }]);
+  await clientOf(t, api, { timeoutMs: 100 }).account.retrieve();
+  assert.equal(api.requests.length, 2);
+
+  const hung = await fakeApi(t, ["hang"]);
+  const err = await clientOf(t, hung, { timeoutMs: 100, maxRetries: 0 }).account.retrieve().catch((e) => e);
+  assert.ok(err instanceof ConnectionError);
+  assert.match(err.message, /did not answer within 100 ms/);
+});
+
+test("an unknown outcome resolved by a retry (the replay) needs no read-back", async (t) => {
+  const api = await fakeApi(t, [outcomeUnknown, created]);
+
+  const result = await clientOf(t, api).listings.create({ amazonUrl });
+
+  assert.deepEqual(api.requests.map((r) => r.method), ["POST", "POST"]);
+  assert.equal(result.creditsRemaining, 4);
+});
+
+test("an unknown outcome after the retries is read back by key once: the listing found is the result", async (t) => {
+  const found = { body: { data: [{ ...listing, idempotencyKey: "k-cut" }], nextCursor: null } };
+  const api = await fakeApi(t, [byMethod(outcomeUnknown, found)]);
+  const client = clientOf(t, api, { maxRetries: 2 });
+
+  const result = await client.listings.create({ amazonUrl }, { idempotencyKey: "k-cut" });
+
+  assert.deepEqual(api.requests.map((r) => `${r.method} ${r.url}`), [
+    "POST /v1/listings",
+    "POST /v1/listings",
+    "POST /v1/listings",
+    "GET /v1/listings?idempotencyKey=k-cut",
+  ]);
+  assert.deepEqual(result, { ...listing, idempotencyKey: "k-cut" });
+});
+
+test("an unknown outcome that the read-back does not resolve is thrown with outcomeUnknown", async (t) => {
+  for (const readBack of [{ body: { data: [], nextCursor: null } }, unavailable]) {
+    const api = await fakeApi(t, [byMethod(outcomeUnknown, readBack)]);
+
+    const client = clientOf(t, api, { maxRetries: 1 });
+
+    const err = await client.listings.create({ amazonUrl }, { idempotencyKey: "k-lost" }).catch((e) => e);
+
+    assert.ok(err instanceof ServiceUnavailableError);
+    assert.equal(err.outcomeUnknown, true);
+    assert.equal(err.code, "commit_outcome_unknown");
+    assert.equal(err.idempotencyKey, "k-lost");
+    assert.deepEqual(api.requests.map((r) => r.method), ["POST", "POST", "GET"], "one read-back, not retried");
+  }
+});
