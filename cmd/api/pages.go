@@ -11,8 +11,9 @@ import (
 	"github.com/a2e-automation/app/internal/pages"
 )
 
-// handlePage serves a public page (contact, privacy, terms) from PAGES_DIR.
-// Public: the landing page's footer links to them.
+// handlePage serves a public page: contact, privacy and terms from
+// PAGES_DIR, the desktop API guide built in. Public: the landing page's
+// footer links to the first three, the API Keys page and the OpenAPI to the guide.
 func handlePage(d Deps) http.HandlerFunc {
 	type response struct {
 		Slug     string `json:"slug"`

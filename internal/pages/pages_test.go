@@ -68,3 +68,22 @@ func TestShippedPages(t *testing.T) {
 		}
 	}
 }
+
+func TestBuiltinGuide(t *testing.T) {
+	s := New(t.TempDir(), Vars{ProductName: "Lister", SupportEmail: "help@lister.example", APIBaseURL: "https://lister.example"})
+	p, err := s.Get("desktop-api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Slug != "desktop-api" || p.Title != "Desktop API guide" {
+		t.Fatalf("page = %q %q", p.Slug, p.Title)
+	}
+	for _, want := range []string{"https://lister.example/v1/listings", "help@lister.example", "The Lister desktop software"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("the guide lacks %q", want)
+		}
+	}
+	if strings.Contains(p.Markdown, "{{") {
+		t.Errorf("a placeholder is left in the guide")
+	}
+}

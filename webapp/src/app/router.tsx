@@ -51,6 +51,7 @@ const NotFound = lazy(() => import('./routes/not-found'));
 const Contact = lazy(() => import('./routes/info-page').then((m) => ({ default: m.ContactRoute })));
 const Privacy = lazy(() => import('./routes/info-page').then((m) => ({ default: m.PrivacyRoute })));
 const Terms = lazy(() => import('./routes/info-page').then((m) => ({ default: m.TermsRoute })));
+const DesktopApiGuide = lazy(() => import('./routes/info-page').then((m) => ({ default: m.DesktopApiGuideRoute })));
 const RequireSimulatedProvider = lazy(() => import('./routes/dev/require-simulated-provider'));
 const BillingPortal = lazy(() => import('./routes/dev/billing-portal'));
 const RequireStaff = lazy(() => import('./routes/staff/require-staff'));
@@ -71,6 +72,7 @@ export const routes: RouteObject[] = [
   { path: paths.contact, element: page(Contact, 'Contact') },
   { path: paths.privacy, element: page(Privacy, 'Privacy Policy') },
   { path: paths.terms, element: page(Terms, 'Terms of Service') },
+  { path: paths.desktopApiGuide, element: page(DesktopApiGuide, 'Desktop API guide') },
   {
     element: (
       <RequireAuth>

@@ -12,6 +12,8 @@ export const paths = {
   contact: '/contact',
   privacy: '/privacy',
   terms: '/terms',
+  /** The desktop API guide (GET /api/pages/desktop-api), linked from the API Keys page and the OpenAPI. */
+  desktopApiGuide: '/docs/desktop-api',
 
   dashboard: '/dashboard',
   subscription: '/subscription',

@@ -23,8 +23,8 @@ function ContactPhone() {
   );
 }
 
-/** A public page (contact, privacy, terms) from the Markdown an operator edits. */
-export function InfoPage({ slug }: { slug: PageSlug }) {
+/** A public page: contact, privacy and terms from the Markdown an operator edits, or the built-in API guide. */
+export function InfoPage({ slug, wide = false }: { slug: PageSlug; wide?: boolean }) {
   const { data, error, mutate } = usePage(slug);
   return (
     <div className="info-page">
@@ -36,7 +36,7 @@ export function InfoPage({ slug }: { slug: PageSlug }) {
           <Link to={paths.terms}>Terms</Link>
         </nav>
       </header>
-      <main className="page narrow">
+      <main className={wide ? 'page' : 'page narrow'}>
         <Card>
           {data ? (
             <>
@@ -62,4 +62,7 @@ export function PrivacyRoute() {
 }
 export function TermsRoute() {
   return <InfoPage slug="terms" />;
+}
+export function DesktopApiGuideRoute() {
+  return <InfoPage slug="desktop-api" wide />;
 }

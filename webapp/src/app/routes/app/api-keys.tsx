@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { ShieldAlert } from 'lucide-react';
 import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
@@ -7,6 +8,7 @@ import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { RegenerateApiKey } from '@/features/api-keys/components/regenerate-api-key';
 import { useProfile } from '@/lib/profile';
 import { useAppConfig } from '@/lib/app-config';
+import { paths } from '@/config/paths';
 
 export default function ApiKeysRoute() {
   const { data: profile, error, mutate } = useProfile();
@@ -68,6 +70,10 @@ export default function ApiKeysRoute() {
           <div>
             <dt>Reference</dt>
             <dd>
+              <Link className="link" to={paths.desktopApiGuide}>
+                Desktop API guide
+              </Link>{' '}
+              (error codes, retries, reading listings back, examples) and the{' '}
               <a className="link" href="/v1/openapi.json" target="_blank" rel="noreferrer">
                 OpenAPI document
               </a>{' '}

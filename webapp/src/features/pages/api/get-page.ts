@@ -1,8 +1,8 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
 
-/** The operator-edited pages the server renders from PAGES_DIR. */
-export type PageSlug = 'contact' | 'privacy' | 'terms';
+/** The public pages: the operator's (PAGES_DIR) and the built-in desktop API guide. */
+export type PageSlug = 'contact' | 'privacy' | 'terms' | 'desktop-api';
 
 /** GET /api/pages/{slug}: the page's Markdown and its first heading. */
 export type Page = { slug: PageSlug; title: string; markdown: string };

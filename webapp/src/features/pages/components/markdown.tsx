@@ -1,4 +1,5 @@
 import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
 
 /** Links leave the app in a new tab; internal paths stay. */
 const components: Components = {
@@ -15,13 +16,13 @@ const components: Components = {
 };
 
 /**
- * Renders an operator's Markdown. react-markdown builds React elements and
+ * Renders a page's Markdown, GitHub's flavour (tables, as the API guide has). react-markdown builds React elements and
  * never injects raw HTML, so a page cannot run script.
  */
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="prose">
-      <ReactMarkdown components={components}>{text}</ReactMarkdown>
+      <ReactMarkdown components={components} remarkPlugins={[remarkGfm]}>{text}</ReactMarkdown>
     </div>
   );
 }
