@@ -8,11 +8,13 @@ WEBAPP := webapp
 
 include mk/pg.mk
 
-.PHONY: help deps webapp-deps build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
+OPENAPI_TOOLS := test/openapi
+
+.PHONY: help deps webapp-deps openapi-deps openapi-lint build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
-	@echo "make test   - go vet, go test -race (real PostgreSQL), webapp lint and tests, browser journeys"
+	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism), webapp lint and tests, browser journeys"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
@@ -26,6 +28,17 @@ webapp-deps:
 	@if [ -f $(WEBAPP)/package-lock.json ]; then \
 		if [ ! -d $(WEBAPP)/node_modules ] || [ $(WEBAPP)/package-lock.json -nt $(WEBAPP)/node_modules/.package-lock.json ]; then \
 			$(NPM) ci --prefix $(WEBAPP) --no-audit --no-fund; fi; fi
+
+# Prism (the OpenAPI conformance cases in go-test) and Redocly (openapi-lint),
+# pinned in test/openapi/package-lock.json.
+openapi-deps:
+	@if [ ! -d $(OPENAPI_TOOLS)/node_modules ] || [ $(OPENAPI_TOOLS)/package-lock.json -nt $(OPENAPI_TOOLS)/node_modules/.package-lock.json ]; then \
+		$(NPM) ci --prefix $(OPENAPI_TOOLS) --no-audit --no-fund; fi
+
+# Redocly's recommended rules, all as errors (test/openapi/redocly.yaml).
+openapi-lint: openapi-deps
+	cd $(OPENAPI_TOOLS) && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+		./node_modules/.bin/redocly lint --config redocly.yaml ../../cmd/api/openapi.json
 
 webapp-build: webapp-deps
 	@if [ -f $(WEBAPP)/package.json ]; then $(NPM) run --prefix $(WEBAPP) build; fi
@@ -47,7 +60,7 @@ run-cluster:
 vet:
 	$(GO) vet ./...
 
-go-test: pg-binaries redis
+go-test: pg-binaries redis openapi-deps
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
 
@@ -68,7 +81,7 @@ chromium:
 redis:
 	@scripts/ensure-redis.sh
 
-test: vet go-test webapp-test e2e
+test: vet openapi-lint go-test webapp-test e2e
 
 # The spend path under load beside the SQL floor (../shared/perf), on a
 # durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private

@@ -57,7 +57,8 @@ func TestCommitOutcomeUnknownPointsAtTheIdempotencyKey(t *testing.T) {
 
 	cutter.armed.Store(true)
 	r := e.do(spend)
-	if r.status != http.StatusServiceUnavailable || r.message(t) != msgCommitUnknown || r.header.Get("Retry-After") == "" {
+	if r.status != http.StatusServiceUnavailable || r.message(t) != msgCommitUnknown || r.header.Get("Retry-After") == "" ||
+		errorBodyOf(t, "a cut COMMIT", r).Code != CodeCommitOutcomeUnknown {
 		t.Fatalf("spend with its COMMIT cut = %d %s", r.status, r.body)
 	}
 	r = e.do(spend)
@@ -69,5 +70,22 @@ func TestCommitOutcomeUnknownPointsAtTheIdempotencyKey(t *testing.T) {
 	}
 	if n := e.countEvents(s.ID, "ListingRequested"); n != 1 {
 		t.Fatalf("%d listings charged for one key", n)
+	}
+
+	// Without a key the answer cannot name one: it points at the read-back,
+	// which shows whether the listing was made.
+	unkeyed := request{method: "POST", path: "/v1/listings", body: `{"amazonUrl":"https://www.amazon.com/dp/B000000009"}`,
+		header: map[string]string{"X-API-Key": s.APIKey}}
+	cutter.armed.Store(true)
+	r = e.do(unkeyed)
+	if r.status != http.StatusServiceUnavailable || r.message(t) != msgCommitUnknownUnkeyed || strings.Contains(r.message(t), "same Idempotency-Key") ||
+		errorBodyOf(t, "an unkeyed cut COMMIT", r).Code != CodeCommitOutcomeUnknown {
+		t.Fatalf("an unkeyed spend with its COMMIT cut = %d %s", r.status, r.body)
+	}
+	var page listingPage
+	e.do(request{method: "GET", path: "/v1/listings?limit=1", header: map[string]string{"X-API-Key": s.APIKey}}).json(t, &page)
+	made := len(page.Data) == 1 && page.Data[0].ASIN == "B000000009"
+	if n := e.countEvents(s.ID, "ListingRequested"); (n == 2) != made {
+		t.Fatalf("the read-back says made=%v, the ledger holds %d listings", made, n)
 	}
 }

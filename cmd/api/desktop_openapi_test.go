@@ -19,18 +19,39 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Fatalf("GET /v1/openapi.json = %d %s", r.status, r.header.Get("Content-Type"))
 	}
 	var doc struct {
-		OpenAPI string                               `json:"openapi"`
-		Servers []struct{ URL string }               `json:"servers"`
-		Paths   map[string]map[string]map[string]any `json:"paths"`
+		OpenAPI      string                               `json:"openapi"`
+		Servers      []struct{ URL string }               `json:"servers"`
+		ExternalDocs struct{ URL string }                 `json:"externalDocs"`
+		Paths        map[string]map[string]map[string]any `json:"paths"`
 	}
 	r.json(t, &doc)
-	if !strings.HasPrefix(doc.OpenAPI, "3.1.") || len(doc.Servers) != 1 || doc.Servers[0].URL != "/v1" {
-		t.Fatalf("openapi %q, servers %+v", doc.OpenAPI, doc.Servers)
+	// Absolute addresses on this deployment's APP_BASE_URL, so a generator
+	// given the served document needs nothing else.
+	base := e.deps.Config.BaseURL
+	if !strings.HasPrefix(doc.OpenAPI, "3.1.") || len(doc.Servers) != 1 || doc.Servers[0].URL != base+"/v1" ||
+		doc.ExternalDocs.URL != base+"/docs/desktop-api" {
+		t.Fatalf("openapi %q, servers %+v, externalDocs %q (base %s)", doc.OpenAPI, doc.Servers, doc.ExternalDocs.URL, base)
 	}
-	for _, want := range []string{"GET /account", "POST /listings", "POST /vero-checks"} {
-		method, path, _ := strings.Cut(want, " ")
-		if doc.Paths[path][strings.ToLower(method)] == nil {
-			t.Errorf("the document lacks %s", want)
+	if got := string(openAPIFor("https://x.example")); strings.Count(got, "https://x.example/") != 2 || strings.Contains(got, documentedOrigin) {
+		t.Fatalf("openAPIFor left or missed an address")
+	}
+	// Every keyed operation documents the answers any of them can give;
+	// the metered ones those of a body and a charge.
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if path == "/openapi.json" {
+				continue
+			}
+			want := []string{"401", "405", "429", "500", "503"}
+			if method == "post" {
+				want = append(want, "400", "402", "403", "413", "415", "422")
+			}
+			responses, _ := op["responses"].(map[string]any)
+			for _, status := range want {
+				if responses[status] == nil {
+					t.Errorf("%s %s does not document %s", method, path, status)
+				}
+			}
 		}
 	}
 

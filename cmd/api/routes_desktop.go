@@ -5,7 +5,7 @@ import "github.com/go-chi/chi/v5"
 // addDesktopRoutes declares the desktop client's metered API under /v1.
 // openapi.json describes every route here; a test keeps the two in step.
 func addDesktopRoutes(r chi.Router, d Deps) {
-	r.Get("/openapi.json", handleOpenAPI())
+	r.Get("/openapi.json", handleOpenAPI(d))
 	r.Group(func(r chi.Router) {
 		r.Use(withAPIKey(d))
 		r.Get("/account", handleDesktopAccount(d))
