@@ -1,0 +1,49 @@
+"""Client for the A2E desktop API (``/v1``), standard library only.
+
+    import a2e
+
+    client = a2e.Client(api_key="...", base_url="https://api.example.com")
+    listing = client.listings.create(amazon_url="https://www.amazon.com/dp/B08N5WRWNW")
+    print(listing.id, listing.credits_remaining)
+
+Every error is an ``a2e.A2EError``; see README.md for the kinds, retries and
+idempotency.
+"""
+
+from ._client import AccountResource, Client, Listings
+from ._errors import (
+    A2EError,
+    APIConnectionError,
+    APIError,
+    AuthenticationError,
+    IdempotencyError,
+    InsufficientCreditsError,
+    InvalidRequestError,
+    NotFoundError,
+    RateLimitError,
+    ServiceUnavailableError,
+    SpendingFrozenError,
+)
+from ._models import Account, Listing, ListingPage
+from ._version import __version__
+
+__all__ = [
+    "A2EError",
+    "APIConnectionError",
+    "APIError",
+    "Account",
+    "AccountResource",
+    "AuthenticationError",
+    "Client",
+    "IdempotencyError",
+    "InsufficientCreditsError",
+    "InvalidRequestError",
+    "Listing",
+    "ListingPage",
+    "Listings",
+    "NotFoundError",
+    "RateLimitError",
+    "ServiceUnavailableError",
+    "SpendingFrozenError",
+    "__version__",
+]

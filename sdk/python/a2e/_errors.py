@@ -1,0 +1,181 @@
+"""The errors the SDK raises: one class per kind of failure, all under A2EError."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Type
+
+# The code of a 503 after which the charge may or may not have happened.
+COMMIT_OUTCOME_UNKNOWN = "commit_outcome_unknown"
+
+
+class A2EError(Exception):
+    """Base of every error the SDK raises.
+
+    Attributes:
+        message: English for people; it may change, branch on ``code``.
+        code: the API's stable snake_case code (``"insufficient_credits"``), or
+            None when there was no answer or it carried no code.
+        status: the HTTP status, or None when there was no answer.
+        request_id: the server's id of the request (quote it to support).
+        idempotency_key: the ``Idempotency-Key`` the failed call sent, so a
+            pending operation can be stored and resolved later; None otherwise.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: Optional[str] = None,
+        status: Optional[int] = None,
+        request_id: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.status = status
+        self.request_id = request_id
+        self.idempotency_key = idempotency_key
+
+    def __str__(self) -> str:
+        details = [str(self.status) if self.status is not None else None, self.code]
+        if self.request_id:
+            details.append("request " + self.request_id)
+        shown = ", ".join(d for d in details if d)
+        return f"{self.message} ({shown})" if shown else self.message
+
+
+class APIConnectionError(A2EError):
+    """No HTTP answer: the connection failed, was cut, or an attempt timed out.
+
+    Named so as not to shadow the builtin ``ConnectionError``.
+    """
+
+
+class APIError(A2EError):
+    """An HTTP error answer of no more precise kind (500, 502, a redirect, ...)."""
+
+
+class AuthenticationError(A2EError):
+    """401: the API key is missing, or is not the account's current one."""
+
+
+class InsufficientCreditsError(A2EError):
+    """402: no credits left.
+
+    Attributes:
+        credits_remaining: the balance the answer gave (0).
+    """
+
+    def __init__(self, message: str, *, credits_remaining: Optional[int] = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.credits_remaining = credits_remaining
+
+
+class SpendingFrozenError(A2EError):
+    """403: a payment dispute is open, so spending is paused."""
+
+
+class NotFoundError(A2EError):
+    """404: no such listing of this account (or no such route)."""
+
+
+class InvalidRequestError(A2EError):
+    """400, 405, 413 or 415: a field, the JSON, a header or the method is wrong.
+
+    Attributes:
+        errors: the problem of each field (``{"amazonUrl": "..."}``), empty when
+            the answer named none.
+    """
+
+    def __init__(self, message: str, *, errors: Optional[Dict[str, str]] = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.errors: Dict[str, str] = dict(errors or {})
+
+
+class IdempotencyError(A2EError):
+    """422: the Idempotency-Key was already used with a different request."""
+
+
+class RateLimitError(A2EError):
+    """429: past the key's rate limit, and the retries ran out.
+
+    Attributes:
+        retry_after: seconds the server asked to wait (``Retry-After``), or None.
+    """
+
+    def __init__(self, message: str, *, retry_after: Optional[float] = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
+
+
+class ServiceUnavailableError(A2EError):
+    """503: the service was briefly unavailable, and the retries ran out."""
+
+    @property
+    def outcome_unknown(self) -> bool:
+        """True when the charge may or may not have happened (``commit_outcome_unknown``).
+
+        Keep ``idempotency_key`` with the pending operation and resolve it later
+        with ``client.listings.find_by_idempotency_key``. False means nothing was done.
+        """
+        return self.code == COMMIT_OUTCOME_UNKNOWN
+
+
+_CLASS_OF_CODE: Dict[str, Type[A2EError]] = {
+    "invalid_request": InvalidRequestError,
+    "method_not_allowed": InvalidRequestError,
+    "request_too_large": InvalidRequestError,
+    "unsupported_media_type": InvalidRequestError,
+    "api_key_missing": AuthenticationError,
+    "api_key_invalid": AuthenticationError,
+    "unauthenticated": AuthenticationError,
+    "insufficient_credits": InsufficientCreditsError,
+    "spending_frozen": SpendingFrozenError,
+    "not_found": NotFoundError,
+    "idempotency_key_reused": IdempotencyError,
+    "rate_limited": RateLimitError,
+    "service_unavailable": ServiceUnavailableError,
+    COMMIT_OUTCOME_UNKNOWN: ServiceUnavailableError,
+}
+
+# For an answer without a known code, such as a proxy's.
+_CLASS_OF_STATUS: Dict[int, Type[A2EError]] = {
+    400: InvalidRequestError,
+    401: AuthenticationError,
+    402: InsufficientCreditsError,
+    404: NotFoundError,
+    405: InvalidRequestError,
+    413: InvalidRequestError,
+    415: InvalidRequestError,
+    429: RateLimitError,
+    503: ServiceUnavailableError,
+}
+
+
+def error_of_answer(
+    status: int,
+    body: Dict[str, Any],
+    *,
+    request_id: Optional[str],
+    retry_after: Optional[float],
+    idempotency_key: Optional[str],
+) -> A2EError:
+    """The error for an HTTP error answer, whose JSON body is ``body`` ({} if none)."""
+    code = body.get("code") if isinstance(body.get("code"), str) else None
+    cls = _CLASS_OF_CODE.get(code or "") or _CLASS_OF_STATUS.get(status, APIError)
+    extra: Dict[str, Any] = {}
+    if cls is InsufficientCreditsError:
+        extra["credits_remaining"] = body.get("creditsRemaining")
+    elif cls is RateLimitError:
+        extra["retry_after"] = retry_after
+    elif cls is InvalidRequestError:
+        extra["errors"] = body.get("errors")
+    return cls(
+        body.get("message") or f"HTTP {status}",
+        code=code,
+        status=status,
+        request_id=body.get("requestId") or request_id,
+        idempotency_key=idempotency_key,
+        **extra,
+    )

@@ -1,0 +1,176 @@
+"""The HTTP layer: one call to the API, its retries, and its failures as errors."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import random
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from email.message import Message
+from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, cast
+
+from ._errors import A2EError, APIConnectionError, APIError, error_of_answer
+from ._version import __version__
+
+logger = logging.getLogger("a2e")
+
+T = TypeVar("T")
+
+RETRY_AFTER_CAP = 20.0  # seconds: a longer Retry-After is waited this long
+BACKOFF_BASE = 0.5  # seconds: the first backoff's bound, doubled per retry
+BACKOFF_CAP = 8.0  # seconds: the largest backoff bound
+
+_ALWAYS_RETRIED = frozenset({429, 503})
+_RETRIED_WHEN_REPEATABLE = frozenset({500, 502, 504})
+
+
+@dataclass(frozen=True)
+class Request:
+    """One call: its body is serialised once, so every retry sends the same bytes."""
+
+    method: str
+    path: str
+    query: Optional[Dict[str, str]] = None
+    body: Optional[bytes] = None
+    idempotency_key: Optional[str] = None
+
+    @property
+    def repeatable(self) -> bool:
+        """Whether sending it twice cannot do it twice: a read, or a keyed request."""
+        return self.method == "GET" or self.idempotency_key is not None
+
+
+@dataclass(frozen=True)
+class Response:
+    """A successful answer."""
+
+    status: int
+    headers: Message
+    body: bytes
+
+    def parse(self, build: Callable[[Any], T]) -> T:
+        """``build`` applied to the JSON body; an APIError if the body is not what it expects."""
+        try:
+            return build(json.loads(self.body))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise APIError(
+                f"The answer could not be read: {exc!r}",
+                status=self.status,
+                request_id=self.headers.get("X-Request-ID"),
+            ) from exc
+
+
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """Answers a redirect as it is (an APIError), so the API key never follows it elsewhere."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class Transport:
+    """Sends requests with the API key, retrying what is safe to retry.
+
+    Retried: no answer, 429 and 503; 500, 502 and 504 when the request is
+    repeatable. The wait is ``Retry-After`` (capped) when given, else backoff
+    with full jitter.
+    """
+
+    def __init__(
+        self, *, api_key: str, base_url: str, max_retries: int, timeout: float, sleep: Callable[[float], None]
+    ) -> None:
+        self._api_key = api_key
+        self.base_url = base_url
+        self.max_retries = max_retries
+        self.timeout = timeout
+        self._sleep = sleep
+        self._opener = urllib.request.build_opener(_RefuseRedirects)
+
+    def __repr__(self) -> str:
+        return f"Transport(base_url={self.base_url!r})"
+
+    def request(self, request: Request) -> Response:
+        """The successful answer to ``request``, after at most ``max_retries`` retries.
+
+        Raises the A2EError of the last failure.
+        """
+        attempt = 0
+        while True:
+            try:
+                status, headers, body = self._send(request)
+            except APIConnectionError as exc:
+                if attempt >= self.max_retries:
+                    raise
+                failure, retry_after = exc.message, None
+            else:
+                if status < 400:
+                    return Response(status, headers, body)
+                retryable = status in _ALWAYS_RETRIED or (status in _RETRIED_WHEN_REPEATABLE and request.repeatable)
+                if attempt >= self.max_retries or not retryable:
+                    raise _error(status, headers, body, request)
+                failure, retry_after = f"HTTP {status}", _retry_after(headers)
+            delay = _delay(attempt, retry_after)
+            logger.info(
+                "%s %s: %s; retry %d of %d in %.2fs",
+                request.method, request.path, failure, attempt + 1, self.max_retries, delay,
+            )
+            self._sleep(delay)
+            attempt += 1
+
+    def _send(self, request: Request) -> Tuple[int, Message, bytes]:
+        """One attempt: the answer's status, headers and body, whatever the status."""
+        url = self.base_url + request.path
+        if request.query:
+            url += "?" + urllib.parse.urlencode(request.query)
+        headers = {"X-API-Key": self._api_key, "Accept": "application/json", "User-Agent": f"a2e-python/{__version__}"}
+        if request.body is not None:
+            headers["Content-Type"] = "application/json"
+        if request.idempotency_key is not None:
+            headers["Idempotency-Key"] = request.idempotency_key
+        req = urllib.request.Request(url, data=request.body, headers=headers, method=request.method)
+        try:
+            try:
+                answer = self._opener.open(req, timeout=self.timeout)
+                status = answer.status
+            except urllib.error.HTTPError as exc:  # an error answer is still an answer
+                answer, status = exc, exc.code
+            with answer:
+                return status, answer.headers, answer.read()
+        except (OSError, http.client.HTTPException) as exc:
+            reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
+            raise APIConnectionError(
+                f"{request.method} {self.base_url}{request.path} got no answer: {reason}",
+                idempotency_key=request.idempotency_key,
+            ) from exc
+
+
+def _error(status: int, headers: Message, body: bytes, request: Request) -> A2EError:
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        data = None
+    return error_of_answer(
+        status,
+        cast(Dict[str, Any], data) if isinstance(data, dict) else {},
+        request_id=headers.get("X-Request-ID"),
+        retry_after=_retry_after(headers),
+        idempotency_key=request.idempotency_key,
+    )
+
+
+def _retry_after(headers: Message) -> Optional[float]:
+    """``Retry-After`` in seconds; None when absent or not a number of seconds."""
+    try:
+        return max(0.0, float(headers.get("Retry-After", "")))
+    except ValueError:
+        return None
+
+
+def _delay(attempt: int, retry_after: Optional[float]) -> float:
+    """Seconds to wait before retry ``attempt + 1``."""
+    if retry_after is not None:
+        return min(retry_after, RETRY_AFTER_CAP)
+    return random.uniform(0, min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt))
