@@ -33,6 +33,16 @@ describe('contact, privacy and terms', () => {
     expect(screen.getByText('bold').tagName).toBe('STRONG');
   });
 
+  it('/docs/desktop-api renders the API guide, tables and code included, signed out', async () => {
+    renderApp('/docs/desktop-api', {
+      ...signedOut,
+      'GET /api/pages/desktop-api': page('desktop-api', '# Desktop API guide\n\n| status | `code` |\n| --- | --- |\n| 402 | `insufficient_credits` |\n\n```sh\ncurl -X POST\n```'),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Desktop API guide' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'insufficient_credits' })).toBeInTheDocument();
+    expect(screen.getByText('curl -X POST').closest('pre')).not.toBeNull();
+  });
+
   it('the contact page adds phone support where the operator has a number', async () => {
     renderApp('/contact', {
       ...signedOut,

@@ -147,7 +147,9 @@ describe('api keys', () => {
     expect(screen.getByText('POST /v1/listings')).toBeInTheDocument();
     expect(screen.getByText('1 credit per request')).toBeInTheDocument();
     expect(screen.getByText('20 requests per minute')).toBeInTheDocument();
-    expect(screen.queryByText(/PHP/)).not.toBeInTheDocument();
+    expect(screen.getByText(/SDKs for Node.js, Python, PHP and Go/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Desktop API guide' })).toHaveAttribute('href', '/docs/desktop-api');
+    expect(screen.getByRole('link', { name: 'OpenAPI document' })).toHaveAttribute('href', '/v1/openapi.json');
   });
 
   it("takes the rate limit and the address from the server, and shows examples with the seller's key", async () => {
@@ -160,16 +162,18 @@ describe('api keys', () => {
     expect(curl).toHaveTextContent('curl -X POST https://api.seller.test/v1/listings');
     expect(curl).toHaveTextContent(`X-API-Key: ${activeProfile.apiKey}`);
     expect(curl).toHaveTextContent('Idempotency-Key: $(uuidgen');
+    await app.user.click(screen.getByRole('tab', { name: 'PowerShell' }));
+    const powershell = await screen.findByLabelText('PowerShell example');
+    expect(powershell).toHaveTextContent("Invoke-RestMethod -Method Post -Uri 'https://api.seller.test/v1/listings'");
+    expect(powershell).toHaveTextContent(activeProfile.apiKey);
     for (const [tab, needle] of [
-      ['PowerShell', "Invoke-RestMethod -Method Post -Uri 'https://api.seller.test/v1/listings'"],
-      ['Node.js', "'Idempotency-Key': randomUUID()"],
-      ['Python', '"Idempotency-Key": str(uuid.uuid4())'],
+      ['Node.js', "new Client({ apiKey: '" + activeProfile.apiKey + "', baseUrl: 'https://api.seller.test' })"],
+      ['Python', 'a2e.Client(api_key="' + activeProfile.apiKey + '", base_url="https://api.seller.test")'],
+      ['PHP', "new \\A2E\\Client(['api_key' => '" + activeProfile.apiKey + "', 'base_url' => 'https://api.seller.test'])"],
+      ['Go', 'a2e.NewClient("' + activeProfile.apiKey + '", a2e.WithBaseURL("https://api.seller.test"))'],
     ]) {
       await app.user.click(screen.getByRole('tab', { name: tab }));
-      const code = await screen.findByLabelText(`${tab} example`);
-      expect(code).toHaveTextContent('https://api.seller.test/v1/listings');
-      expect(code).toHaveTextContent(activeProfile.apiKey);
-      expect(code).toHaveTextContent(needle);
+      expect(await screen.findByLabelText(`${tab} example`)).toHaveTextContent(needle);
     }
   });
 });

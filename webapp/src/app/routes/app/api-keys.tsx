@@ -82,7 +82,14 @@ export default function ApiKeysRoute() {
           </div>
           <div>
             <dt>Examples</dt>
-            <dd>curl, PowerShell, Node.js and Python below; they use your key and run as copied (each run costs 1 credit)</dd>
+            <dd>curl, PowerShell and the SDKs below; they use your key and run as copied (each run costs 1 credit)</dd>
+          </div>
+          <div>
+            <dt>SDKs</dt>
+            <dd>
+              SDKs for Node.js, Python, PHP and Go: they retry safely with one Idempotency-Key, read an unknown outcome
+              back, and raise an error class per error code
+            </dd>
           </div>
         </dl>
         <h3 className="card-subtitle">Example request</h3>

@@ -1,13 +1,14 @@
 /** A product on amazon.com; each run of an example costs 1 credit. */
 const EXAMPLE_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 
-export type Snippet = { id: 'curl' | 'powershell' | 'node' | 'python'; label: string; code: string };
+export type Snippet = { id: 'curl' | 'powershell' | 'node' | 'python' | 'php' | 'go'; label: string; code: string };
 
 /**
  * Examples of POST /v1/listings that work as copied: the seller's own key
- * and the server's public address (APP_BASE_URL), nothing to fill in. Each
- * sends a fresh Idempotency-Key, as docs/desktop-api.md asks. curl is for
- * macOS and Linux shells; Windows gets PowerShell's own client.
+ * and the server's public address (APP_BASE_URL), nothing to fill in. curl
+ * (macOS and Linux shells) and PowerShell (Windows) call the API itself with
+ * a fresh Idempotency-Key, as the guide asks; Node.js, Python, PHP and Go
+ * use the SDKs (sdk/), which keep one key across their retries.
  */
 export function listingSnippets(apiBaseUrl: string, apiKey: string): Snippet[] {
   const url = `${apiBaseUrl}/v1/listings`;
@@ -42,43 +43,81 @@ export function listingSnippets(apiBaseUrl: string, apiKey: string): Snippet[] {
       id: 'node',
       label: 'Node.js',
       code: [
-        `// Node.js 18 or later: save as listing.mjs, run: node listing.mjs`,
-        `import { randomUUID } from 'node:crypto';`,
+        `// Node.js 18 or later with the SDK (npm install ./sdk/typescript): save as listing.mjs, run: node listing.mjs`,
+        `import { Client, InsufficientCreditsError } from '@a2e-automation/sdk';`,
         ``,
-        `const response = await fetch('${url}', {`,
-        `  method: 'POST',`,
-        `  headers: {`,
-        `    'X-API-Key': '${apiKey}',`,
-        `    'Content-Type': 'application/json',`,
-        `    'Idempotency-Key': randomUUID(),`,
-        `  },`,
-        `  body: JSON.stringify({ amazonUrl: '${EXAMPLE_URL}' }),`,
-        `});`,
-        `console.log(response.status, await response.json());`,
+        `const client = new Client({ apiKey: '${apiKey}', baseUrl: '${apiBaseUrl}' });`,
+        `try {`,
+        `  // One Idempotency-Key per listing, kept for every retry (429, 503, network errors)`,
+        `  const listing = await client.listings.create({ amazonUrl: '${EXAMPLE_URL}' });`,
+        `  console.log(listing.id, listing.status, listing.creditsRemaining);`,
+        `} catch (error) {`,
+        `  if (error instanceof InsufficientCreditsError) console.log('Buy more credits');`,
+        `  else throw error;`,
+        `}`,
       ].join('\n'),
     },
     {
       id: 'python',
       label: 'Python',
       code: [
-        `# Python 3, standard library only: save as listing.py, run: python3 listing.py`,
-        `import json, urllib.error, urllib.request, uuid`,
+        `# Python 3.9 or later with the SDK (pip install ./sdk/python): save as listing.py, run: python3 listing.py`,
+        `import a2e`,
         ``,
-        `request = urllib.request.Request(`,
-        `    "${url}",`,
-        `    data=json.dumps({"amazonUrl": "${EXAMPLE_URL}"}).encode(),`,
-        `    headers={`,
-        `        "X-API-Key": "${apiKey}",`,
-        `        "Content-Type": "application/json",`,
-        `        "Idempotency-Key": str(uuid.uuid4()),`,
-        `    },`,
-        `    method="POST",`,
-        `)`,
+        `client = a2e.Client(api_key="${apiKey}", base_url="${apiBaseUrl}")`,
         `try:`,
-        `    with urllib.request.urlopen(request, timeout=30) as response:`,
-        `        print(response.status, json.load(response))`,
-        `except urllib.error.HTTPError as error:`,
-        `    print(error.code, json.load(error))`,
+        `    # One Idempotency-Key per listing, kept for every retry (429, 503, network errors)`,
+        `    listing = client.listings.create(amazon_url="${EXAMPLE_URL}")`,
+        `    print(listing.id, listing.status, listing.credits_remaining)`,
+        `except a2e.InsufficientCreditsError:`,
+        `    print("Buy more credits")`,
+      ].join('\n'),
+    },
+    {
+      id: 'php',
+      label: 'PHP',
+      code: [
+        `<?php`,
+        `// PHP 8.1 or later with the curl extension and the SDK (sdk/php: Composer, or its autoload.php)`,
+        `require 'sdk/php/autoload.php';`,
+        ``,
+        `$client = new \\A2E\\Client(['api_key' => '${apiKey}', 'base_url' => '${apiBaseUrl}']);`,
+        `try {`,
+        `    // One Idempotency-Key per listing, kept for every retry (429, 503, network errors)`,
+        `    $listing = $client->listings->create(['amazonUrl' => '${EXAMPLE_URL}']);`,
+        `    echo $listing->id, ' ', $listing->status, ' ', $listing->creditsRemaining, "\\n";`,
+        `} catch (\\A2E\\Exception\\InsufficientCreditsException $e) {`,
+        `    echo "Buy more credits\\n";`,
+        `}`,
+      ].join('\n'),
+    },
+    {
+      id: 'go',
+      label: 'Go',
+      code: [
+        `// Go with the SDK (module github.com/a2e-automation/app/sdk/go, folder sdk/go)`,
+        `package main`,
+        ``,
+        `import (`,
+        `\t"context"`,
+        `\t"errors"`,
+        `\t"fmt"`,
+        `\t"log"`,
+        ``,
+        `\ta2e "github.com/a2e-automation/app/sdk/go"`,
+        `)`,
+        ``,
+        `func main() {`,
+        `\tc := a2e.NewClient("${apiKey}", a2e.WithBaseURL("${apiBaseUrl}"))`,
+        `\t// One Idempotency-Key per listing, kept for every retry (429, 503, network errors)`,
+        `\tlisting, err := c.Listings.Create(context.Background(), a2e.CreateListingParams{AmazonURL: "${EXAMPLE_URL}"})`,
+        `\tif errors.Is(err, a2e.ErrInsufficientCredits) {`,
+        `\t\tlog.Fatal("Buy more credits")`,
+        `\t} else if err != nil {`,
+        `\t\tlog.Fatal(err)`,
+        `\t}`,
+        `\tfmt.Println(listing.ID, listing.Status, *listing.CreditsRemaining)`,
+        `}`,
       ].join('\n'),
     },
   ];
