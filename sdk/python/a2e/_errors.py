@@ -19,6 +19,8 @@ class A2EError(Exception):
         request_id: the server's id of the request (quote it to support).
         idempotency_key: the ``Idempotency-Key`` the failed call sent, so a
             pending operation can be stored and resolved later; None otherwise.
+        retry_after: seconds the answer asked to wait before trying again
+            (``Retry-After``, on 429 and 503), or None.
     """
 
     def __init__(
@@ -29,6 +31,7 @@ class A2EError(Exception):
         status: Optional[int] = None,
         request_id: Optional[str] = None,
         idempotency_key: Optional[str] = None,
+        retry_after: Optional[float] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -36,6 +39,7 @@ class A2EError(Exception):
         self.status = status
         self.request_id = request_id
         self.idempotency_key = idempotency_key
+        self.retry_after = retry_after
 
     def __str__(self) -> str:
         details = [str(self.status) if self.status is not None else None, self.code]
@@ -98,19 +102,11 @@ class IdempotencyError(A2EError):
 
 
 class RateLimitError(A2EError):
-    """429: past the key's rate limit, and the retries ran out.
-
-    Attributes:
-        retry_after: seconds the server asked to wait (``Retry-After``), or None.
-    """
-
-    def __init__(self, message: str, *, retry_after: Optional[float] = None, **kwargs: Any) -> None:
-        super().__init__(message, **kwargs)
-        self.retry_after = retry_after
+    """429: past the key's rate limit, and the retries ran out; see ``retry_after``."""
 
 
 class ServiceUnavailableError(A2EError):
-    """503: the service was briefly unavailable, and the retries ran out."""
+    """503: the service was briefly unavailable, and the retries ran out; see ``retry_after``."""
 
     @property
     def outcome_unknown(self) -> bool:
@@ -167,8 +163,6 @@ def error_of_answer(
     extra: Dict[str, Any] = {}
     if cls is InsufficientCreditsError:
         extra["credits_remaining"] = body.get("creditsRemaining")
-    elif cls is RateLimitError:
-        extra["retry_after"] = retry_after
     elif cls is InvalidRequestError:
         extra["errors"] = body.get("errors")
     return cls(
@@ -177,5 +171,6 @@ def error_of_answer(
         status=status,
         request_id=body.get("requestId") or request_id,
         idempotency_key=idempotency_key,
+        retry_after=retry_after,
         **extra,
     )

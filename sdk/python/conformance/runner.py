@@ -54,8 +54,8 @@ def error_json(error: a2e.A2EError) -> Dict[str, Any]:
         "requestId": error.request_id,
         "message": error.message,
         "idempotencyKey": error.idempotency_key,
-        "retryAfter": getattr(error, "retry_after", None),
-        "outcomeUnknown": getattr(error, "outcome_unknown", None),
+        "retryAfter": error.retry_after,
+        "outcomeUnknown": isinstance(error, a2e.ServiceUnavailableError) and error.outcome_unknown,
         "creditsRemaining": getattr(error, "credits_remaining", None),
     }
 

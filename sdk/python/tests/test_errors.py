@@ -59,9 +59,9 @@ class ErrorTest(FakeAPITestCase):
                               a2e.InvalidRequestError)
         self.assertEqual(invalid.errors, {"amazonUrl": "bad"})
 
-        unavailable = self.raised(Reply(503, {"code": "service_unavailable", "message": "m"}),
+        unavailable = self.raised(Reply(503, {"code": "service_unavailable", "message": "m"}, {"Retry-After": "5"}),
                                   a2e.ServiceUnavailableError)
-        self.assertFalse(unavailable.outcome_unknown)
+        self.assertEqual((unavailable.outcome_unknown, unavailable.retry_after), (False, 5.0))
 
     def test_an_answer_without_a_code_is_classed_by_its_status(self) -> None:
         err = self.raised(Reply(502, b"<html>Bad gateway</html>", {"X-Request-ID": "r-gw"}))

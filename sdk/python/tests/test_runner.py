@@ -45,7 +45,7 @@ class RunnerTest(FakeAPITestCase):
         line = self.line(api, {"op": "create", "amazonUrl": LISTING["amazonUrl"], "idempotencyKey": "k"})
         self.assertEqual(line, {"ok": False, "error": {
             "class": "InsufficientCreditsError", "code": "insufficient_credits", "status": 402, "requestId": "r-2",
-            "message": "Insufficient credits", "idempotencyKey": "k", "retryAfter": None, "outcomeUnknown": None,
+            "message": "Insufficient credits", "idempotencyKey": "k", "retryAfter": None, "outcomeUnknown": False,
             "creditsRemaining": 0}})
 
     def test_no_answer_is_class_connection_error_and_max_retries_is_passed(self) -> None:
