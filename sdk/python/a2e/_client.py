@@ -39,7 +39,10 @@ class Listings:
         try:
             response = self._transport.request(Request("POST", "/v1/listings", body=body, idempotency_key=key))
         except ServiceUnavailableError as exc:
-            found = self._read_back(key) if exc.outcome_unknown else None
+            if not exc.outcome_unknown:
+                raise
+            self._transport.pause(exc.retry_after)
+            found = self._read_back(key)
             if found is None:
                 raise
             return found

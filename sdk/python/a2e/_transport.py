@@ -120,6 +120,10 @@ class Transport:
             self._sleep(delay)
             attempt += 1
 
+    def pause(self, retry_after: Optional[float]) -> None:
+        """Waits as before a first retry (a COMMIT whose answer was cut may still be landing)."""
+        self._sleep(_delay(0, retry_after))
+
     def _send(self, request: Request) -> Tuple[int, Message, bytes]:
         """One attempt: the answer's status, headers and body, whatever the status."""
         url = self.base_url + request.path

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 
 import { ServiceUnavailableError } from "./errors.js";
-import type { Transport } from "./transport.js";
+import { retryDelayMs } from "./retry.js";
+import { sleep, type Transport } from "./transport.js";
 import type {
   CreateListingOptions,
   CreateListingParams,
@@ -24,7 +25,7 @@ export class ListingsResource {
    * Requests a listing of an Amazon product, for 1 credit. The request carries an `Idempotency-Key`
    * (the one given, or a fresh UUID) and the same body on every retry, so it is charged at most once.
    * Should the outcome stay unknown once the retries run out (`commit_outcome_unknown`), the listing
-   * is looked up by its key once: found, it is returned; not found, the error is thrown. The result
+   * is looked up by its key once, after one more wait: found, it is returned; not found, the error is thrown. The result
    * and every error carry the key.
    */
   async create(params: CreateListingParams, options: CreateListingOptions = {}): Promise<CreatedListing> {
@@ -42,7 +43,9 @@ export class ListingsResource {
       if (!(err instanceof ServiceUnavailableError && err.outcomeUnknown)) {
         throw err;
       }
-      // One read-back, not retried: if it fails too, the outcome is still unknown.
+      // A COMMIT whose answer was cut may still be landing: wait as before a retry, then read back
+      // once, not retried: if that fails too, the outcome is still unknown.
+      await sleep(retryDelayMs(0, err));
       const found = await this.#find(idempotencyKey, 0).catch(() => null);
       if (found === null) {
         throw err;

@@ -14,7 +14,7 @@ export interface Call {
   maxRetries?: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Sends calls with the API key, a timeout per attempt, and retries. Internal to the SDK. */
 export class Transport {

@@ -153,6 +153,12 @@ final class Transport
      * Waits before retry number $attempt + 1: Retry-After when the server gave
      * one (capped), else full-jitter exponential backoff.
      */
+    /** Waits as before a first retry: a COMMIT whose answer was cut may still be landing. */
+    public function pause(?int $retryAfter): void
+    {
+        $this->wait(0, $retryAfter);
+    }
+
     private function wait(int $attempt, ?int $retryAfter): void
     {
         if ($retryAfter !== null) {

@@ -51,6 +51,7 @@ class ListingsService
             if (!$e->isOutcomeUnknown()) {
                 throw $e;
             }
+            $this->transport->pause($e->getRetryAfter());
             return $this->readBack($key) ?? throw $e;
         }
     }
