@@ -15,33 +15,25 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/apikeys"
-	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/migrations"
+	"github.com/a2e-automation/app/test/sdk/seller"
 )
 
 func main() {
 	db := flag.String("db", "", "PostgreSQL URL of the database (required)")
-	email := flag.String("email", "", "the seller's email (default a fresh one)")
-	credits := flag.Int64("credits", 0, "promotional credits to grant")
-	frozen := flag.Bool("frozen", false, "open a payment dispute, freezing spending")
+	var o seller.Options
+	flag.StringVar(&o.Email, "email", "", "the seller's email (default a fresh one)")
+	flag.Int64Var(&o.Credits, "credits", 0, "promotional credits to grant")
+	flag.BoolVar(&o.Frozen, "frozen", false, "open a payment dispute, freezing spending")
 	flag.Parse()
 	if *db == "" {
 		fmt.Fprintln(os.Stderr, "seed: -db is required")
 		os.Exit(2)
 	}
-	if *email == "" {
-		*email = fmt.Sprintf("seed-%d@example.com", time.Now().UnixNano())
-	}
-	key, err := seed(context.Background(), *db, *email, *credits, *frozen)
+	key, err := seed(context.Background(), *db, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "seed:", err)
 		os.Exit(1)
@@ -49,7 +41,7 @@ func main() {
 	fmt.Println(key)
 }
 
-func seed(ctx context.Context, db, email string, credits int64, frozen bool) (string, error) {
+func seed(ctx context.Context, db string, o seller.Options) (string, error) {
 	if err := migrations.Apply(ctx, db); err != nil {
 		return "", err
 	}
@@ -58,32 +50,6 @@ func seed(ctx context.Context, db, email string, credits int64, frozen bool) (st
 		return "", err
 	}
 	defer pool.Close()
-	keys, err := apikeys.New(config.DevelopmentSecret)
-	if err != nil {
-		return "", err
-	}
-	md := eventstore.Metadata{Actor: "seed"}
-	repo := accounts.NewRepository(eventstore.New(pool), nil)
-	s, err := repo.Register(ctx, keys, email, "no-password", md)
-	if err != nil {
-		return "", err
-	}
-	_, err = repo.Update(ctx, s.AccountID, eventstore.UpdateOptions{Metadata: md},
-		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-			if credits > 0 {
-				if err := a.GrantCredits(domain.CreditsGranted{Amount: credits, Source: domain.SourcePromo}, now); err != nil {
-					return nil, err
-				}
-			}
-			if frozen {
-				pay := "pi_seed_" + s.AccountID
-				if err := a.RecordPayment(domain.PaymentRecorded{PaymentID: pay, Kind: domain.PaymentKindCredits,
-					Description: "100 credits", AmountCents: 999, Status: domain.PaymentPaid}, now); err != nil {
-					return nil, err
-				}
-				return nil, a.OpenDispute("dp_seed_"+s.AccountID, pay, 999, now)
-			}
-			return nil, nil
-		})
+	s, err := seller.New(ctx, pool, o)
 	return s.APIKey, err
 }

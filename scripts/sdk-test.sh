@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs each SDK's own unit tests, for the SDKs that are in sdk/; every one
+# runs even when an earlier one fails, and the script fails if any did.
+# The tools come from scripts/ensure-sdk-tools.sh. The conformance cases
+# against the real bin/api are the Go test test/sdk (go test ./test/sdk).
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+failed=()
+
+# suite NAME DIR COMMAND...: runs COMMAND when sdk/DIR exists.
+suite() {
+	local name="$1" dir="$2"
+	shift 2
+	[ -d "sdk/$dir" ] || return 0
+	echo "== $name: $*"
+	"$@" || failed+=("$name")
+}
+
+suite TypeScript typescript npm test --prefix sdk/typescript
+suite Python python python3 -m unittest discover -s sdk/python/tests -t sdk/python
+suite PHP php php sdk/php/tests/run.php
+suite Go go bash -c 'cd sdk/go && go vet ./... && go test -race ./...'
+
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "sdk-test: failed: ${failed[*]}" >&2
+	exit 1
+fi

@@ -1,0 +1,187 @@
+// Package sdk_test runs the SDKs' conformance cases (sdk/conformance) with
+// every SDK's runner against the real bin/api: built from the tree, in
+// development, on a fresh database reached through a fault proxy, so a case
+// can arrange a used-up rate limit, PostgreSQL down or a cut COMMIT. Each SDK
+// is a subtest, each case a subtest of it; an SDK without its runner or its
+// tools is skipped, except on CI (CI=true).
+package sdk_test
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/test/sdk/seller"
+)
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts bin/api and runs every SDK's runner")
+	}
+	cases := loadCases(t)
+	srv := startServer(t)
+	for _, k := range sdks {
+		t.Run(k.name, func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join(repoRoot, "sdk", k.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, k.runner)); err != nil {
+				unavailable(t, "sdk/%s has no runner %s", k.name, k.runner)
+			}
+			r := runner{command: k.prepare(t, dir), dir: dir}
+			for _, c := range cases {
+				t.Run(c.Name, func(t *testing.T) { srv.runCase(t, r, c) })
+			}
+		})
+	}
+}
+
+// runner is an SDK's prepared runner.
+type runner struct {
+	command []string
+	dir     string
+}
+
+// runCase runs c's steps in order with a new account and checks what the
+// account was charged.
+func (s *server) runCase(t *testing.T, r runner, c testCase) {
+	acct := s.seller(t, seller.Options{Credits: c.Account.Credits, Frozen: c.Account.Frozen})
+	vars := map[string]string{"key": "conformance-" + randomHex(8), "email": acct.Email}
+	if c.OtherListing {
+		vars["otherListingId"] = s.otherListing(t)
+	}
+	for i, st := range c.Steps {
+		s.runStep(t, r, acct, st, vars, i+1)
+	}
+	if got := s.charges(t, acct.AccountID); got != c.Charges {
+		t.Fatalf("the ledger holds %d CreditsSpent of the account, want %d", got, c.Charges)
+	}
+}
+
+// runStep arranges the server for st, runs the runner once and checks its
+// line; it saves st's variables into vars.
+func (s *server) runStep(t *testing.T, r runner, acct seller.Seller, st step, vars map[string]string, n int) {
+	t.Helper()
+	op, err := expand(st.Op, vars)
+	if err != nil {
+		t.Fatalf("step %d: op: %v", n, err)
+	}
+	expect, err := expand(st.Expect, vars)
+	if err != nil {
+		t.Fatalf("step %d: expect: %v", n, err)
+	}
+	opJSON, _ := json.Marshal(op)
+	base, key := s.base, acct.APIKey
+	var after func() string // undoes the arrangement, saying what went wrong
+	switch st.Arrange {
+	case "unknownKey":
+		key = unknownKey(t)
+	case "rateLimited":
+		s.exhaust(t, key)
+	case "databaseDown":
+		wait := s.databaseDown()
+		after = func() string {
+			if !wait() {
+				return "bin/api never answered 503 while PostgreSQL was down (did the runner call it?)"
+			}
+			return ""
+		}
+	case "commitCut", "commitLost":
+		marker, _ := op.(map[string]any)["idempotencyKey"].(string)
+		if marker == "" {
+			t.Fatalf("step %d: %s needs the op's idempotencyKey to find its transaction", n, st.Arrange)
+		}
+		cut := s.proxy.CutCommit(marker, st.Arrange == "commitCut")
+		after = func() string {
+			select {
+			case <-cut:
+				return ""
+			case <-time.After(time.Second):
+				return "the COMMIT of the create was never cut (did the runner send the op's idempotencyKey?)"
+			}
+		}
+	case "noServer":
+		base = noServer(t)
+	}
+	out, runErr := call(r.command, r.dir, base, key, opJSON)
+	var problems []string
+	if after != nil {
+		if p := after(); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	if runErr != nil {
+		problems = append(problems, fmt.Sprintf("the runner failed: %v", runErr))
+	}
+	if bytes.Contains(out.stdout, []byte(key)) || bytes.Contains(out.stderr, []byte(key)) {
+		problems = append(problems, "the API key appears in the runner's output (shown below as <API key>)")
+	}
+	line, p := parseLine(out.stdout)
+	if p == "" {
+		p = protocolProblem(line)
+	}
+	if p == "" {
+		p = mismatch(expect, any(line), "$")
+	}
+	if p != "" {
+		problems = append(problems, p)
+	}
+	if limit := time.Duration(st.WithinSeconds * float64(time.Second)); limit > 0 && out.took > limit {
+		problems = append(problems, fmt.Sprintf("took %s, more than %s", out.took.Round(time.Millisecond), limit))
+	}
+	for name, path := range st.Save {
+		v, ok := lookup(line, path)
+		if !ok && len(problems) == 0 {
+			problems = append(problems, fmt.Sprintf("no string at %s to save as ${%s}", path, name))
+		}
+		vars[name] = v
+	}
+	if len(problems) > 0 {
+		redact := func(b []byte) string { return strings.ReplaceAll(string(b), key, "<API key>") }
+		t.Fatalf("step %d (arrange %q), op %s:\n  %s\nstdout:\n%s\nstderr:\n%s", n, st.Arrange, opJSON,
+			strings.Join(problems, "\n  "), redact(out.stdout), redact(out.stderr))
+	}
+}
+
+// parseLine reads the runner's one line of JSON.
+func parseLine(stdout []byte) (map[string]any, string) {
+	text := strings.TrimSuffix(string(stdout), "\n")
+	if text == "" || strings.Contains(text, "\n") {
+		return nil, "the runner must print exactly one line on standard output"
+	}
+	var line map[string]any
+	if err := json.Unmarshal([]byte(text), &line); err != nil {
+		return nil, fmt.Sprintf("the line is not a JSON object: %v", err)
+	}
+	return line, ""
+}
+
+// unknownKey is a well-formed API key that no account has.
+func unknownKey(t *testing.T) string {
+	t.Helper()
+	keys, err := apikeys.New(config.DevelopmentSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := keys.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,249 @@
+package sdk_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
+	"github.com/a2e-automation/app/internal/testing/testbin"
+	"github.com/a2e-automation/app/internal/testing/testdb"
+	"github.com/a2e-automation/app/test/sdk/seller"
+)
+
+// rateLimit is bin/api's RATE_LIMIT_PER_MINUTE: a key that used it up may
+// call again after 60/rateLimit seconds (its Retry-After).
+const rateLimit = 30
+
+// repoRoot is the repository, from this package's directory.
+const repoRoot = "../.."
+
+// server is bin/api, built from the tree, in development on a fresh
+// database that it reaches through a fault proxy; the test reaches the
+// database directly.
+type server struct {
+	base  string // http://127.0.0.1:port
+	db    *pgxpool.Pool
+	proxy *faultproxy.Proxy
+	http  *http.Client
+	log   *lockedBuffer // bin/api's output
+}
+
+func startServer(t *testing.T) *server {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "api")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/api")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/api: %v\n%s", err, out)
+	}
+	direct := testdb.NewURL(t)
+	s := &server{db: testdb.Pool(t, direct), http: &http.Client{Timeout: 30 * time.Second}}
+	u, err := url.Parse(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.proxy = faultproxy.Start(t, u.Host)
+	s.proxy.Set(faultproxy.Postgres)
+	u.Host = s.proxy.Addr()
+	q := u.Query()
+	q.Set("sslmode", "disable") // the proxy reads the protocol in plaintext to cut a COMMIT
+	u.RawQuery = q.Encode()
+
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir(),
+		"APP_ENV=development", "DATABASE_URL=" + u.String(), "METRICS_ADDR=off", "LOG_LEVEL=warn",
+		fmt.Sprintf("RATE_LIMIT_PER_MINUTE=%d", rateLimit)}
+	s.log = &lockedBuffer{}
+	base, stop, err := testbin.StartEnv(bin, []string{"-addr", "127.0.0.1:0"}, env, s.log, listening, time.Minute)
+	if err != nil {
+		t.Fatalf("bin/api: %v\n%s", err, s.log.String())
+	}
+	t.Cleanup(stop)
+	t.Cleanup(func() {
+		if t.Failed() {
+			out := s.log.String()
+			t.Logf("bin/api's log (tail):\n%s", out[max(0, len(out)-8000):])
+		}
+	})
+	s.base = base
+	return s
+}
+
+// listening reads bin/api's output until it says where it listens.
+func listening(r io.Reader) (string, error) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if addr, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
+			return addr, nil
+		}
+	}
+	return "", fmt.Errorf("bin/api exited before listening")
+}
+
+// lockedBuffer collects a process's output while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// lineAfter waits until a line written after offset from holds every one of
+// parts, at most timeout.
+func (b *lockedBuffer) lineAfter(from int, timeout time.Duration, parts ...string) bool {
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, line := range strings.Split(b.String()[from:], "\n") {
+			if containsAll(line, parts) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// seller makes an account with its API key (test/sdk/seller).
+func (s *server) seller(t *testing.T, o seller.Options) seller.Seller {
+	t.Helper()
+	sl, err := seller.New(context.Background(), s.db, o)
+	if err != nil {
+		t.Fatalf("seed a seller: %v", err)
+	}
+	return sl
+}
+
+// call makes one /v1 call with key and answers its status and body.
+func (s *server) call(t *testing.T, method, path, key string, body any) (int, []byte) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, s.base+path, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-API-Key", key)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := s.http.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return res.StatusCode, b
+}
+
+// otherListing is the id of a listing of a new account.
+func (s *server) otherListing(t *testing.T) string {
+	t.Helper()
+	other := s.seller(t, seller.Options{Credits: 1})
+	status, body := s.call(t, http.MethodPost, "/v1/listings", other.APIKey,
+		map[string]string{"amazonUrl": "https://www.amazon.com/dp/B08N5WRWNW"})
+	var l struct{ ID string }
+	if status != http.StatusCreated || json.Unmarshal(body, &l) != nil || l.ID == "" {
+		t.Fatalf("another account's listing: %d %s", status, body)
+	}
+	return l.ID
+}
+
+// exhaust uses up key's per-minute limit: calls until one is refused.
+func (s *server) exhaust(t *testing.T, key string) {
+	t.Helper()
+	for range 2 * rateLimit {
+		if status, _ := s.call(t, http.MethodGet, "/v1/account", key, nil); status == http.StatusTooManyRequests {
+			return
+		}
+	}
+	t.Fatalf("%d calls and no 429: is RATE_LIMIT_PER_MINUTE %d?", 2*rateLimit, rateLimit)
+}
+
+// charges counts the CreditsSpent events of an account: what it paid.
+func (s *server) charges(t *testing.T, accountID string) int {
+	t.Helper()
+	var n int
+	err := s.db.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream_id = $1 AND event_type = $2`,
+		domain.StreamID(accountID), domain.CreditsSpent{}.EventType()).Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// maxDown bounds how long databaseDown keeps PostgreSQL away.
+const maxDown = 5 * time.Second
+
+// settle is how long databaseDown waits once PostgreSQL is back: bin/api's
+// pool (pgxpool) pings a connection idle for over a second before handing
+// it out, so by then the connections the outage broke are dropped instead
+// of failing the next case's first request.
+const settle = 1100 * time.Millisecond
+
+// databaseDown refuses bin/api's connections to PostgreSQL until bin/api
+// has answered a /v1 request 503 for it (it logs "database unavailable"),
+// or for maxDown at most. The returned function waits until they are let
+// through again and settled, and says whether that 503 was seen.
+func (s *server) databaseDown() (wait func() bool) {
+	from := len(s.log.String())
+	s.proxy.Set(faultproxy.Down)
+	seen := make(chan bool, 1)
+	go func() {
+		ok := s.log.lineAfter(from, maxDown, `"msg":"database unavailable"`, `"path":"/v1/`)
+		s.proxy.Set(faultproxy.Postgres)
+		time.Sleep(settle)
+		seen <- ok
+	}()
+	return func() bool { return <-seen }
+}
+
+// noServer is an address where nothing listens.
+func noServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return "http://" + addr
+}
