@@ -39,8 +39,8 @@ type step struct {
 var arrangements = map[string]string{
 	"":             "nothing",
 	"unknownKey":   "A2E_API_KEY is a well-formed key of no account",
-	"rateLimited":  "the key's per-minute limit is used up just before the step",
-	"databaseDown": "PostgreSQL refuses bin/api until it has answered the step 503 (then it is back)",
+	"rateLimited":  "the key's per-minute limit is used up right before the step's first request reaches bin/api",
+	"databaseDown": "PostgreSQL refuses bin/api while it answers the step's first request (503)",
 	"commitCut":    "the COMMIT of the step's create (its idempotencyKey) reaches PostgreSQL, then the connection is cut",
 	"commitLost":   "the connection is cut instead of forwarding that COMMIT, so PostgreSQL rolls back",
 	"noServer":     "A2E_BASE_URL is an address where nothing listens",

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
 	"github.com/a2e-automation/app/test/sdk/seller"
 )
 
@@ -68,8 +70,9 @@ func (s *server) runCase(t *testing.T, r runner, c testCase) {
 	}
 }
 
-// runStep arranges the server for st, runs the runner once and checks its
-// line; it saves st's variables into vars.
+// runStep arranges the server for st, runs the runner once through a
+// recorder, and checks its line and its attempts; it saves st's variables
+// into vars.
 func (s *server) runStep(t *testing.T, r runner, acct seller.Seller, st step, vars map[string]string, n int) {
 	t.Helper()
 	op, err := expand(st.Op, vars)
@@ -81,47 +84,69 @@ func (s *server) runStep(t *testing.T, r runner, acct seller.Seller, st step, va
 		t.Fatalf("step %d: expect: %v", n, err)
 	}
 	opJSON, _ := json.Marshal(op)
-	base, key := s.base, acct.APIKey
-	var after func() string // undoes the arrangement, saying what went wrong
+	key := acct.APIKey
+	var before, after func() error // around the first attempt
+	var firstStatus int            // what the first attempt must be answered
+	var done func() string         // once the runner is done: what went wrong, if anything
 	switch st.Arrange {
 	case "unknownKey":
 		key = unknownKey(t)
 	case "rateLimited":
-		s.exhaust(t, key)
+		before, firstStatus = func() error { return s.exhaust(key) }, http.StatusTooManyRequests
 	case "databaseDown":
-		wait := s.databaseDown()
-		after = func() string {
-			if !wait() {
-				return "bin/api never answered 503 while PostgreSQL was down (did the runner call it?)"
-			}
-			return ""
-		}
+		before = func() error { s.proxy.Set(faultproxy.Down); return nil }
+		after = func() error { s.proxy.Set(faultproxy.Postgres); return nil }
+		firstStatus = http.StatusServiceUnavailable
+		done = func() string { time.Sleep(settle); return "" }
 	case "commitCut", "commitLost":
 		marker, _ := op.(map[string]any)["idempotencyKey"].(string)
 		if marker == "" {
 			t.Fatalf("step %d: %s needs the op's idempotencyKey to find its transaction", n, st.Arrange)
 		}
 		cut := s.proxy.CutCommit(marker, st.Arrange == "commitCut")
-		after = func() string {
+		firstStatus = http.StatusServiceUnavailable
+		done = func() string {
 			select {
 			case <-cut:
 				return ""
 			case <-time.After(time.Second):
-				return "the COMMIT of the create was never cut (did the runner send the op's idempotencyKey?)"
+				return "the COMMIT of the create was never cut"
 			}
 		}
-	case "noServer":
+	}
+	var base string
+	var rec *recorder
+	if st.Arrange == "noServer" {
 		base = noServer(t)
+	} else {
+		rec = newRecorder(s.base, before, after)
+		base = rec.URL()
 	}
 	out, runErr := call(r.command, r.dir, base, key, opJSON)
 	var problems []string
-	if after != nil {
-		if p := after(); p != "" {
+	if runErr != nil {
+		problems = append(problems, fmt.Sprintf("the runner failed: %v", runErr))
+	}
+	if done != nil {
+		if p := done(); p != "" {
 			problems = append(problems, p)
 		}
 	}
-	if runErr != nil {
-		problems = append(problems, fmt.Sprintf("the runner failed: %v", runErr))
+	var attempts []attempt
+	if rec != nil {
+		var arrangeErr error
+		attempts, arrangeErr = rec.close()
+		if arrangeErr != nil {
+			problems = append(problems, fmt.Sprintf("arrange %s: %v", st.Arrange, arrangeErr))
+		}
+		if firstStatus != 0 && (len(attempts) == 0 || attempts[0].status != firstStatus) {
+			problems = append(problems, fmt.Sprintf("arrange %s: the first attempt was not answered %d", st.Arrange, firstStatus))
+		}
+		maxRetries := defaultMaxRetries
+		if m, ok := op.(map[string]any)["maxRetries"].(float64); ok {
+			maxRetries = int(m)
+		}
+		problems = append(problems, retryProblems(attempts, maxRetries)...)
 	}
 	if bytes.Contains(out.stdout, []byte(key)) || bytes.Contains(out.stderr, []byte(key)) {
 		problems = append(problems, "the API key appears in the runner's output (shown below as <API key>)")
@@ -148,8 +173,12 @@ func (s *server) runStep(t *testing.T, r runner, acct seller.Seller, st step, va
 	}
 	if len(problems) > 0 {
 		redact := func(b []byte) string { return strings.ReplaceAll(string(b), key, "<API key>") }
-		t.Fatalf("step %d (arrange %q), op %s:\n  %s\nstdout:\n%s\nstderr:\n%s", n, st.Arrange, opJSON,
-			strings.Join(problems, "\n  "), redact(out.stdout), redact(out.stderr))
+		var seen strings.Builder
+		for _, a := range attempts {
+			fmt.Fprintf(&seen, "  %s\n", a)
+		}
+		t.Fatalf("step %d (arrange %q), op %s:\n  %s\nattempts:\n%sstdout:\n%s\nstderr:\n%s", n, st.Arrange, opJSON,
+			strings.Join(problems, "\n  "), seen.String(), redact(out.stdout), redact(out.stderr))
 	}
 }
 

@@ -42,7 +42,6 @@ type server struct {
 	db    *pgxpool.Pool
 	proxy *faultproxy.Proxy
 	http  *http.Client
-	log   *lockedBuffer // bin/api's output
 }
 
 func startServer(t *testing.T) *server {
@@ -69,15 +68,15 @@ func startServer(t *testing.T) *server {
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir(),
 		"APP_ENV=development", "DATABASE_URL=" + u.String(), "METRICS_ADDR=off", "LOG_LEVEL=warn",
 		fmt.Sprintf("RATE_LIMIT_PER_MINUTE=%d", rateLimit)}
-	s.log = &lockedBuffer{}
-	base, stop, err := testbin.StartEnv(bin, []string{"-addr", "127.0.0.1:0"}, env, s.log, listening, time.Minute)
+	log := &lockedBuffer{}
+	base, stop, err := testbin.StartEnv(bin, []string{"-addr", "127.0.0.1:0"}, env, log, listening, time.Minute)
 	if err != nil {
-		t.Fatalf("bin/api: %v\n%s", err, s.log.String())
+		t.Fatalf("bin/api: %v\n%s", err, log.String())
 	}
 	t.Cleanup(stop)
 	t.Cleanup(func() {
 		if t.Failed() {
-			out := s.log.String()
+			out := log.String()
 			t.Logf("bin/api's log (tail):\n%s", out[max(0, len(out)-8000):])
 		}
 	})
@@ -114,28 +113,6 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// lineAfter waits until a line written after offset from holds every one of
-// parts, at most timeout.
-func (b *lockedBuffer) lineAfter(from int, timeout time.Duration, parts ...string) bool {
-	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		for _, line := range strings.Split(b.String()[from:], "\n") {
-			if containsAll(line, parts) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func containsAll(s string, parts []string) bool {
-	for _, p := range parts {
-		if !strings.Contains(s, p) {
-			return false
-		}
-	}
-	return true
-}
-
 // seller makes an account with its API key (test/sdk/seller).
 func (s *server) seller(t *testing.T, o seller.Options) seller.Seller {
 	t.Helper()
@@ -146,9 +123,8 @@ func (s *server) seller(t *testing.T, o seller.Options) seller.Seller {
 	return sl
 }
 
-// call makes one /v1 call with key and answers its status and body.
-func (s *server) call(t *testing.T, method, path, key string, body any) (int, []byte) {
-	t.Helper()
+// do makes one /v1 call with key and answers its status and body.
+func (s *server) do(method, path, key string, body any) (int, []byte, error) {
 	var r io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -156,7 +132,7 @@ func (s *server) call(t *testing.T, method, path, key string, body any) (int, []
 	}
 	req, err := http.NewRequest(method, s.base+path, r)
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, err
 	}
 	req.Header.Set("X-API-Key", key)
 	if body != nil {
@@ -164,38 +140,38 @@ func (s *server) call(t *testing.T, method, path, key string, body any) (int, []
 	}
 	res, err := s.http.Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
+		return 0, nil, err
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	return res.StatusCode, b
+	return res.StatusCode, b, err
 }
 
 // otherListing is the id of a listing of a new account.
 func (s *server) otherListing(t *testing.T) string {
 	t.Helper()
 	other := s.seller(t, seller.Options{Credits: 1})
-	status, body := s.call(t, http.MethodPost, "/v1/listings", other.APIKey,
+	status, body, err := s.do(http.MethodPost, "/v1/listings", other.APIKey,
 		map[string]string{"amazonUrl": "https://www.amazon.com/dp/B08N5WRWNW"})
 	var l struct{ ID string }
-	if status != http.StatusCreated || json.Unmarshal(body, &l) != nil || l.ID == "" {
-		t.Fatalf("another account's listing: %d %s", status, body)
+	if err != nil || status != http.StatusCreated || json.Unmarshal(body, &l) != nil || l.ID == "" {
+		t.Fatalf("another account's listing: %d %s (%v)", status, body, err)
 	}
 	return l.ID
 }
 
 // exhaust uses up key's per-minute limit: calls until one is refused.
-func (s *server) exhaust(t *testing.T, key string) {
-	t.Helper()
+func (s *server) exhaust(key string) error {
 	for range 2 * rateLimit {
-		if status, _ := s.call(t, http.MethodGet, "/v1/account", key, nil); status == http.StatusTooManyRequests {
-			return
+		status, _, err := s.do(http.MethodGet, "/v1/account", key, nil)
+		if err != nil {
+			return err
+		}
+		if status == http.StatusTooManyRequests {
+			return nil
 		}
 	}
-	t.Fatalf("%d calls and no 429: is RATE_LIMIT_PER_MINUTE %d?", 2*rateLimit, rateLimit)
+	return fmt.Errorf("%d calls and no 429: is RATE_LIMIT_PER_MINUTE %d?", 2*rateLimit, rateLimit)
 }
 
 // charges counts the CreditsSpent events of an account: what it paid.
@@ -210,31 +186,11 @@ func (s *server) charges(t *testing.T, accountID string) int {
 	return n
 }
 
-// maxDown bounds how long databaseDown keeps PostgreSQL away.
-const maxDown = 5 * time.Second
-
-// settle is how long databaseDown waits once PostgreSQL is back: bin/api's
-// pool (pgxpool) pings a connection idle for over a second before handing
-// it out, so by then the connections the outage broke are dropped instead
-// of failing the next case's first request.
+// settle is how long a step that took PostgreSQL down waits once it is
+// back: bin/api's pool (pgxpool) pings a connection idle for over a second
+// before handing it out, so by then the connections the outage broke are
+// dropped instead of failing the next case's first request.
 const settle = 1100 * time.Millisecond
-
-// databaseDown refuses bin/api's connections to PostgreSQL until bin/api
-// has answered a /v1 request 503 for it (it logs "database unavailable"),
-// or for maxDown at most. The returned function waits until they are let
-// through again and settled, and says whether that 503 was seen.
-func (s *server) databaseDown() (wait func() bool) {
-	from := len(s.log.String())
-	s.proxy.Set(faultproxy.Down)
-	seen := make(chan bool, 1)
-	go func() {
-		ok := s.log.lineAfter(from, maxDown, `"msg":"database unavailable"`, `"path":"/v1/`)
-		s.proxy.Set(faultproxy.Postgres)
-		time.Sleep(settle)
-		seen <- ok
-	}()
-	return func() bool { return <-seen }
-}
 
 // noServer is an address where nothing listens.
 func noServer(t *testing.T) string {
