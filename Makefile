@@ -10,11 +10,12 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: help deps webapp-deps openapi-deps openapi-lint build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
-	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism), webapp lint and tests, browser journeys"
+	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys"
+	@echo "make sdk-test - the four SDKs' own unit tests (sdk/)"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
@@ -60,7 +61,7 @@ run-cluster:
 vet:
 	$(GO) vet ./...
 
-go-test: pg-binaries redis openapi-deps
+go-test: pg-binaries redis openapi-deps sdk-tools
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
 
@@ -81,7 +82,16 @@ chromium:
 redis:
 	@scripts/ensure-redis.sh
 
-test: vet openapi-lint go-test webapp-test e2e
+# The SDKs' tools (PHP with curl from Debian, when missing; the TypeScript
+# SDK's build) for their unit tests and for test/sdk's conformance cases.
+sdk-tools:
+	@scripts/ensure-sdk-tools.sh
+
+# Each SDK's own unit tests, in its own runner (sdk/).
+sdk-test: sdk-tools
+	@scripts/sdk-test.sh
+
+test: vet openapi-lint go-test sdk-test webapp-test e2e
 
 # The spend path under load beside the SQL floor (../shared/perf), on a
 # durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private

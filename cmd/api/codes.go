@@ -25,7 +25,6 @@ const (
 	CodeRequestTooLarge      = "request_too_large"      // 413: the body is over 64 KiB
 	CodeUnsupportedMediaType = "unsupported_media_type" // 415: the body is not application/json
 	CodeIdempotencyKeyReused = "idempotency_key_reused" // 422: the Idempotency-Key was used with another request
-	CodeUnprocessable        = "unprocessable"          // 422: understood, but cannot be done as asked
 	CodeRateLimited          = "rate_limited"           // 429: too many requests; wait Retry-After seconds
 	CodeInternalError        = "internal_error"         // 500: a fault on our side (logged with the request id)
 	CodeServiceUnavailable   = "service_unavailable"    // 503: briefly unavailable, nothing was done; Retry-After
@@ -36,7 +35,7 @@ const (
 var errorCodes = []string{
 	CodeInvalidRequest, CodeUnauthenticated, CodeAPIKeyMissing, CodeAPIKeyInvalid, CodeInsufficientCredits,
 	CodeForbidden, CodeSpendingFrozen, CodeNotFound, CodeMethodNotAllowed, CodeConflict, CodeRequestTooLarge,
-	CodeUnsupportedMediaType, CodeIdempotencyKeyReused, CodeUnprocessable, CodeRateLimited, CodeInternalError,
+	CodeUnsupportedMediaType, CodeIdempotencyKeyReused, CodeRateLimited, CodeInternalError,
 	CodeServiceUnavailable, CodeCommitOutcomeUnknown,
 }
 
@@ -61,8 +60,6 @@ func codeOfStatus(status int) string {
 		return CodeRequestTooLarge
 	case http.StatusUnsupportedMediaType:
 		return CodeUnsupportedMediaType
-	case http.StatusUnprocessableEntity:
-		return CodeUnprocessable
 	case http.StatusTooManyRequests:
 		return CodeRateLimited
 	case http.StatusServiceUnavailable:

@@ -88,4 +88,17 @@ func TestCommitOutcomeUnknownPointsAtTheIdempotencyKey(t *testing.T) {
 	if n := e.countEvents(s.ID, "ListingRequested"); (n == 2) != made {
 		t.Fatalf("the read-back says made=%v, the ledger holds %d listings", made, n)
 	}
+	// A VeRO check has no read-back: it is pointed at the key; a dashboard
+	// call at its page.
+	cutter.armed.Store(true)
+	r = e.do(request{method: "POST", path: "/v1/vero-checks", body: `{"brand":"Nike"}`, header: map[string]string{"X-API-Key": s.APIKey}})
+	if r.status != http.StatusServiceUnavailable || r.message(t) != msgCommitUnknownUnkeyedVero {
+		t.Fatalf("an unkeyed VeRO check with its COMMIT cut = %d %s", r.status, r.body)
+	}
+	cutter.armed.Store(true)
+	r = e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: s.Cookie})
+	if r.status != http.StatusServiceUnavailable || r.message(t) != msgCommitUnknownDashboard ||
+		errorBodyOf(t, "a dashboard call with its COMMIT cut", r).Code != CodeCommitOutcomeUnknown {
+		t.Fatalf("a key rotation with its COMMIT cut = %d %s", r.status, r.body)
+	}
 }

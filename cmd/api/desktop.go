@@ -12,9 +12,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-
 	"github.com/a2e-automation/app/internal/amazonurl"
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/vero"
 )
 
@@ -200,5 +200,5 @@ func readIdempotency(r *http.Request) (idempotency, error) {
 	_, _ = h.Write(body)
 	// The account's stream also holds Stripe's event ids ("stripe:…"): a
 	// prefix keeps a client's keys from ever meeting them.
-	return idempotency{key: "desktop:" + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}, nil
+	return idempotency{key: listings.KeyPrefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}, nil
 }

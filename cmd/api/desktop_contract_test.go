@@ -191,6 +191,16 @@ func TestListingReadBack(t *testing.T) {
 		t.Fatalf("by an unknown key = %v", ids(p))
 	}
 
+	// A listing made before keys went into the events' metadata is found
+	// through the replay table while it keeps the key.
+	if _, err := e.deps.Pool.Exec(context.Background(), `UPDATE events SET metadata = metadata - 'idempotencyKey'
+		WHERE event_type = 'ListingRequested' AND data->>'listingId' = $1`, third.ID); err != nil {
+		t.Fatal(err)
+	}
+	if p := page("?idempotencyKey=key-3"); !slices.Equal(ids(p), []string{third.ID}) {
+		t.Fatalf("by key-3 from the replay table = %v", ids(p))
+	}
+
 	// The replay window ends (the pruner removes the key): the ledger still
 	// knows which listing the key made.
 	if _, err := eventstore.PruneIdempotencyKeys(context.Background(), e.deps.Pool, "desktop:", time.Now().Add(time.Hour), 100); err != nil {
@@ -210,11 +220,12 @@ func TestListingReadBack(t *testing.T) {
 		t.Fatalf("another seller's key = %d %s", r.status, r.body)
 	}
 
-	for _, q := range []string{"?limit=0", "?limit=101", "?limit=x", "?cursor=nonsense", "?limt=2", "?limit=1&limit=2",
-		"?idempotencyKey=" + strings.Repeat("k", 256)} {
+	for q, field := range map[string]string{"?limit=0": "limit", "?limit=101": "limit", "?limit=x": "limit", "?cursor=nonsense": "cursor",
+		"?limt=2": "limt", "?limit=1&limit=2": "limit", "?idempotencyKey=" + strings.Repeat("k", 256): "idempotencyKey",
+		"?idempotencyKey=caf%C3%A9": "idempotencyKey"} {
 		r := e.call("GET", "/v1/listings"+q, nil)
-		if r.status != 400 || errorBodyOf(t, q, r).Code != CodeInvalidRequest {
-			t.Errorf("GET /v1/listings%s = %d %s", q, r.status, r.body)
+		if b := errorBodyOf(t, q, r); r.status != 400 || b.Code != CodeInvalidRequest || b.Errors[field] == "" {
+			t.Errorf("GET /v1/listings%s = %d %s, want a 400 naming %s", q, r.status, r.body, field)
 		}
 	}
 	if b := e.balance(); b != 7 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/listings"
 )
 
@@ -93,10 +94,13 @@ func listingQueryOf(v url.Values) (listings.Query, error) {
 			}
 			q.Limit = n
 		case "cursor":
+			if err := listings.CheckCursor(val); err != nil {
+				problems[name] = domain.ErrorMessage(err)
+			}
 			q.Cursor = val
-		case "idempotencyKey":
-			if val == "" || len(val) > maxIdempotencyKey {
-				problems[name] = "idempotencyKey must be 1 to 255 characters"
+		case "idempotencyKey": // the Idempotency-Key header's rule
+			if val == "" || len(val) > maxIdempotencyKey || !printableASCII(val) {
+				problems[name] = "idempotencyKey must be 1 to 255 printable ASCII characters"
 			}
 			q.IdempotencyKey = val
 		default:

@@ -115,7 +115,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	}
 	t.Cleanup(pool.Close)
 	const perMinute = 60
-	e := newTestEnvOn(t, testConfig(t, func(c *config.Config) { c.RateLimitPerMinute, c.RequestTimeout = perMinute, 3 * time.Second }), u.String(), pool)
+	e := newTestEnvOn(t, testConfig(t, func(c *config.Config) { c.RateLimitPerMinute, c.RequestTimeout = perMinute, 3*time.Second }), u.String(), pool)
 
 	seller := e.seedAccount("seller@example.com")
 	e.waitFor(accountstest.Do(t, e.repo(), seller.ID, accountstest.Grant(100, domain.SourcePurchase, nil)).LastPosition)
@@ -163,6 +163,8 @@ func TestOpenAPIConformance(t *testing.T) {
 
 	send("the document", 200, "GET", "/openapi.json", "")
 	send("the account", 200, "GET", "/account", "", key(seller)...)
+	send("the account, a NUL in the query", 400, "GET", "/account?x=%00", "", key(seller)...)
+	send("a listing, a NUL in the query", 400, "GET", "/listings/nope?x=%00", "", key(seller)...)
 	// A request without X-API-Key is not here: Prism answers it itself
 	// (security is checked even with --validate-request=false), so that 401
 	// is checked in TestDesktopErrorsCarryCodes.

@@ -223,11 +223,7 @@ func errorAnswer(w http.Header, r *http.Request, log *slog.Logger, err error) (i
 	if errors.Is(err, eventstore.ErrCommitUnknown) {
 		log.ErrorContext(r.Context(), "commit outcome unknown", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
 		w.Set("Retry-After", "2")
-		msg := msgCommitUnknown
-		if r.Header.Get("Idempotency-Key") == "" {
-			msg = msgCommitUnknownUnkeyed
-		}
-		return http.StatusServiceUnavailable, errorBody{Code: CodeCommitOutcomeUnknown, Message: msg}
+		return http.StatusServiceUnavailable, errorBody{Code: CodeCommitOutcomeUnknown, Message: commitUnknownMessage(r)}
 	}
 	if pgpool.Unavailable(err) {
 		log.WarnContext(r.Context(), "database unavailable", "method", r.Method, "path", r.URL.Path, "requestId", requestID(r.Context()), "err", err)
@@ -283,11 +279,30 @@ const (
 	msgUnavailable   = "The service is briefly unavailable. Please try again in a few seconds."
 	msgCommitUnknown = "We could not confirm whether this request was applied. Retry it with the same Idempotency-Key: " +
 		"if it was applied, the retry returns the same answer and nothing is charged twice."
-	// msgCommitUnknownUnkeyed answers a request sent without a key: a plain
-	// retry could charge twice, so it points at the read-back instead.
+	// Without a key a plain retry could charge twice: a listing request is
+	// pointed at the read-back; a VeRO check, which has none, at the key; a
+	// dashboard call at the page it came from.
 	msgCommitUnknownUnkeyed = "We could not confirm whether this request was applied. It was sent without an Idempotency-Key, " +
 		"so check whether it was before sending it again (GET /v1/listings lists the newest listings first)."
+	msgCommitUnknownUnkeyedVero = "We could not confirm whether this request was applied. It was sent without an Idempotency-Key, " +
+		"so sending it again may charge it twice: send an Idempotency-Key with every metered request."
+	msgCommitUnknownDashboard = "We could not confirm whether this was saved. Reload the page to see before trying again."
 )
+
+// commitUnknownMessage tells the client of a request whose COMMIT got no
+// answer how to find out safely.
+func commitUnknownMessage(r *http.Request) string {
+	switch {
+	case !strings.HasPrefix(r.URL.Path, "/v1/"):
+		return msgCommitUnknownDashboard
+	case r.Header.Get("Idempotency-Key") != "":
+		return msgCommitUnknown
+	case r.URL.Path == "/v1/listings":
+		return msgCommitUnknownUnkeyed
+	default:
+		return msgCommitUnknownUnkeyedVero
+	}
+}
 
 // metadata is the event metadata of a command caused by request r on behalf
 // of actor (for example "account:<id>", "stripe", "staff:<id>").

@@ -32,7 +32,7 @@ type Listing struct {
 	CreatedAt      time.Time
 	IdempotencyKey string // the client's Idempotency-Key, "" when it sent none
 	RequestID      string // the request that was charged
-	position       int64
+	version        int64  // in the account's stream, what a cursor holds
 }
 
 // Page is a page of listings, newest first, and the cursor of the next
@@ -56,6 +56,10 @@ const (
 	MaxLimit     = 100
 )
 
+// KeyPrefix is the prefix the desktop API stores its Idempotency-Keys
+// under in the replay table (eventstore's idempotency_keys).
+const KeyPrefix = "desktop:"
+
 // ErrNotFound is a listing id that is not one of the account's.
 var ErrNotFound = domain.Errorf(domain.CodeNotFound, "No such listing")
 
@@ -68,7 +72,7 @@ type Ledger struct{ pool *pgxpool.Pool }
 // NewLedger reads from pool.
 func NewLedger(pool *pgxpool.Pool) *Ledger { return &Ledger{pool: pool} }
 
-const columns = `global_position, data->>'listingId', data->>'asin', data->>'amazonUrl', recorded_at,
+const columns = `stream_version, data->>'listingId', data->>'asin', data->>'amazonUrl', recorded_at,
 	coalesce(metadata->>'idempotencyKey', ''), coalesce(metadata->>'requestId', '')`
 
 // Get is the account's listing id, or ErrNotFound (another account's too).
@@ -104,16 +108,25 @@ func (l *Ledger) List(ctx context.Context, accountID string, q Query) (Page, err
 		before = p
 	}
 	sql := `SELECT ` + columns + ` FROM events
-		WHERE event_type = 'ListingRequested' AND stream_id = $1 AND global_position < $2
-		ORDER BY global_position DESC LIMIT $3`
+		WHERE event_type = 'ListingRequested' AND stream_id = $1 AND stream_version < $2
+		ORDER BY stream_version DESC LIMIT $3`
 	args := []any{domain.StreamID(accountID), before, q.Limit + 1}
 	if q.IdempotencyKey != "" {
-		// Its own statement, so the planner always sees the key's index.
-		sql = `SELECT ` + columns + ` FROM events
-		WHERE event_type = 'ListingRequested' AND stream_id = $1 AND global_position < $2
-			AND metadata ? 'idempotencyKey' AND metadata->>'idempotencyKey' = $4
-		ORDER BY global_position DESC LIMIT $3`
-		args = append(args, q.IdempotencyKey)
+		// The key is in the event's metadata; listings made before it was
+		// written there are found through the replay table while it keeps
+		// their key. Its own statement, so the planner always sees the
+		// key's index.
+		sql = `SELECT ` + columns + ` FROM (
+			SELECT * FROM events
+			WHERE event_type = 'ListingRequested' AND stream_id = $1
+				AND metadata ? 'idempotencyKey' AND metadata->>'idempotencyKey' = $4
+			UNION
+			SELECT e.* FROM idempotency_keys k JOIN events e
+				ON e.global_position BETWEEN k.first_position AND k.last_position AND e.stream_id = k.stream_id
+			WHERE k.stream_id = $1 AND k.idempotency_key = $5 AND e.event_type = 'ListingRequested'
+		) found WHERE stream_version < $2
+		ORDER BY stream_version DESC LIMIT $3`
+		args = append(args, q.IdempotencyKey, KeyPrefix+q.IdempotencyKey)
 	}
 	rows, err := l.pool.Query(ctx, sql, args...)
 	if err != nil {
@@ -126,7 +139,7 @@ func (l *Ledger) List(ctx context.Context, accountID string, q Query) (Page, err
 	page := Page{Listings: found}
 	if len(found) > q.Limit {
 		page.Listings = found[:q.Limit]
-		page.NextCursor = encodeCursor(page.Listings[q.Limit-1].position)
+		page.NextCursor = encodeCursor(page.Listings[q.Limit-1].version)
 	}
 	return page, nil
 }
@@ -134,18 +147,25 @@ func (l *Ledger) List(ctx context.Context, accountID string, q Query) (Page, err
 func collect(rows pgx.Rows) ([]Listing, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Listing, error) {
 		var x Listing
-		err := row.Scan(&x.position, &x.ID, &x.ASIN, &x.AmazonURL, &x.CreatedAt, &x.IdempotencyKey, &x.RequestID)
+		err := row.Scan(&x.version, &x.ID, &x.ASIN, &x.AmazonURL, &x.CreatedAt, &x.IdempotencyKey, &x.RequestID)
 		x.Status = StatusQueued
 		x.CreatedAt = x.CreatedAt.UTC()
 		return x, err
 	})
 }
 
-// A cursor is the position of the last listing of a page, opaque to clients.
-const cursorPrefix = "l1."
+// A cursor is the stream version of the last listing of a page (the
+// account's own count, not the ledger's), opaque to clients.
+const cursorPrefix = "l2."
 
-func encodeCursor(position int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(position, 10)))
+func encodeCursor(version int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(version, 10)))
+}
+
+// CheckCursor is ErrBadCursor for a cursor no page handed out.
+func CheckCursor(c string) error {
+	_, err := decodeCursor(c)
+	return err
 }
 
 func decodeCursor(c string) (int64, error) {

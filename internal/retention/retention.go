@@ -18,6 +18,7 @@ import (
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/mail"
 )
 
@@ -99,7 +100,7 @@ func (p *Pruner) PruneOnce(ctx context.Context) (bool, error) {
 		prune func() (int64, error)
 	}{
 		{"idempotency_keys_desktop", func() (int64, error) {
-			return eventstore.PruneIdempotencyKeys(ctx, conn, "desktop:", now.Add(-p.opts.IdempotencyKeyTTL), batch)
+			return eventstore.PruneIdempotencyKeys(ctx, conn, listings.KeyPrefix, now.Add(-p.opts.IdempotencyKeyTTL), batch)
 		}},
 		{"idempotency_keys_stripe", func() (int64, error) {
 			return eventstore.PruneIdempotencyKeys(ctx, conn, "stripe:", now.Add(-StripeKeyRetention), batch)

@@ -38,12 +38,11 @@ func spend(ctx context.Context, repo *accounts.Repository, s Spend, cmd accounts
 	}
 	m := Metered{Body: res.Result, Replayed: res.Replayed}
 	if res.Replayed && res.FirstPosition > 0 {
-		// Only a retry pays this read: the answer was already decided.
-		md, err := repo.Store().MetadataAt(ctx, res.FirstPosition)
-		if err != nil {
-			return Metered{}, err
+		// Only a retry pays this read. The answer was already decided, so a
+		// failed read costs the header, not the answer.
+		if md, err := repo.Store().MetadataAt(ctx, res.FirstPosition); err == nil {
+			m.OriginalRequestID = md.RequestID
 		}
-		m.OriginalRequestID = md.RequestID
 	}
 	return m, nil
 }

@@ -82,7 +82,10 @@ export default function ApiKeysRoute() {
           </div>
           <div>
             <dt>Examples</dt>
-            <dd>curl, PowerShell and the SDKs below; they use your key and run as copied (each run costs 1 credit)</dd>
+            <dd>
+              curl and PowerShell below run as copied with your key (each run costs 1 credit); the Node.js, Python, PHP
+              and Go examples use the SDKs
+            </dd>
           </div>
           <div>
             <dt>SDKs</dt>
