@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -120,6 +121,15 @@ func TestErrorCodesAreDocumented(t *testing.T) {
 	for _, code := range errorCodes {
 		if !strings.Contains(guide.Markdown, "`"+code+"`") {
 			t.Errorf("the guide does not name %s", code)
+		}
+	}
+	// Nor does it name a code the server does not have: every backquoted
+	// snake_case word in its Errors section is one.
+	section := guide.Markdown[strings.Index(guide.Markdown, "## Errors"):]
+	section = section[:strings.Index(section, "\n## ")+1]
+	for _, m := range regexp.MustCompile("`([a-z]+(?:_[a-z]+)+)`").FindAllStringSubmatch(section, -1) {
+		if !slices.Contains(errorCodes, m[1]) {
+			t.Errorf("the guide's Errors section names %s, which is no code", m[1])
 		}
 	}
 }
