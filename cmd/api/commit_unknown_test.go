@@ -31,10 +31,10 @@ func (c *commitCutter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data
 
 func (c *commitCutter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
-// A spend whose COMMIT got no answer is answered 503 saying the outcome is
-// unknown; the retry with the same Idempotency-Key settles it, charged once.
-func TestCommitOutcomeUnknownPointsAtTheIdempotencyKey(t *testing.T) {
-	url := testdb.NewURL(t)
+// cutterPool is a pool on the database at url whose requests' COMMITs the
+// returned cutter cuts once armed.
+func cutterPool(t testing.TB, url string) (*pgxpool.Pool, *commitCutter) {
+	t.Helper()
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		t.Fatal(err)
@@ -46,6 +46,14 @@ func TestCommitOutcomeUnknownPointsAtTheIdempotencyKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
+	return pool, cutter
+}
+
+// A spend whose COMMIT got no answer is answered 503 saying the outcome is
+// unknown; the retry with the same Idempotency-Key settles it, charged once.
+func TestCommitOutcomeUnknownPointsAtTheIdempotencyKey(t *testing.T) {
+	url := testdb.NewURL(t)
+	pool, cutter := cutterPool(t, url)
 	e := newTestEnvOn(t, testConfig(t), url, pool)
 	s := e.seedAccount("commit@example.com")
 	granted := accountstest.Do(t, e.repo(), s.ID, func(a *domain.Account, now time.Time) error {

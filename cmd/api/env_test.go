@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/eventbus"
 	"github.com/a2e-automation/app/internal/startup"
+	"github.com/a2e-automation/app/internal/testing/syncbuf"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 	"github.com/a2e-automation/app/projections"
 )
@@ -45,22 +45,7 @@ type testDeps struct {
 }
 
 // logBuffer is a log destination that tests read while the server writes.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type logBuffer = syncbuf.Buffer
 
 // testConfig is the development configuration of a test, changed by
 // configure.

@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
@@ -103,17 +101,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	}
 	proxy := faultproxy.Start(t, u.Host)
 	u.Host = proxy.Addr()
-	cfg, err := pgxpool.ParseConfig(u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cutter := &commitCutter{}
-	cfg.ConnConfig.Tracer = cutter
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	pool, cutter := cutterPool(t, u.String())
 	const perMinute = 60
 	e := newTestEnvOn(t, testConfig(t, func(c *config.Config) { c.RateLimitPerMinute, c.RequestTimeout = perMinute, 3*time.Second }), u.String(), pool)
 

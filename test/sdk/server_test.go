@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/testing/faultproxy"
+	"github.com/a2e-automation/app/internal/testing/syncbuf"
 	"github.com/a2e-automation/app/internal/testing/testbin"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 	"github.com/a2e-automation/app/test/sdk/seller"
@@ -68,7 +68,7 @@ func startServer(t *testing.T) *server {
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir(),
 		"APP_ENV=development", "DATABASE_URL=" + u.String(), "METRICS_ADDR=off", "LOG_LEVEL=warn",
 		fmt.Sprintf("RATE_LIMIT_PER_MINUTE=%d", rateLimit)}
-	log := &lockedBuffer{}
+	log := &syncbuf.Buffer{}
 	base, stop, err := testbin.StartEnv(bin, []string{"-addr", "127.0.0.1:0"}, env, log, listening, time.Minute)
 	if err != nil {
 		t.Fatalf("bin/api: %v\n%s", err, log.String())
@@ -93,24 +93,6 @@ func listening(r io.Reader) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("bin/api exited before listening")
-}
-
-// lockedBuffer collects a process's output while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // seller makes an account with its API key (test/sdk/seller).
