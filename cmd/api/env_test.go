@@ -154,7 +154,9 @@ func (e *testEnv) seedVerified(email string) seeded {
 	e.t.Helper()
 	s := e.seedAccount(email)
 	res, err := e.deps.Accounts.Update(context.Background(), s.ID, eventstore.UpdateOptions{Metadata: eventstore.Metadata{Actor: "test"}},
-		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) { return nil, a.VerifyEmail(now) })
+		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+			return nil, a.VerifyEmail(now)
+		})
 	if err != nil {
 		e.t.Fatal(err)
 	}
