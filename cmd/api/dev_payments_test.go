@@ -55,8 +55,8 @@ func (e *testEnv) spendV1(s seeded, n int) {
 // ledger and in the profile after every step.
 func TestSimulatedProviderJourney(t *testing.T) {
 	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1000 })
-	s := e.seedAccount("journey@example.com")
-	other := e.seedAccount("someone-else@example.com")
+	s := e.seedVerified("journey@example.com")
+	other := e.seedVerified("someone-else@example.com")
 
 	// Buy 100 credits; the first attempt is declined.
 	secret := e.checkout(s, "/api/credits/purchase", map[string]int{"creditAmount": 100})
