@@ -24,6 +24,13 @@ func (a *Account) SpendingFrozen() bool {
 	return false
 }
 
+// DisputeStatus is dispute disputeID's status: DisputeOpenStatus, DisputeWon
+// or DisputeLost, "" for a dispute the account never saw opened.
+func (a *Account) DisputeStatus(disputeID string) string { return a.s.Disputes[disputeID] }
+
+// DisputeOpenStatus is DisputeStatus of a dispute not closed yet.
+const DisputeOpenStatus = disputeOpen
+
 // PaymentStatus is what the transactions list shows for paymentID: its
 // latest status, "" for a payment the account does not know.
 func (a *Account) PaymentStatus(paymentID string) string {

@@ -43,7 +43,7 @@ func (e *testEnv) post(s seeded, path string, body any) response {
 // profile's contract fields after each step.
 func TestSubscriptionLifecycleThroughTheAPI(t *testing.T) {
 	e := newTestEnv(t, withRealInstaller(t))
-	s := e.seedAccount("lifecycle@example.com")
+	s := e.seedVerified("lifecycle@example.com")
 	if r := e.post(s, "/api/subscription/portal", nil); r.status != 409 {
 		t.Fatalf("portal before any checkout = %d %s", r.status, r.body)
 	}
@@ -119,7 +119,7 @@ func TestSubscriptionLifecycleThroughTheAPI(t *testing.T) {
 // credits already spent: the balance stays at zero and the debt shows.
 func TestRefundsAndDisputesThroughTheAPI(t *testing.T) {
 	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1000 })
-	s := e.seedAccount("chargeback@example.com")
+	s := e.seedVerified("chargeback@example.com")
 	for _, path := range []string{"/api/dev/payments/confirm", "/api/dev/payments/refund", "/api/dev/payments/dispute"} {
 		if r := e.post(s, path, map[string]string{}); r.status != 400 || r.message(t) != "A client secret is required" {
 			t.Fatalf("%s without a client secret = %d %s", path, r.status, r.body)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/a2e-automation/app/domain"
@@ -54,8 +55,8 @@ func (e *testEnv) spendV1(s seeded, n int) {
 // ledger and in the profile after every step.
 func TestSimulatedProviderJourney(t *testing.T) {
 	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1000 })
-	s := e.seedAccount("journey@example.com")
-	other := e.seedAccount("someone-else@example.com")
+	s := e.seedVerified("journey@example.com")
+	other := e.seedVerified("someone-else@example.com")
 
 	// Buy 100 credits; the first attempt is declined.
 	secret := e.checkout(s, "/api/credits/purchase", map[string]int{"creditAmount": 100})
@@ -151,5 +152,74 @@ func TestSimulatedRoutesNeedASession(t *testing.T) {
 		if r := e.do(request{method: "POST", path: path, body: map[string]string{"clientSecret": "x"}}); r.status != 401 {
 			t.Errorf("%s signed out = %d", path, r.status)
 		}
+	}
+}
+
+// TestDevPaymentRoutesSayWhatHappened races ten one-credit refunds of one
+// pack (issue 25): those that compute the same refunded total are applied
+// once, and only the applied ones say Refunded; the others say nothing was
+// refunded. A dispute never opened cannot be won or lost, one open cannot
+// be opened again, and a closed one stays closed.
+func TestDevPaymentRoutesSayWhatHappened(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedVerified("racing-refunds@example.com")
+	secret := e.checkout(s, "/api/credits/purchase", map[string]int{"creditAmount": 100})
+	if r, _ := e.confirm(s, secret, "succeeded"); r.status != 200 {
+		t.Fatalf("confirm = %d %s", r.status, r.body)
+	}
+	const racers = 10
+	answers := make([]response, racers)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range racers {
+		wg.Go(func() {
+			<-start
+			answers[i] = e.post(s, "/api/dev/payments/refund", map[string]any{"clientSecret": secret, "credits": 1})
+		})
+	}
+	close(start)
+	wg.Wait()
+	refunded := 0
+	for _, r := range answers {
+		switch {
+		case r.status == 200 && strings.HasPrefix(r.message(t), "Refunded"):
+			refunded++
+		case r.status == 409 && strings.HasPrefix(r.message(t), "Nothing was refunded"):
+		default:
+			t.Errorf("racing refund = %d %s", r.status, r.body)
+		}
+	}
+	e.settle(s.ID)
+	p := e.billingProfile(s)
+	if refunded == 0 || int64(refunded) != 100-p.CreditsAvailable {
+		t.Fatalf("%d answers say Refunded, %d credits were taken back; want as many", refunded, 100-p.CreditsAvailable)
+	}
+	left := p.CreditsAvailable
+
+	dispute := func(status string) response {
+		return e.post(s, "/api/dev/payments/dispute", map[string]string{"clientSecret": secret, "status": status})
+	}
+	for _, status := range []string{"won", "lost"} {
+		if r := dispute(status); r.status != 409 || !strings.Contains(r.message(t), "No dispute of this payment is open") {
+			t.Fatalf("%s before any dispute = %d %s", status, r.status, r.body)
+		}
+	}
+	if p := e.billingProfile(s); p.SpendingFrozen || p.CreditsAvailable != left {
+		t.Fatalf("after refused dispute steps: %+v", p)
+	}
+	if r := dispute("opened"); r.status != 200 || r.message(t) != "Dispute opened: spending is frozen until it closes" {
+		t.Fatalf("open = %d %s", r.status, r.body)
+	}
+	if r := dispute("opened"); r.status != 409 || r.message(t) != "A dispute of this payment is already open" {
+		t.Fatalf("open again = %d %s", r.status, r.body)
+	}
+	if r := dispute("won"); r.status != 200 || r.message(t) != "Dispute won: spending is unfrozen" {
+		t.Fatalf("won = %d %s", r.status, r.body)
+	}
+	if r := dispute("lost"); r.status != 409 || r.message(t) != "The dispute of this payment is already closed (won)" {
+		t.Fatalf("lost after won = %d %s", r.status, r.body)
+	}
+	if p := e.billingProfile(s); p.SpendingFrozen || p.CreditsAvailable != left {
+		t.Fatalf("after the won dispute: %+v", p)
 	}
 }

@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/config"
@@ -129,6 +131,22 @@ func (e *testEnv) seedAccount(email string) seeded {
 	e.waitFor(s.Result.LastPosition)
 	return seeded{ID: s.AccountID, Email: s.Email, APIKey: s.APIKey, Result: s.Result,
 		Cookie: &http.Cookie{Name: sessionCookie, Value: token}}
+}
+
+// seedVerified is seedAccount with the email address verified, as the
+// payment and support routes require.
+func (e *testEnv) seedVerified(email string) seeded {
+	e.t.Helper()
+	s := e.seedAccount(email)
+	res, err := e.deps.Accounts.Update(context.Background(), s.ID, eventstore.UpdateOptions{Metadata: eventstore.Metadata{Actor: "test"}},
+		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+			return nil, a.VerifyEmail(now)
+		})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.waitFor(res.LastPosition)
+	return s
 }
 
 // waitFor waits until every projection has applied position.

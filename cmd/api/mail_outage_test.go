@@ -19,7 +19,7 @@ import (
 func TestMailOutageStallsNothingAndLosesNothing(t *testing.T) {
 	smtp := smtptest.Start(t)
 	e := newTestEnv(t, func(c *config.Config) { c.SMTPURL, c.SMTPTimeout = smtp.URL(), time.Second })
-	seller := e.seedAccount("desktop@example.com")
+	seller := e.seedVerified("desktop@example.com")
 	client := &http.Client{Timeout: 3 * time.Second} // well under any SMTP timeout that could hold a request
 
 	smtp.Set(smtptest.Silent)

@@ -148,9 +148,11 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	resets := authStore.NewResetWorker(func(to, token string) mail.Message {
 		return resetMail(cfg.ProductName, cfg.BaseURL, to, token)
 	}, sender.Nudge, log)
+	support := supportrequests.NewStore(pool)
 	commands := command.New(command.Deps{
 		Accounts: repo, Auth: authStore, Keys: keys, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
+		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
 	})
 	return Deps{
 		Config: cfg, Log: log, Resets: resets,
@@ -162,7 +164,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Projections: projections.NewRunner(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: authStore, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
-		Reader: projections.NewReader(pool), Support: supportrequests.NewStore(pool),
+		Reader: projections.NewReader(pool), Support: support,
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
 		Listings: listings.NewLedger(pool),
 	}, nil

@@ -120,7 +120,7 @@ func TestConfigForTheWebapp(t *testing.T) {
 
 func TestCreditPurchaseRequests(t *testing.T) {
 	e := newTestEnv(t)
-	s := e.seedAccount("buyer@example.com")
+	s := e.seedVerified("buyer@example.com")
 	purchase := func(body any) response {
 		return e.do(request{method: "POST", path: "/api/credits/purchase", body: body, cookie: s.Cookie})
 	}
@@ -163,7 +163,7 @@ func TestCreditPurchaseRequests(t *testing.T) {
 
 func TestStripeProviderThroughTheAPI(t *testing.T) {
 	e := newTestEnv(t, withStripe(t))
-	s := e.seedAccount("stripe@example.com")
+	s := e.seedVerified("stripe@example.com")
 	var sub struct{ ClientSecret, Message string }
 	r := e.do(request{method: "POST", path: "/api/subscription/create", cookie: s.Cookie})
 	r.json(t, &sub)

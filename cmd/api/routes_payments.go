@@ -7,18 +7,21 @@ import (
 )
 
 // addPaymentRoutes declares subscription, credit purchase and webhook
-// routes, and the simulated provider's development routes when it is the
+// routes (those that call the provider for a seller throttled), and the simulated provider's development routes when it is the
 // active provider (development without Stripe keys only).
 func addPaymentRoutes(r chi.Router, d Deps) {
 	r.Get("/config", handleConfig(d))
 	r.Post("/webhooks/stripe", handleStripeWebhook(d))
 	r.Group(func(r chi.Router) {
 		r.Use(requireSession(d))
-		r.Post("/subscription/create", handleCreateSubscription(d))
-		r.Post("/subscription/cancel", handleCancelSubscription(d))
-		r.Post("/subscription/resume", handleResumeSubscription(d))
-		r.Post("/subscription/portal", handleBillingPortal(d))
-		r.Post("/credits/purchase", handlePurchaseCredits(d))
+		r.Group(func(r chi.Router) {
+			r.Use(throttlePayments(d))
+			r.Post("/subscription/create", handleCreateSubscription(d))
+			r.Post("/subscription/cancel", handleCancelSubscription(d))
+			r.Post("/subscription/resume", handleResumeSubscription(d))
+			r.Post("/subscription/portal", handleBillingPortal(d))
+			r.Post("/credits/purchase", handlePurchaseCredits(d))
+		})
 		if d.Payments.ProviderName() == payments.ProviderSimulated {
 			r.With(loopbackOnly(d)).Post("/dev/payments/confirm", handleConfirmSimulated(d))
 			r.With(loopbackOnly(d)).Post("/dev/subscription/advance-cycle", handleAdvanceCycle(d))

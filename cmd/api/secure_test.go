@@ -121,7 +121,7 @@ func TestDevelopmentRoutesAnswerOnlyLoopback(t *testing.T) {
 // naming the field, never a 500.
 func TestUnstorableTextIsRefusedNamingTheField(t *testing.T) {
 	e := newTestEnv(t)
-	s := e.seedAccount("text@example.com")
+	s := e.seedVerified("text@example.com")
 	e.exec(`UPDATE users SET is_staff = true WHERE account_id = $1`, s.ID)
 	key := map[string]string{"X-API-Key": s.APIKey}
 	for _, c := range []struct {

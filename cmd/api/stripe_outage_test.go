@@ -31,7 +31,7 @@ func withStripeBehind(t *testing.T) (func(*config.Config), *faultproxy.Proxy) {
 func TestStripeOutageAnswers503AndStallsNothing(t *testing.T) {
 	configure, stripe := withStripeBehind(t)
 	e := newTestEnv(t, configure)
-	s := e.seedAccount("stripe-outage@example.com")
+	s := e.seedVerified("stripe-outage@example.com")
 	e.subscribe(s.ID)
 	if r := e.do(request{method: "POST", path: "/api/credits/purchase", cookie: s.Cookie, body: map[string]int{"creditAmount": 100}}); r.status != http.StatusOK {
 		t.Fatalf("purchase with Stripe up = %d %s", r.status, r.body) // creates the customer

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/supportrequests"
 )
@@ -45,9 +45,9 @@ func (q supportRequest) Valid(context.Context) map[string]string {
 	return problems
 }
 
-// handleSupportRequest stores the signed-in seller's request and queues its
-// mail to SUPPORT_EMAIL (replies going to the seller) in the same
-// transaction; the mail sender delivers it, retrying through outages.
+// handleSupportRequest sends the signed-in seller's request to
+// SUPPORT_EMAIL (replies going to the seller): verified accounts only, a
+// few an hour (command.SupportLimits).
 func handleSupportRequest(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[supportRequest](r)
@@ -56,19 +56,23 @@ func handleSupportRequest(d Deps) http.HandlerFunc {
 			return
 		}
 		s := currentSession(r.Context())
-		_, err = d.Support.Create(r.Context(), s.AccountID, s.Email, strings.TrimSpace(req.Subject), strings.TrimSpace(req.Message), time.Now(),
-			func(sr supportrequests.Request) mail.Message {
-				return mail.Message{
-					To: d.Config.SupportEmail, ReplyTo: sr.Email,
-					Subject: "Support request: " + strings.Join(strings.Fields(sr.Subject), " "),
-					Text:    fmt.Sprintf("From %s (account %s), request %s:\n\n%s\n", sr.Email, sr.AccountID, sr.ID, sr.Message),
-				}
-			})
-		if err != nil {
+		if err := d.Commands.SendSupportRequest.Handle(r.Context(), command.SendSupportRequest{AccountID: s.AccountID, Email: s.Email,
+			Subject: strings.TrimSpace(req.Subject), Message: strings.TrimSpace(req.Message)}); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		d.Mail.Nudge()
 		encode(w, http.StatusCreated, messageResponse{Message: "Support request submitted"})
+	}
+}
+
+// supportMail is the mail of a support request to supportEmail: replies go
+// to the seller.
+func supportMail(supportEmail string) func(supportrequests.Request) mail.Message {
+	return func(sr supportrequests.Request) mail.Message {
+		return mail.Message{
+			To: supportEmail, ReplyTo: sr.Email,
+			Subject: "Support request: " + strings.Join(strings.Fields(sr.Subject), " "),
+			Text:    fmt.Sprintf("From %s (account %s), request %s:\n\n%s\n", sr.Email, sr.AccountID, sr.ID, sr.Message),
+		}
 	}
 }

@@ -30,12 +30,19 @@ type Purchase struct {
 // CreateSubscription starts the monthly plan for accountID: its customer
 // (created once per account), then a subscription whose first invoice the
 // browser pays with the returned client secret. Nothing is granted until
-// the provider reports the invoice paid. No transaction is open while the
-// provider is called (see reserve).
+// the provider reports the invoice paid. One create runs at a time per
+// account, end to end (see checkout): a second one waits for it and answers
+// its client secret, as does every later one while that first invoice is
+// unpaid, within reuseReservation; after that, a new checkout voids the
+// unpaid one first, so two can never both be paid. No transaction is open
+// while the provider is called.
 func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Checkout, error) {
 	a, err := s.accounts.Load(ctx, accountID)
 	if err != nil {
 		return Checkout{}, err
+	}
+	if !a.IsVerified() {
+		return Checkout{}, ErrUnverified
 	}
 	if err := alreadySubscribed(a, s.accounts.Now()); err != nil {
 		return Checkout{}, err
@@ -44,26 +51,17 @@ func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Che
 	if err != nil {
 		return Checkout{}, err
 	}
-	// One subscription per seller: a checkout left unpaid is voided before
-	// another starts, so two can never both be paid.
-	if err := s.voidIncomplete(ctx, accountID); err != nil {
-		return Checkout{}, err
-	}
 	plan := catalog.MonthlyPlan()
-	key, err := s.reserve(ctx, accountID, actionSubscription, 0, fmt.Sprintf("%s:%s:%d", s.provider.Name(), plan.Name, plan.PriceCents))
-	if err != nil {
-		return Checkout{}, err
-	}
-	co, err := s.provider.CreateSubscription(ctx, SubscriptionRequest{AccountID: accountID, CustomerID: customerID, IdempotencyKey: key})
-	if err != nil {
-		return Checkout{}, s.refused(ctx, key, fmt.Errorf("create subscription: %w", err))
-	}
-	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
-		return s.remember(ctx, tx, accountID, KindSubscription, plan.Credits, plan.PriceCents, co)
-	}); err != nil {
-		return Checkout{}, err
-	}
-	return co, nil
+	return s.checkout(ctx, accountID, order{
+		action: actionSubscription, target: fmt.Sprintf("%s:%s:%d", s.provider.Name(), plan.Name, plan.PriceCents),
+		prepare: func(ctx context.Context) error { return s.voidIncomplete(ctx, accountID) },
+		create: func(ctx context.Context, key string) (Checkout, error) {
+			return s.provider.CreateSubscription(ctx, SubscriptionRequest{AccountID: accountID, CustomerID: customerID, IdempotencyKey: key})
+		},
+		record: func(ctx context.Context, tx pgx.Tx, co Checkout) error {
+			return s.remember(ctx, tx, accountID, KindSubscription, plan.Credits, plan.PriceCents, co)
+		},
+	})
 }
 
 // running reports whether a's subscription is active, cancelling (before
@@ -93,8 +91,10 @@ func alreadySubscribed(a *domain.Account, now time.Time) error {
 
 // PurchaseCredits starts the purchase of credits for accountID at the
 // catalogue's price. The credits are granted when the provider reports the
-// PaymentIntent succeeded. No transaction is open while the provider is
-// called (see reserve).
+// PaymentIntent succeeded. The account's open PaymentIntent for the same
+// credits, made within reuseReservation and still unpaid, is answered again
+// rather than a new one made; concurrent attempts share one (see checkout).
+// No transaction is open while the provider is called.
 func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits int64) (Purchase, error) {
 	amount, err := catalog.PriceCents(credits)
 	if err != nil {
@@ -104,23 +104,25 @@ func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits
 	if err != nil {
 		return Purchase{}, err
 	}
+	if !a.IsVerified() {
+		return Purchase{}, ErrUnverified
+	}
 	customerID, err := s.customer(ctx, a)
 	if err != nil {
 		return Purchase{}, err
 	}
-	key, err := s.reserve(ctx, accountID, actionCredits, credits, strconv.FormatInt(amount, 10))
-	if err != nil {
-		return Purchase{}, err
-	}
-	co, err := s.provider.CreatePaymentIntent(ctx, PaymentIntentRequest{
-		AccountID: accountID, CustomerID: customerID, Credits: credits, AmountCents: amount, IdempotencyKey: key,
+	co, err := s.checkout(ctx, accountID, order{
+		action: actionCredits, credits: credits, target: strconv.FormatInt(amount, 10),
+		create: func(ctx context.Context, key string) (Checkout, error) {
+			return s.provider.CreatePaymentIntent(ctx, PaymentIntentRequest{
+				AccountID: accountID, CustomerID: customerID, Credits: credits, AmountCents: amount, IdempotencyKey: key,
+			})
+		},
+		record: func(ctx context.Context, tx pgx.Tx, co Checkout) error {
+			return s.remember(ctx, tx, accountID, KindCredits, credits, amount, co)
+		},
 	})
 	if err != nil {
-		return Purchase{}, s.refused(ctx, key, fmt.Errorf("create payment intent: %w", err))
-	}
-	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
-		return s.remember(ctx, tx, accountID, KindCredits, credits, amount, co)
-	}); err != nil {
 		return Purchase{}, err
 	}
 	return Purchase{Checkout: co, Credits: credits, AmountCents: amount}, nil
@@ -279,6 +281,7 @@ func markDone(ctx context.Context, tx pgx.Tx, key string, now time.Time) error {
 // the next attempt asks afresh.
 func (s *Service) refused(ctx context.Context, key string, err error) error {
 	if domain.ErrorCode(err) == domain.CodeUnavailable && !errors.Is(err, errKeyMismatch) {
+		s.release(ctx, key) // a checkout's next attempt takes the key over at once
 		return err
 	}
 	if _, dbErr := s.pool.Exec(ctx, `UPDATE provider_requests SET status = 'refused', settled_at = $2 WHERE idempotency_key = $1`,

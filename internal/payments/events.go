@@ -68,6 +68,10 @@ type Outcome struct {
 	AccountID string
 	Result    eventstore.Result // Result.Replayed: the event id was applied before
 	Ignored   string            // why the event changes nothing; "" when applied
+	// Unchanged: the event's command ran and recorded nothing, the ledger
+	// knew it already (a race lost to an equal event, say). False for a
+	// redelivery answered from its first result.
+	Unchanged bool
 }
 
 // change is what one event does to one account.
@@ -134,6 +138,7 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 	}
 	md.CausationID = ev.ID
 	created := time.Unix(ev.Created, 0).UTC()
+	var recorded bool
 	out.Result, err = s.accounts.Update(ctx, c.accountID, eventstore.UpdateOptions{
 		Metadata: md, IdempotencyKey: idempotencyPrefix + ev.ID, RequestHash: eventHash(ev),
 	}, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
@@ -144,9 +149,11 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 		if err := a.ExpireDue(at); err != nil {
 			return nil, err
 		}
+		before := len(a.Changes())
 		if err := c.apply(a, at); err != nil {
 			return nil, err
 		}
+		recorded = len(a.Changes()) > before
 		if err := s.queueBillingMail(ctx, tx, a, at); err != nil {
 			return nil, err
 		}
@@ -168,6 +175,7 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 	if err != nil {
 		return Outcome{}, fmt.Errorf("%s %s: %w", ev.Type, ev.ID, err)
 	}
+	out.Unchanged = !out.Result.Replayed && !recorded
 	if c.unchanged != "" && !out.Result.Replayed && out.Result.LastPosition == 0 {
 		out.Ignored = c.unchanged
 	}

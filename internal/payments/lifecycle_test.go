@@ -229,14 +229,20 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 		t.Fatalf("portal before any checkout: %v", err)
 	}
 
-	// Two checkouts: the first, unpaid, is voided by the second.
+	// A second create while the first checkout is unpaid answers it again;
+	// once it is older than the reuse window, a new one voids it.
 	first, err := e.svc.CreateSubscription(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
+	again, err := e.svc.CreateSubscription(ctx, id)
+	if err != nil || again != first {
+		t.Fatalf("second create = %+v, %v; want the first checkout %+v", again, err, first)
+	}
+	e.clock.Set(t0.Add(2 * time.Hour))
 	second, err := e.svc.CreateSubscription(ctx, id)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || second.ClientSecret == first.ClientSecret {
+		t.Fatalf("create after the reuse window = %+v, %v", second, err)
 	}
 	if _, err := e.svc.ConfirmSimulated(ctx, id, first.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrCheckoutReplaced) {
 		t.Fatalf("paying the replaced checkout: %v", err)

@@ -64,6 +64,13 @@ func (e *env) account(email string) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	// Payments need a verified address.
+	if _, err := e.repo.Update(context.Background(), s.AccountID, eventstore.UpdateOptions{Metadata: eventstore.Metadata{Actor: "test"}},
+		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+			return nil, a.VerifyEmail(now)
+		}); err != nil {
+		e.t.Fatal(err)
+	}
 	return s.AccountID
 }
 
@@ -489,5 +496,80 @@ func TestSimulatedProvider(t *testing.T) {
 	stripeSvc := payments.NewService(e.pool, e.repo, payments.NewStripe(payments.StripeConfig{SecretKey: "sk_test_unused"}), webhookSecret, slog.New(slog.DiscardHandler))
 	if _, err := stripeSvc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNotSimulated) {
 		t.Fatalf("confirm with Stripe active: err = %v", err)
+	}
+}
+
+// TestOneCheckoutAtATimePerAccount starts checkouts together (issue 25):
+// one subscription and one PaymentIntent per amount are made, every
+// attempt answers the same client secret, and only one can be paid. An
+// unverified account starts none.
+func TestOneCheckoutAtATimePerAccount(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	ctx, md := context.Background(), eventstore.Metadata{Actor: "test"}
+	id := e.account("together@example.com")
+	const attempts = 8
+	secrets := make([]string, 2*attempts)
+	var wg sync.WaitGroup
+	for i := range attempts {
+		wg.Go(func() {
+			co, err := e.svc.CreateSubscription(ctx, id)
+			if err != nil {
+				t.Errorf("subscription %d: %v", i, err)
+			}
+			secrets[i] = co.ClientSecret
+		})
+		wg.Go(func() {
+			p, err := e.svc.PurchaseCredits(ctx, id, 100)
+			if err != nil {
+				t.Errorf("purchase %d: %v", i, err)
+			}
+			secrets[attempts+i] = p.ClientSecret
+		})
+	}
+	wg.Wait()
+	for i := range attempts {
+		if secrets[i] != secrets[0] || secrets[attempts+i] != secrets[attempts] || secrets[0] == secrets[attempts] {
+			t.Fatalf("client secrets = %q; want one per kind", secrets)
+		}
+	}
+	var subscriptions, intents int
+	if err := e.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE kind = 'subscription'), count(*) FILTER (WHERE kind = 'credits')
+		FROM payment_intents WHERE account_id = $1`, id).Scan(&subscriptions, &intents); err != nil || subscriptions != 1 || intents != 1 {
+		t.Fatalf("%d subscriptions and %d PaymentIntents made (%v); want 1 and 1", subscriptions, intents, err)
+	}
+	if _, err := e.svc.ConfirmSimulated(ctx, id, secrets[0], payments.OutcomeSucceeded, md); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.ConfirmSimulated(ctx, id, secrets[1], payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrAlreadyConfirmed) {
+		t.Fatalf("paying the double click's answer again: %v", err)
+	}
+	e.check(id, 500, domain.StatusActive)
+
+	// Another amount is another PaymentIntent; a paid one is not reused.
+	other, err := e.svc.PurchaseCredits(ctx, id, 500)
+	if err != nil || other.ClientSecret == secrets[attempts] {
+		t.Fatalf("500 credits = %+v, %v", other, err)
+	}
+	if _, err := e.svc.ConfirmSimulated(ctx, id, secrets[attempts], payments.OutcomeSucceeded, md); err != nil {
+		t.Fatal(err)
+	}
+	next, err := e.svc.PurchaseCredits(ctx, id, 100)
+	if err != nil || next.ClientSecret == secrets[attempts] {
+		t.Fatalf("100 credits after paying = %+v, %v", next, err)
+	}
+
+	keys, err := apikeys.New(config.DevelopmentSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unverified, err := e.repo.Register(ctx, keys, "unverified@example.com", "not-a-real-hash", md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.PurchaseCredits(ctx, unverified.AccountID, 100); !errors.Is(err, payments.ErrUnverified) {
+		t.Fatalf("unverified purchase: %v", err)
+	}
+	if _, err := e.svc.CreateSubscription(ctx, unverified.AccountID); !errors.Is(err, payments.ErrUnverified) {
+		t.Fatalf("unverified subscription: %v", err)
 	}
 }

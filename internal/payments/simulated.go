@@ -3,6 +3,8 @@ package payments
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,19 +47,21 @@ func (*Simulated) CreateCustomer(context.Context, CustomerRequest) (string, erro
 }
 
 // CreateSubscription implements Provider: one token names the subscription,
-// its first invoice and that invoice's PaymentIntent.
-func (*Simulated) CreateSubscription(context.Context, SubscriptionRequest) (Checkout, error) {
-	t := simToken()
+// its first invoice and that invoice's PaymentIntent. The same idempotency
+// key makes the same objects, as Stripe answers a repeated key.
+func (*Simulated) CreateSubscription(_ context.Context, r SubscriptionRequest) (Checkout, error) {
+	t, secret := simObject(r.IdempotencyKey)
 	return Checkout{
-		PaymentIntentID: simIntent + t, ClientSecret: simClientSecret(t),
+		PaymentIntentID: simIntent + t, ClientSecret: secret,
 		SubscriptionID: simSubscription + t, InvoiceID: simInvoice + t,
 	}, nil
 }
 
-// CreatePaymentIntent implements Provider.
-func (*Simulated) CreatePaymentIntent(context.Context, PaymentIntentRequest) (Checkout, error) {
-	t := simToken()
-	return Checkout{PaymentIntentID: simIntent + t, ClientSecret: simClientSecret(t)}, nil
+// CreatePaymentIntent implements Provider, with the same objects for the
+// same idempotency key.
+func (*Simulated) CreatePaymentIntent(_ context.Context, r PaymentIntentRequest) (Checkout, error) {
+	t, secret := simObject(r.IdempotencyKey)
+	return Checkout{PaymentIntentID: simIntent + t, ClientSecret: secret}, nil
 }
 
 // CancelAtPeriodEnd implements Provider; the simulated subscription simply
@@ -90,9 +94,22 @@ func (*Simulated) InvoiceOfPaymentIntent(context.Context, string) (string, error
 // simToken is a random id part.
 func simToken() string { return strings.ToLower(rand.Text()) }
 
-// simClientSecret is a client secret in Stripe's shape, with its own random
-// secret part.
-func simClientSecret(token string) string { return simIntent + token + "_secret_" + rand.Text() }
+// simObject is the token and the client secret (in Stripe's shape) of the
+// object a call with idempotency key makes: derived from the key, which is
+// random and never leaves the server, so a repeated key gets the same
+// object back; random without a key.
+func simObject(key string) (token, clientSecret string) {
+	if key == "" {
+		token = simToken()
+		return token, simIntent + token + "_secret_" + rand.Text()
+	}
+	derive := func(purpose string) string {
+		sum := sha256.Sum256([]byte(purpose + ":" + key))
+		return base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:16])
+	}
+	token = strings.ToLower(derive("simulated-object"))
+	return token, simIntent + token + "_secret_" + derive("simulated-secret")
+}
 
 // Outcomes of a simulated payment.
 const (

@@ -92,12 +92,26 @@ func (s *Service) RefundSimulated(ctx context.Context, accountID, clientSecret s
 	if err != nil {
 		return Simulation{}, err
 	}
-	sim.Status, sim.Message = domain.PaymentRefundedInFull, fmt.Sprintf("Refunded $%d.%02d", amount/100, amount%100)
-	if before+amount < in.amountCents {
+	if sim.Outcome.Unchanged {
+		// A refund racing this one was applied first with the same total:
+		// this one took nothing back.
+		return Simulation{}, ErrRefundRaced
+	}
+	total := before + amount // the charge's refunded total, as applied
+	sim.Status, sim.Message = domain.PaymentRefundedInFull, fmt.Sprintf("Refunded: %s of %s refunded in total", dollars(total), dollars(in.amountCents))
+	if total < in.amountCents {
 		sim.Status = domain.PaymentPartiallyRefunded
 	}
 	return sim, nil
 }
+
+// ErrRefundRaced answers a simulated refund that changed nothing because
+// another refund of the same payment was applied at the same time.
+var ErrRefundRaced = domain.Errorf(domain.CodeConflict,
+	"Nothing was refunded: another refund of this payment was applied at the same time. Reload and try again.")
+
+// dollars formats cents as $d.cc.
+func dollars(cents int64) string { return fmt.Sprintf("$%d.%02d", cents/100, cents%100) }
 
 // DisputeSimulated drives a chargeback dispute of accountID's paid
 // simulated payment of clientSecret: opened, won or lost, as Stripe's
@@ -117,10 +131,17 @@ func (s *Service) DisputeSimulated(ctx context.Context, accountID, clientSecret,
 	if err != nil {
 		return Simulation{}, err
 	}
-	ch := in.charge(0)
+	disputeID := "dp_sim_" + strings.TrimPrefix(in.id, simIntent)
+	a, err := s.accounts.Load(ctx, accountID)
+	if err != nil {
+		return Simulation{}, err
+	}
+	if err := disputeAllowed(a.DisputeStatus(disputeID), status); err != nil {
+		return Simulation{}, err
+	}
 	ev, err := simulatedEvent(typ, s.accounts.Now(), &stripe.Dispute{
-		ID: "dp_sim_" + strings.TrimPrefix(in.id, simIntent), Object: "dispute", Amount: in.amountCents,
-		Currency: stripe.Currency(in.currency), Charge: ch, PaymentIntent: &stripe.PaymentIntent{ID: in.id},
+		ID: disputeID, Object: "dispute", Amount: in.amountCents,
+		Currency: stripe.Currency(in.currency), Charge: in.charge(0), PaymentIntent: &stripe.PaymentIntent{ID: in.id},
 		Status: disputeStatus, Reason: stripe.DisputeReasonFraudulent,
 	})
 	if err != nil {
@@ -130,11 +151,44 @@ func (s *Service) DisputeSimulated(ctx context.Context, accountID, clientSecret,
 	if err != nil {
 		return Simulation{}, err
 	}
+	after, err := s.accounts.Load(ctx, accountID)
+	if err != nil {
+		return Simulation{}, err
+	}
+	if sim.Outcome.Unchanged {
+		// The same step raced this one and was applied first.
+		if err := disputeAllowed(after.DisputeStatus(disputeID), status); err != nil {
+			return Simulation{}, err
+		}
+		return Simulation{}, domain.Errorf(domain.CodeConflict, "Nothing changed: the dispute is %s", after.DisputeStatus(disputeID))
+	}
 	sim.Status = status
-	sim.Message = map[string]string{
-		DisputeOpened: "Dispute opened: spending is frozen until it closes",
-		DisputeWon:    "Dispute won: spending is unfrozen",
-		DisputeLost:   "Dispute lost: the payment's credits were taken back",
-	}[status]
+	switch {
+	case status == DisputeOpened:
+		sim.Message = "Dispute opened: spending is frozen until it closes"
+	case after.SpendingFrozen():
+		sim.Message = "Dispute " + status + ": spending stays frozen while another dispute is open"
+	case status == DisputeWon:
+		sim.Message = "Dispute won: spending is unfrozen"
+	default:
+		sim.Message = "Dispute lost: the payment's credits were taken back"
+	}
 	return sim, nil
+}
+
+// disputeAllowed refuses a simulated dispute step its dispute's current
+// status (current, "" for none) does not allow: Stripe opens a dispute
+// once, and closes only an open one.
+func disputeAllowed(current, status string) error {
+	switch {
+	case status == DisputeOpened && current == domain.DisputeOpenStatus:
+		return domain.Errorf(domain.CodeConflict, "A dispute of this payment is already open")
+	case status == DisputeOpened && current != "":
+		return domain.Errorf(domain.CodeConflict, "The dispute of this payment is already closed (%s)", current)
+	case status != DisputeOpened && current == "":
+		return domain.Errorf(domain.CodeConflict, "No dispute of this payment is open: open one first (status %q)", DisputeOpened)
+	case status != DisputeOpened && current != domain.DisputeOpenStatus:
+		return domain.Errorf(domain.CodeConflict, "The dispute of this payment is already closed (%s)", current)
+	}
+	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/supportrequests"
 )
 
 // Deps are what the use cases need, built once by the process.
@@ -26,6 +27,10 @@ type Deps struct {
 	Now func() time.Time
 	// VerificationMail composes the mail that carries a verification code.
 	VerificationMail func(to, code string) mail.Message
+	// Support stores support requests; SupportMail composes the mail of
+	// one to the support mailbox.
+	Support     *supportrequests.Store
+	SupportMail func(supportrequests.Request) mail.Message
 	// MailQueued is called after a mail was queued in the outbox (the
 	// sender's Nudge), so it goes out at once.
 	MailQueued func()
@@ -40,6 +45,7 @@ type Commands struct {
 	Register             RegisterHandler
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
+	SendSupportRequest   SendSupportRequestHandler
 }
 
 // New builds every use case on d.
@@ -55,5 +61,7 @@ func New(d Deps) Commands {
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
 		CreateListing:        CreateListingHandler{accounts: d.Accounts},
 		VeroCheck:            VeroCheckHandler{accounts: d.Accounts},
+		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
+			compose: d.SupportMail, queued: d.MailQueued},
 	}
 }

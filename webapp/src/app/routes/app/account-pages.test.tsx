@@ -208,6 +208,21 @@ describe('support', () => {
     expect(screen.getByLabelText('Message')).toHaveValue('');
   });
 
+  it("shows the server's refusal (unverified, over the limit) and keeps what was typed", async () => {
+    const app = renderApp('/support', {
+      'POST /api/support/requests': {
+        status: 403,
+        body: { code: 'forbidden', message: 'Please verify your email address before contacting support.', requestId: 'r1' },
+      },
+    });
+    await app.user.type(await screen.findByLabelText('Subject'), 'Billing question');
+    await app.user.type(screen.getByLabelText('Message'), 'How do purchased credits expire?');
+    await app.user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await findToast('Error')).toBeInTheDocument();
+    expect(screen.getByText('Please verify your email address before contacting support.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Subject')).toHaveValue('Billing question');
+  });
+
   it('shows the contact details the server is configured with', async () => {
     renderApp('/support', {
       'GET /api/config': { body: { ...simulatedConfig, supportEmail: 'care@shop.test', supportPhone: '+1 (555) 010-0199' } },

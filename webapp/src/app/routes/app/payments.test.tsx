@@ -109,6 +109,30 @@ describe('checkout', () => {
     await waitFor(() => expect(app.location()).toBe('/dashboard'));
   });
 
+  it("shows the server's refusal of an unverified account and goes to /dashboard", async () => {
+    const app = renderApp('/checkout?credits=100', {
+      'POST /api/credits/purchase': {
+        status: 403,
+        body: { code: 'forbidden', message: 'Please verify your email address before making a payment.', requestId: 'r1' },
+      },
+    });
+    expect(await findToast('Error')).toBeInTheDocument();
+    expect(screen.getByText('Please verify your email address before making a payment.')).toBeInTheDocument();
+    await waitFor(() => expect(app.location()).toBe('/dashboard'));
+  });
+
+  it('shows the throttle message of a 429', async () => {
+    const app = renderApp('/checkout?credits=100', {
+      'POST /api/credits/purchase': {
+        status: 429,
+        body: { code: 'rate_limited', message: 'Too many payment requests. Please wait a moment and try again.', requestId: 'r2' },
+      },
+    });
+    expect(await findToast('Error')).toBeInTheDocument();
+    expect(screen.getByText('Too many payment requests. Please wait a moment and try again.')).toBeInTheDocument();
+    await waitFor(() => expect(app.location()).toBe('/dashboard'));
+  });
+
   it('cancels to /dashboard', async () => {
     const app = renderApp('/checkout?credits=100', purchase);
     await app.user.click(await screen.findByRole('button', { name: 'Cancel' }));
