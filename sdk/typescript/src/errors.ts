@@ -106,7 +106,8 @@ export class APIError extends A2EError {}
 export class ConnectionError extends A2EError {}
 
 /**
- * `Retry-After` in seconds: delay-seconds or an HTTP date; null when absent or unreadable.
+ * `Retry-After` in seconds: delay-seconds or an HTTP date; null when absent, unreadable, 0 or
+ * in the past (then the SDK waits a jittered backoff, as without the header).
  */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (value === null || value.trim() === "") {
@@ -114,10 +115,14 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   }
   const seconds = Number(value);
   if (Number.isFinite(seconds)) {
-    return Math.max(0, seconds);
+    return seconds > 0 ? seconds : null;
   }
   const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+  if (Number.isNaN(at)) {
+    return null;
+  }
+  const left = Math.ceil((at - now) / 1000);
+  return left > 0 ? left : null;
 }
 
 /** The error class of an answer with status (and code). */

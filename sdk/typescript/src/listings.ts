@@ -29,6 +29,9 @@ export class ListingsResource {
    * and every error carry the key.
    */
   async create(params: CreateListingParams, options: CreateListingOptions = {}): Promise<CreatedListing> {
+    if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== "string" || options.idempotencyKey === "")) {
+      throw new TypeError("idempotencyKey must be a non-empty string; leave it out to have one made");
+    }
     const idempotencyKey = options.idempotencyKey ?? randomUUID();
     const body = JSON.stringify({ amazonUrl: params.amazonUrl });
     try {

@@ -25,7 +25,7 @@ export function isRetryable(err: A2EError, repeatable: boolean): boolean {
  */
 export function retryDelayMs(retry: number, err: A2EError): number {
   const retryAfter = err instanceof RateLimitError || err instanceof ServiceUnavailableError ? err.retryAfter : null;
-  if (retryAfter !== null) {
+  if (retryAfter !== null && retryAfter > 0) {
     return Math.min(retryAfter * 1000, retryAfterCapMs);
   }
   return Math.random() * Math.min(backoffCapMs, backoffBaseMs * 2 ** retry);

@@ -77,6 +77,9 @@ export class Transport {
         method: call.method,
         headers,
         body: call.body,
+        // A redirect is not followed: the X-API-Key would go to whatever host it names. A 3xx is
+        // an APIError like any answer that is not a success.
+        redirect: "manual",
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
       text = await res.text();

@@ -15,7 +15,7 @@ import {
   ServiceUnavailableError,
   SpendingFrozenError,
 } from "../dist/index.js";
-import { parseRetryAfter } from "../dist/errors.js";
+import { errorOf, parseRetryAfter } from "../dist/errors.js";
 import { retryDelayMs } from "../dist/retry.js";
 import { apiError, fakeApi } from "./fake-api.mjs";
 
@@ -131,9 +131,10 @@ test("Retry-After is seconds or an HTTP date", () => {
   assert.equal(parseRetryAfter(""), null);
   assert.equal(parseRetryAfter("soon"), null);
   assert.equal(parseRetryAfter("5"), 5);
-  assert.equal(parseRetryAfter("-3"), 0);
+  assert.equal(parseRetryAfter("-3"), null, "negative: as absent");
+  assert.equal(parseRetryAfter("0"), null, "0: as absent");
   assert.equal(parseRetryAfter("Wed, 25 Nov 2026 16:00:07 GMT", now), 7);
-  assert.equal(parseRetryAfter("Wed, 25 Nov 2026 15:00:00 GMT", now), 0);
+  assert.equal(parseRetryAfter("Wed, 25 Nov 2026 15:00:00 GMT", now), null, "in the past: as absent");
 });
 
 test("the wait is Retry-After capped at 20 s, else full-jitter backoff from 0.5 s up to 8 s", (t) => {
@@ -148,4 +149,14 @@ test("the wait is Retry-After capped at 20 s, else full-jitter backoff from 0.5 
   t.mock.method(Math, "random", () => 0);
   assert.equal(retryDelayMs(3, other), 0);
   assert.equal(retryDelayMs(0, rateLimited(null)), 0, "no Retry-After: backoff");
+});
+
+test("Retry-After 0 or negative is as absent: the wait is the jittered backoff", (t) => {
+  t.mock.method(Math, "random", () => 0.5);
+  for (const value of ["0", "-4"]) {
+    const err = errorOf(429, new Headers({ "Retry-After": value }), { code: "rate_limited" }, null);
+    assert.equal(err.retryAfter, null, value);
+    assert.equal(retryDelayMs(1, err), 500, value);
+  }
+  assert.equal(retryDelayMs(0, new RateLimitError({ message: "", retryAfter: 0 })), 250);
 });

@@ -97,3 +97,12 @@ test("account.retrieve reads /v1/account", async (t) => {
   assert.equal(api.requests[0].url, "/v1/account");
   assert.equal(api.requests[0].headers["x-api-key"], apiKey);
 });
+
+test("an empty idempotencyKey is refused before anything is sent", async (t) => {
+  const api = await fakeApi(t, [{ status: 201, body: listing }]);
+  const client = new Client({ apiKey, baseUrl: api.baseUrl });
+
+  await assert.rejects(client.listings.create({ amazonUrl }, { idempotencyKey: "" }), TypeError);
+
+  assert.equal(api.requests.length, 0);
+});

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
+  APIError,
   Client,
   ConnectionError,
   InsufficientCreditsError,
@@ -60,7 +61,7 @@ test("the retries stop at maxRetries and the last error is thrown, with the key"
   assert.equal(api.requests.length, 3);
   assert.ok(err instanceof ServiceUnavailableError);
   assert.equal(err.outcomeUnknown, false);
-  assert.equal(err.retryAfter, 0);
+  assert.equal(err.retryAfter, null, "Retry-After: 0 is as absent");
   assert.equal(err.idempotencyKey, "k-503");
   assert.equal(err.requestId, "req-503-service_unavailable");
 });
@@ -160,4 +161,17 @@ test("an unknown outcome that the read-back does not resolve is thrown with outc
     assert.equal(err.idempotencyKey, "k-lost");
     assert.deepEqual(api.requests.map((r) => r.method), ["POST", "POST", "GET"], "one read-back, not retried");
   }
+});
+
+test("a redirect is not followed: the key stays home, and the 3xx is an APIError, not retried", async (t) => {
+  const elsewhere = await fakeApi(t, [{ body: {} }]);
+  const api = await fakeApi(t, [{ status: 302, headers: { Location: `${elsewhere.baseUrl}/v1/account` }, body: "" }]);
+  const client = clientOf(t, api);
+
+  const err = await client.account.retrieve().catch((e) => e);
+
+  assert.ok(err instanceof APIError, String(err));
+  assert.equal(err.status, 302);
+  assert.equal(api.requests.length, 1);
+  assert.equal(elsewhere.requests.length, 0);
 });
