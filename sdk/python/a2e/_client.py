@@ -34,6 +34,8 @@ class Listings:
             IdempotencyError, AuthenticationError, RateLimitError,
             ServiceUnavailableError, APIError, APIConnectionError.
         """
+        if idempotency_key is not None and (not isinstance(idempotency_key, str) or idempotency_key == ""):
+            raise ValueError("idempotency_key must be a non-empty string; leave it out to have one made")
         key = idempotency_key if idempotency_key is not None else str(uuid.uuid4())
         body = json.dumps({"amazonUrl": amazon_url}).encode()
         try:
@@ -51,11 +53,15 @@ class Listings:
         return response.parse(lambda data: Listing.from_json(data, idempotency_key=key, request_id=request_id))
 
     def _read_back(self, idempotency_key: str) -> Optional[Listing]:
-        """The listing the key created, or None if there is none or the lookup failed too."""
+        """The listing the key created, or None if there is none or the lookup failed too.
+
+        One request, not retried: the retries of the create are spent.
+        """
         try:
-            return self.find_by_idempotency_key(idempotency_key)
+            page = self._list({"idempotencyKey": idempotency_key}, max_retries=0)
         except A2EError:
             return None
+        return page.data[0] if page.data else None
 
     def retrieve(self, id: str) -> Listing:
         """One of the account's listings, by id (free). Raises NotFoundError if there is none."""
@@ -79,7 +85,11 @@ class Listings:
         for name, value in (("limit", limit), ("cursor", cursor), ("idempotencyKey", idempotency_key)):
             if value is not None:
                 query[name] = str(value)
-        return self._transport.request(Request("GET", "/v1/listings", query=query)).parse(ListingPage.from_json)
+        return self._list(query)
+
+    def _list(self, query: Dict[str, str], max_retries: Optional[int] = None) -> ListingPage:
+        response = self._transport.request(Request("GET", "/v1/listings", query=query), max_retries=max_retries)
+        return response.parse(ListingPage.from_json)
 
     def find_by_idempotency_key(self, idempotency_key: str) -> Optional[Listing]:
         """The listing that ``idempotency_key`` created, or None if it created none:

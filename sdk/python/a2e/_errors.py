@@ -160,6 +160,10 @@ def error_of_answer(
     """The error for an HTTP error answer, whose JSON body is ``body`` ({} if none)."""
     code = body.get("code") if isinstance(body.get("code"), str) else None
     cls = _CLASS_OF_CODE.get(code or "") or _CLASS_OF_STATUS.get(status, APIError)
+    if status == 422:  # every SDK: a reused key, else the request is wrong as sent
+        cls = IdempotencyError if code == "idempotency_key_reused" else InvalidRequestError
+    elif not 400 <= status < 600:  # a redirect, or another answer that is neither success nor error
+        cls = APIError
     extra: Dict[str, Any] = {}
     if cls is InsufficientCreditsError:
         extra["credits_remaining"] = body.get("creditsRemaining")

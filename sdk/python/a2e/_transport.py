@@ -6,11 +6,14 @@ import http.client
 import json
 import logging
 import random
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from email.message import Message
+from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, cast
 
 from ._errors import A2EError, APIConnectionError, APIError, error_of_answer
@@ -21,6 +24,7 @@ logger = logging.getLogger("a2e")
 T = TypeVar("T")
 
 RETRY_AFTER_CAP = 20.0  # seconds: a longer Retry-After is waited this long
+_CHUNK = 64 * 1024  # bytes read at a time, so the attempt's deadline is checked as the body comes
 BACKOFF_BASE = 0.5  # seconds: the first backoff's bound, doubled per retry
 BACKOFF_CAP = 8.0  # seconds: the largest backoff bound
 
@@ -51,6 +55,7 @@ class Response:
     status: int
     headers: Message
     body: bytes
+    idempotency_key: Optional[str] = None
 
     def parse(self, build: Callable[[Any], T]) -> T:
         """``build`` applied to the JSON body; an APIError if the body is not what it expects."""
@@ -61,6 +66,7 @@ class Response:
                 f"The answer could not be read: {exc!r}",
                 status=self.status,
                 request_id=self.headers.get("X-Request-ID"),
+                idempotency_key=self.idempotency_key,
             ) from exc
 
 
@@ -92,30 +98,33 @@ class Transport:
     def __repr__(self) -> str:
         return f"Transport(base_url={self.base_url!r})"
 
-    def request(self, request: Request) -> Response:
-        """The successful answer to ``request``, after at most ``max_retries`` retries.
+    def request(self, request: Request, *, max_retries: Optional[int] = None) -> Response:
+        """The successful (2xx) answer to ``request``, after at most ``max_retries``
+        retries (default: the client's).
 
-        Raises the A2EError of the last failure.
+        Raises the A2EError of the last failure; any other status, a redirect
+        included, is an error.
         """
+        retries = self.max_retries if max_retries is None else max_retries
         attempt = 0
         while True:
             try:
                 status, headers, body = self._send(request)
             except APIConnectionError as exc:
-                if attempt >= self.max_retries:
+                if attempt >= retries:
                     raise
                 failure, retry_after = exc.message, None
             else:
-                if status < 400:
-                    return Response(status, headers, body)
+                if 200 <= status < 300:
+                    return Response(status, headers, body, request.idempotency_key)
                 retryable = status in _ALWAYS_RETRIED or (status in _RETRIED_WHEN_REPEATABLE and request.repeatable)
-                if attempt >= self.max_retries or not retryable:
+                if attempt >= retries or not retryable:
                     raise _error(status, headers, body, request)
                 failure, retry_after = f"HTTP {status}", _retry_after(headers)
             delay = _delay(attempt, retry_after)
             logger.info(
                 "%s %s: %s; retry %d of %d in %.2fs",
-                request.method, request.path, failure, attempt + 1, self.max_retries, delay,
+                request.method, request.path, failure, attempt + 1, retries, delay,
             )
             self._sleep(delay)
             attempt += 1
@@ -125,7 +134,14 @@ class Transport:
         self._sleep(_delay(0, retry_after))
 
     def _send(self, request: Request) -> Tuple[int, Message, bytes]:
-        """One attempt: the answer's status, headers and body, whatever the status."""
+        """One attempt: the answer's status, headers and body, whatever the status.
+
+        urllib's timeout bounds each socket operation; the attempt as a whole is
+        bounded too: once ``timeout`` seconds have passed since it began, it is
+        an APIConnectionError (checked after the answer's head and each chunk
+        of its body, so a stalled read adds at most one more ``timeout``).
+        """
+        deadline = time.monotonic() + self.timeout
         url = self.base_url + request.path
         if request.query:
             url += "?" + urllib.parse.urlencode(request.query)
@@ -142,7 +158,7 @@ class Transport:
             except urllib.error.HTTPError as exc:  # an error answer is still an answer
                 answer, status = exc, exc.code
             with answer:
-                return status, answer.headers, answer.read()
+                return status, answer.headers, _read_within(answer, deadline, self.timeout)
         except (OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
             raise APIConnectionError(
@@ -165,16 +181,43 @@ def _error(status: int, headers: Message, body: bytes, request: Request) -> A2EE
     )
 
 
-def _retry_after(headers: Message) -> Optional[float]:
-    """``Retry-After`` in seconds; None when absent or not a number of seconds."""
-    try:
-        return max(0.0, float(headers.get("Retry-After", "")))
-    except ValueError:
+def _read_within(answer: Any, deadline: float, timeout: float) -> bytes:
+    """The answer's body, read in chunks; a TimeoutError once ``deadline`` has passed."""
+    chunks = []
+    while True:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the attempt took more than {timeout:g}s")
+        chunk = answer.read1(_CHUNK) if hasattr(answer, "read1") else answer.read(_CHUNK)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _retry_after(headers: Message, now: Optional[datetime] = None) -> Optional[float]:
+    """``Retry-After`` in seconds, from delay-seconds or an HTTP date; None when
+    absent, unreadable, 0, negative or past (then the backoff applies)."""
+    value = (headers.get("Retry-After") or "").strip()
+    if not value:
         return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            at = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if at is None:
+            return None
+        if at.tzinfo is None:
+            at = at.replace(tzinfo=timezone.utc)
+        seconds = (at - (now or datetime.now(timezone.utc))).total_seconds()
+    if seconds != seconds or seconds <= 0:  # NaN, 0 or past: as absent
+        return None
+    return seconds
 
 
 def _delay(attempt: int, retry_after: Optional[float]) -> float:
     """Seconds to wait before retry ``attempt + 1``."""
-    if retry_after is not None:
+    if retry_after is not None and retry_after > 0:
         return min(retry_after, RETRY_AFTER_CAP)
     return random.uniform(0, min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt))

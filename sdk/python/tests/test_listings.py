@@ -152,3 +152,26 @@ class ReadTest(FakeAPITestCase):
             monthly_credits_expire_at=datetime(2025, 4, 1, tzinfo=timezone.utc), purchased_credits=2,
             other_credits=0,
         ))
+
+
+class FixesTest(FakeAPITestCase):
+    def test_the_read_back_after_an_unknown_outcome_is_one_request(self) -> None:
+        failing_get = Reply(503, {"code": "service_unavailable", "message": "down"})
+        api = self.serve(UNKNOWN, UNKNOWN, UNKNOWN, failing_get, failing_get, failing_get)
+        with self.assertRaises(a2e.ServiceUnavailableError) as caught:
+            self.client(api, max_retries=2).listings.create(URL, idempotency_key="k")
+        self.assertTrue(caught.exception.outcome_unknown)
+        self.assertEqual([s.method for s in api.seen], ["POST", "POST", "POST", "GET"])
+        self.assertEqual(self.sleeps, [2.0, 2.0, 2.0])  # the read-back waits as a first retry
+
+    def test_an_empty_idempotency_key_is_refused_before_sending(self) -> None:
+        api = self.serve(Reply(201, LISTING))
+        with self.assertRaises(ValueError):
+            self.client(api).listings.create(URL, idempotency_key="")
+        self.assertEqual(api.seen, [])
+
+    def test_an_unreadable_success_carries_the_key(self) -> None:
+        api = self.serve(Reply(201, {"id": "only"}))
+        with self.assertRaises(a2e.APIError) as caught:
+            self.client(api).listings.create(URL, idempotency_key="k-parse")
+        self.assertEqual(caught.exception.idempotency_key, "k-parse")

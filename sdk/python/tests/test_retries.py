@@ -123,3 +123,91 @@ class RetryTest(FakeAPITestCase):
             self.client(api).account.retrieve()
         self.assertEqual(caught.exception.status, 302)
         self.assertEqual(len(api.seen), 1)
+
+
+class RetryAfterAndStatusTest(FakeAPITestCase):
+    def test_retry_after_as_an_http_date(self) -> None:
+        from datetime import datetime, timezone
+        from email.message import Message
+
+        from a2e._transport import _retry_after
+
+        now = datetime(2026, 11, 25, 16, 0, 0, tzinfo=timezone.utc)
+        h = Message()
+        h["Retry-After"] = "Wed, 25 Nov 2026 16:00:07 GMT"
+        self.assertEqual(_retry_after(h, now), 7.0)
+        past = Message()
+        past["Retry-After"] = "Wed, 25 Nov 2026 15:00:00 GMT"
+        self.assertIsNone(_retry_after(past, now))
+
+    def test_a_late_http_date_is_waited_capped_at_20_seconds(self) -> None:
+        from email.utils import format_datetime
+        from datetime import datetime, timedelta, timezone
+
+        later = format_datetime(datetime.now(timezone.utc) + timedelta(hours=1), usegmt=True)
+        api = self.serve(failing(503, "service_unavailable", **{"Retry-After": later}), PAGE)
+        self.client(api).listings.list()
+        self.assertEqual(self.sleeps, [20.0])
+
+    def test_retry_after_0_or_negative_is_as_absent(self) -> None:
+        api = self.serve(failing(429, "rate_limited", **{"Retry-After": "0"}),
+                         failing(503, "service_unavailable", **{"Retry-After": "-5"}), PAGE)
+        import random
+        from unittest import mock
+
+        with mock.patch.object(random, "uniform", side_effect=lambda lo, hi: hi) as uniform:
+            self.client(api).listings.list()
+        self.assertEqual(self.sleeps, [0.5, 1.0])  # the backoff's bounds
+        self.assertEqual(uniform.call_count, 2)
+
+    def test_only_2xx_is_a_success(self) -> None:
+        class Redirected(Transport):
+            def _send(self, request):  # type: ignore[no-untyped-def]
+                from email.message import Message
+                self.sent = getattr(self, "sent", 0) + 1
+                return 302, Message(), b""
+
+        t = Redirected(api_key=API_KEY, base_url="http://127.0.0.1:1", max_retries=3, timeout=1,
+                       sleep=self.sleeps.append)
+        with self.assertRaises(a2e.APIError) as caught:
+            t.request(Request("GET", "/v1/account"))
+        self.assertIs(type(caught.exception), a2e.APIError)
+        self.assertEqual((caught.exception.status, t.sent), (302, 1))
+
+    def test_a_422_that_is_not_a_reused_key_is_invalid_request(self) -> None:
+        api = self.serve(failing(422, "unprocessable"))
+        with self.assertRaises(a2e.InvalidRequestError):
+            self.client(api).listings.create(URL, idempotency_key="k")
+
+    def test_an_attempt_is_bounded_as_a_whole(self) -> None:
+        import threading
+        import time as _time
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        class Trickle(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Length", "100")
+                self.end_headers()
+                try:
+                    for _ in range(100):  # one byte every 0.1 s: no socket operation waits 0.3 s
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                        _time.sleep(0.1)
+                except OSError:
+                    pass
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        client = a2e.Client(api_key=API_KEY, base_url="http://127.0.0.1:%d" % server.server_address[1],
+                            max_retries=0, timeout=0.3, sleep=self.sleeps.append)
+        began = _time.monotonic()
+        with self.assertRaises(a2e.APIConnectionError):
+            client.account.retrieve()
+        self.assertLess(_time.monotonic() - began, 2.0)
