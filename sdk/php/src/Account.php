@@ -16,6 +16,8 @@ final class Account
      * @param int         $monthlyCredits         the subscription's credits left
      * @param string|null $monthlyCreditsExpireAt RFC 3339 time they expire; null when there are none
      * @param int         $purchasedCredits       bought credit packs' credits left; they never expire
+     * @param int         $otherCredits           promotional and support-granted credits left;
+     *                                            monthly + purchased + other = creditsAvailable
      */
     public function __construct(
         public readonly string $email,
@@ -26,6 +28,7 @@ final class Account
         public readonly int $monthlyCredits,
         public readonly ?string $monthlyCreditsExpireAt,
         public readonly int $purchasedCredits,
+        public readonly int $otherCredits,
     ) {
     }
 
@@ -41,6 +44,7 @@ final class Account
             (int) ($data['monthlyCredits'] ?? 0),
             isset($data['monthlyCreditsExpireAt']) ? (string) $data['monthlyCreditsExpireAt'] : null,
             (int) ($data['purchasedCredits'] ?? 0),
+            (int) ($data['otherCredits'] ?? 0),
         );
     }
 }

@@ -11,7 +11,7 @@ use A2E\Service\ListingsService;
 /**
  * The client of the A2E desktop API (/v1), with one API key.
  *
- *     $client = new \A2E\Client(['api_key' => getenv('A2E_API_KEY')]);
+ *     $client = new \A2E\Client(['api_key' => getenv('A2E_API_KEY'), 'base_url' => 'https://api.example.com']);
  *     $listing = $client->listings->create(['amazonUrl' => 'https://www.amazon.com/dp/B08N5WRWNW']);
  *
  * Failed requests are retried (network errors, 429 and 503, and 500, 502 and
@@ -21,9 +21,8 @@ use A2E\Service\ListingsService;
 class Client
 {
     public const VERSION = '0.1.0';
-    public const DEFAULT_BASE_URL = 'http://localhost:8080';
 
-    private const DEFAULTS = ['base_url' => self::DEFAULT_BASE_URL, 'max_retries' => 3, 'timeout' => 30, 'sleeper' => null];
+    private const DEFAULTS = ['max_retries' => 3, 'timeout' => 30, 'sleeper' => null];
 
     /** Listing requests: create, retrieve, list, findByIdempotencyKey. */
     public readonly ListingsService $listings;
@@ -34,16 +33,16 @@ class Client
     private readonly string $baseUrl;
 
     /**
-     * @param array{api_key: string, base_url?: string, max_retries?: int, timeout?: int|float, sleeper?: callable(float): void} $options
-     *   api_key (required); base_url, such as "https://api.example.com" (default DEFAULT_BASE_URL, a trailing
-     *   slash is ignored); max_retries, how many times a failed request is retried (default 3, 0 sends it once);
+     * @param array{api_key: string, base_url: string, max_retries?: int, timeout?: int|float, sleeper?: callable(float): void} $options
+     *   api_key (required); base_url (required, no default: a forgotten one must not send the key in clear
+     *   text to some default address), such as "https://api.example.com" (a trailing slash is ignored); max_retries, how many times a failed request is retried (default 3, 0 sends it once);
      *   timeout, seconds each attempt may take (default 30); sleeper, waits so many seconds between attempts
      *   (default usleep; tests pass their own)
-     * @throws \InvalidArgumentException on a missing API key or an unknown or ill-typed option
+     * @throws \InvalidArgumentException on a missing API key or base URL, or an unknown or ill-typed option
      */
     public function __construct(#[\SensitiveParameter] array $options)
     {
-        $unknown = array_diff(array_keys($options), ['api_key', ...array_keys(self::DEFAULTS)]);
+        $unknown = array_diff(array_keys($options), ['api_key', 'base_url', ...array_keys(self::DEFAULTS)]);
         if ($unknown !== []) {
             throw new \InvalidArgumentException('Unknown A2E client option: ' . implode(', ', $unknown));
         }
@@ -51,7 +50,10 @@ class Client
         if (!is_string($options['api_key'] ?? null) || $options['api_key'] === '') {
             throw new \InvalidArgumentException('The A2E client needs an api_key');
         }
-        if (!is_string($options['base_url']) || !preg_match('#^https?://#', $options['base_url'])) {
+        if (!isset($options['base_url'])) {
+            throw new \InvalidArgumentException('The A2E client needs a base_url, such as https://api.example.com');
+        }
+        if (!is_string($options['base_url']) || !preg_match('#^https?://[^/]#i', $options['base_url'])) {
             throw new \InvalidArgumentException('base_url must be an http:// or https:// address');
         }
         if (!is_int($options['max_retries']) || $options['max_retries'] < 0) {

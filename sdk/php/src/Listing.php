@@ -19,6 +19,8 @@ final class Listing
      *                                      (a replay's is the first answer's), null when read back
      * @param string      $createdAt        RFC 3339 time, as the API wrote it
      * @param string|null $idempotencyKey   the Idempotency-Key that created it, when known
+     * @param string|null $requestId        the id of the request that created (and charged) it, on a
+     *                                      listing read back; null on a create's answer
      */
     public function __construct(
         public readonly string $id,
@@ -28,6 +30,7 @@ final class Listing
         public readonly ?int $creditsRemaining,
         public readonly string $createdAt,
         public readonly ?string $idempotencyKey,
+        public readonly ?string $requestId = null,
     ) {
     }
 
@@ -44,6 +47,7 @@ final class Listing
             isset($data['creditsRemaining']) ? (int) $data['creditsRemaining'] : null,
             (string) ($data['createdAt'] ?? ''),
             isset($data['idempotencyKey']) ? (string) $data['idempotencyKey'] : $idempotencyKey,
+            isset($data['requestId']) ? (string) $data['requestId'] : null,
         );
     }
 }

@@ -241,8 +241,9 @@ test('no answer at all: ConnectionException after the retries, with the key', fu
 
 test('retrieve, list, findByIdempotencyKey and account send their reads and answer objects', function (Fixture $f) {
     $stored = array_diff_key(LISTING, ['creditsRemaining' => 0]) + ['idempotencyKey' => 'k/1', 'requestId' => 'req-x'];
-    $account = ['email' => 'a@example.com', 'creditsAvailable' => 7, 'subscriptionStatus' => 'active', 'spendingFrozen' => false,
-        'creditDebt' => 0, 'monthlyCredits' => 5, 'monthlyCreditsExpireAt' => '2026-02-01T00:00:00Z', 'purchasedCredits' => 2];
+    $account = ['email' => 'a@example.com', 'creditsAvailable' => 10, 'subscriptionStatus' => 'active', 'spendingFrozen' => false,
+        'creditDebt' => 0, 'monthlyCredits' => 5, 'monthlyCreditsExpireAt' => '2026-02-01T00:00:00Z', 'purchasedCredits' => 2,
+        'otherCredits' => 3];
     $f->script(
         ['status' => 200, 'body' => $stored],
         ['status' => 200, 'body' => ['data' => [$stored, $stored], 'nextCursor' => 'c+2/=']],
@@ -262,15 +263,18 @@ test('retrieve, list, findByIdempotencyKey and account send their reads and answ
     foreach ($f->requests() as $r) {
         assertTrue(!isset($r['headers']['idempotency-key']), 'reads carry no Idempotency-Key');
     }
-    assertSame(['lst_1', null, 'k/1'], [$listing->id, $listing->creditsRemaining, $listing->idempotencyKey]);
+    assertSame(['lst_1', null, 'k/1', 'req-x'], [$listing->id, $listing->creditsRemaining, $listing->idempotencyKey, $listing->requestId]);
+    assertSame(3, $read->otherCredits);
     assertSame([2, 'c+2/='], [count($page->data), $page->nextCursor]);
     assertSame([null, 'lst_1'], [$none, $found?->id]);
     assertSame($account, json_decode(json_encode($read), true), 'the account, with the API\'s field names');
 });
 
 test('options are checked', function (Fixture $f) {
-    foreach ([[], ['api_key' => ''], ['api_key' => API_KEY, 'apiKey' => API_KEY], ['api_key' => API_KEY, 'timeout' => 0],
-        ['api_key' => API_KEY, 'max_retries' => -1], ['api_key' => API_KEY, 'base_url' => 'localhost:8080']] as $options) {
+    $url = ['base_url' => 'https://api.example.com'];
+    foreach ([[], ['api_key' => ''] + $url, ['api_key' => API_KEY, 'apiKey' => API_KEY] + $url, ['api_key' => API_KEY, 'timeout' => 0] + $url,
+        ['api_key' => API_KEY, 'max_retries' => -1] + $url, ['api_key' => API_KEY, 'base_url' => 'localhost:8080'],
+        ['api_key' => API_KEY], ['api_key' => API_KEY, 'base_url' => ''], ['api_key' => API_KEY, 'base_url' => null]] as $options) {
         $e = assertThrows(\InvalidArgumentException::class, fn () => new Client($options));
         assertTrue(!str_contains($e->getMessage(), API_KEY), 'no key in ' . $e->getMessage());
     }
@@ -297,4 +301,27 @@ test('the API key appears in no string form of the client or of an error', funct
         assertTrue(!str_contains($form, API_KEY) && !str_contains($form, substr(API_KEY, 0, 12)), "string form $i shows the key:\n$form");
     }
     assertThrows(\Throwable::class, fn () => serialize($client));
+});
+
+test('Retry-After 0, negative or past is as absent: the jittered backoff is waited', function (Fixture $f) {
+    $sleeps = new \ArrayObject();
+    $f->script(apiError(429, 'rate_limited', [], ['Retry-After' => '0']), apiError(503, 'service_unavailable', [], ['Retry-After' => '-3']),
+        ['status' => 200, 'body' => ['data' => [], 'nextCursor' => null]]);
+    client($f, $sleeps)->listings->list();
+    assertSame(2, count($sleeps));
+    assertTrue($sleeps[0] <= 0.5 && $sleeps[1] <= 1.0, 'backoff bounds: ' . json_encode($sleeps->getArrayCopy()));
+    $past = new \A2E\Internal\Response(503, ['retry-after' => 'Wed, 25 Nov 2026 15:00:00 GMT'], '');
+    assertSame(null, $past->retryAfter(strtotime('2026-11-25T16:00:00Z')));
+    $later = new \A2E\Internal\Response(503, ['retry-after' => 'Wed, 25 Nov 2026 16:00:07 GMT'], '');
+    assertSame(7, $later->retryAfter(strtotime('2026-11-25T16:00:00Z')));
+    $zero = assertThrows(Exception\RateLimitException::class, function () use ($f) {
+        $f->script(apiError(429, 'rate_limited', [], ['Retry-After' => '0']));
+        client($f, options: ['max_retries' => 0])->account->retrieve();
+    });
+    assertSame(null, $zero->getRetryAfter());
+});
+
+test('a 422 that is not a reused key is InvalidRequestException', function (Fixture $f) {
+    $f->script(apiError(422, 'unprocessable'));
+    assertThrows(Exception\InvalidRequestException::class, fn () => client($f)->listings->create(['amazonUrl' => AMAZON_URL]));
 });

@@ -34,17 +34,17 @@ function runnerLine(Fixture|string $server, array $op): array
 test('runner: create prints the listing with the API\'s field names and the key sent', function (Fixture $f) {
     $f->script(created());
     $line = runnerLine($f, ['op' => 'create', 'amazonUrl' => AMAZON_URL, 'idempotencyKey' => 'conf-1']);
-    assertSame(['ok' => true, 'result' => LISTING + ['idempotencyKey' => 'conf-1'], 'idempotencyKey' => 'conf-1'], $line);
+    assertSame(['ok' => true, 'result' => LISTING + ['idempotencyKey' => 'conf-1', 'requestId' => null], 'idempotencyKey' => 'conf-1'], $line);
     assertSame('conf-1', $f->requests()[0]['headers']['idempotency-key']);
 });
 
 test('runner: list, findByIdempotencyKey, retrieve and account print their results', function (Fixture $f) {
     $stored = array_diff_key(LISTING, ['creditsRemaining' => 0]);
     $account = ['email' => 'a@example.com', 'creditsAvailable' => 0, 'subscriptionStatus' => 'inactive', 'spendingFrozen' => true,
-        'creditDebt' => 1, 'monthlyCredits' => 0, 'monthlyCreditsExpireAt' => null, 'purchasedCredits' => 0];
+        'creditDebt' => 1, 'monthlyCredits' => 0, 'monthlyCreditsExpireAt' => null, 'purchasedCredits' => 0, 'otherCredits' => 0];
     $f->script(['status' => 200, 'body' => ['data' => [$stored], 'nextCursor' => 'next']], ['status' => 200, 'body' => ['data' => [], 'nextCursor' => null]],
         ['status' => 200, 'body' => $stored], ['status' => 200, 'body' => $account]);
-    $read = array_replace(LISTING, ['creditsRemaining' => null]) + ['idempotencyKey' => null];
+    $read = array_replace(LISTING, ['creditsRemaining' => null]) + ['idempotencyKey' => null, 'requestId' => null];
     assertSame(['ok' => true, 'result' => ['data' => [$read], 'nextCursor' => 'next']], runnerLine($f, ['op' => 'list', 'limit' => 2, 'cursor' => 'c1']));
     assertSame(['ok' => true, 'result' => null], runnerLine($f, ['op' => 'findByIdempotencyKey', 'idempotencyKey' => 'k1']));
     assertSame(['ok' => true, 'result' => $read], runnerLine($f, ['op' => 'retrieve', 'id' => 'lst_1']));
@@ -70,7 +70,7 @@ test('runner: maxRetries is passed to the client; an unknown outcome is printed 
     $unknown = apiError(503, 'commit_outcome_unknown', headers: ['Retry-After' => '0']);
     $f->script($unknown, $unknown, ['status' => 200, 'body' => ['data' => [], 'nextCursor' => null]]);
     $error = runnerLine($f, ['op' => 'create', 'amazonUrl' => AMAZON_URL, 'idempotencyKey' => 'k-u', 'maxRetries' => 1])['error'];
-    assertSame(['ServiceUnavailableError', 'commit_outcome_unknown', 'k-u', 0, true],
+    assertSame(['ServiceUnavailableError', 'commit_outcome_unknown', 'k-u', null, true], // Retry-After 0: as absent
         [$error['class'], $error['code'], $error['idempotencyKey'], $error['retryAfter'], $error['outcomeUnknown']]);
     assertSame(3, count($f->requests()), 'two attempts and the read-back');
 });

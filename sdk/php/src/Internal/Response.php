@@ -26,17 +26,25 @@ final class Response
         return is_array($data) ? $data : null;
     }
 
-    /** The whole seconds of Retry-After (delay-seconds or an HTTP date); null without a usable one. */
-    public function retryAfter(): ?int
+    /**
+     * The whole seconds of Retry-After (delay-seconds or an HTTP date); null without a usable one,
+     * and for 0, a negative value or a past date (as absent: the backoff applies).
+     */
+    public function retryAfter(?int $now = null): ?int
     {
         $value = trim($this->headers['retry-after'] ?? '');
         if ($value === '') {
             return null;
         }
-        if (ctype_digit($value)) {
-            return (int) $value;
+        if (preg_match('/^-?\d+$/', $value)) {
+            $seconds = (int) $value;
+        } else {
+            $at = \DateTimeImmutable::createFromFormat(DATE_RFC7231, $value, new \DateTimeZone('UTC'));
+            if ($at === false) {
+                return null;
+            }
+            $seconds = $at->getTimestamp() - ($now ?? time());
         }
-        $at = \DateTimeImmutable::createFromFormat(DATE_RFC7231, $value, new \DateTimeZone('UTC'));
-        return $at === false ? null : max(0, $at->getTimestamp() - time());
+        return $seconds > 0 ? $seconds : null;
     }
 }

@@ -78,7 +78,7 @@ final class Transport
                 $this->wait($attempt, null);
                 continue;
             }
-            if ($response->status < 300) {
+            if ($response->status >= 200 && $response->status < 300) {
                 return $this->decode($response, $idempotencyKey);
             }
             $retryable = in_array($response->status, [429, 503], true)
@@ -161,7 +161,7 @@ final class Transport
 
     private function wait(int $attempt, ?int $retryAfter): void
     {
-        if ($retryAfter !== null) {
+        if ($retryAfter !== null && $retryAfter > 0) {
             $seconds = min((float) $retryAfter, self::RETRY_AFTER_CAP);
         } else {
             $cap = min(self::BACKOFF_CAP, self::BACKOFF_BASE * 2 ** $attempt);
