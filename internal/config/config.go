@@ -3,7 +3,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"net/mail"
 	"net/netip"
@@ -190,61 +189,6 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("APP_ENV must be %q or %q, not %q", Production, Development, c.Env)
 	}
 	return c, nil
-}
-
-// validateProduction refuses development defaults and missing secrets.
-func (c Config) validateProduction() error {
-	var errs []error
-	if c.DatabaseURL == "" {
-		errs = append(errs, errors.New("DATABASE_URL is required in production"))
-	}
-	if c.Secret == "" || c.Secret == DevelopmentSecret || len(c.Secret) < 32 {
-		errs = append(errs, errors.New("APP_SECRET must be set to a random value of at least 32 characters in production"))
-	}
-	if c.SMTPURL == "" {
-		errs = append(errs, errors.New("SMTP_URL is required in production"))
-	}
-	if c.StripePublishableKey == "" {
-		errs = append(errs, errors.New("STRIPE_PUBLISHABLE_KEY is required in production"))
-	}
-	for _, kv := range [][2]string{
-		{"STRIPE_SECRET_KEY", c.StripeSecretKey}, {"STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret}, {"STRIPE_PRICE_ID", c.StripePriceID},
-	} {
-		if kv[1] == "" {
-			errs = append(errs, fmt.Errorf("%s is required in production", kv[0]))
-		}
-	}
-	if u, err := url.Parse(c.BaseURL); err != nil || u.Scheme != "https" || u.Host == "" || isLocalHost(u.Hostname()) {
-		errs = append(errs, errors.New("APP_BASE_URL must be the public https:// address in production"))
-	}
-	// Sellers see and answer these addresses: development's @localhost
-	// defaults would send them nowhere.
-	if localAddress(c.SupportEmail) {
-		errs = append(errs, errors.New("SUPPORT_EMAIL must be set to the address sellers write to in production"))
-	}
-	if localAddress(c.MailFrom) {
-		errs = append(errs, errors.New("MAIL_FROM must be set to an address on your mail domain in production"))
-	}
-	return errors.Join(errs...)
-}
-
-// localAddress reports whether an address ("a@b" or "Name <a@b>") is
-// missing or on this machine.
-func localAddress(addr string) bool {
-	at := strings.LastIndexByte(addr, '@')
-	if at < 0 {
-		return true
-	}
-	return isLocalHost(strings.ToLower(strings.TrimRight(strings.TrimSpace(addr[at+1:]), ">")))
-}
-
-// isLocalHost reports whether host names this machine.
-func isLocalHost(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
 // Message transports (MESSAGE_TRANSPORT).
