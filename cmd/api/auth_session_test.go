@@ -157,6 +157,24 @@ func TestProductionCookieAndRoutes(t *testing.T) {
 	if rec.Code != http.StatusCreated || c == nil || !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode {
 		t.Fatalf("register = %d, cookie %+v", rec.Code, c)
 	}
+	// Issue 25, item 7: the __Host- prefix (Secure, Path=/, no Domain), and
+	// the answer that carries the session is not stored.
+	if c.Name != "__Host-a2e_session" || c.Path != "/" || c.Domain != "" || rec.Header().Get("Cache-Control") != "no-store" {
+		t.Fatalf("production session cookie %+v, Cache-Control %q", c, rec.Header().Get("Cache-Control"))
+	}
+	withCookie := func(name string) int {
+		req := httptest.NewRequest("GET", "/api/user", nil)
+		req.AddCookie(&http.Cookie{Name: name, Value: c.Value})
+		rec := httptest.NewRecorder()
+		router.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if got := withCookie("__Host-a2e_session"); got != http.StatusOK {
+		t.Fatalf("user with the __Host- cookie = %d", got)
+	}
+	if got := withCookie("a2e_session"); got != http.StatusUnauthorized {
+		t.Fatalf("user with an unprefixed cookie (one a subdomain could set) = %d", got)
+	}
 	if rec := serve("GET", "/api/dev/mail?to=prod@example.com", ""); rec.Code != http.StatusNotFound {
 		t.Fatalf("dev mailbox in production = %d", rec.Code)
 	}

@@ -32,6 +32,7 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 	tooMany := fmt.Sprintf("Rate limit exceeded: %d requests per minute", limit.Rate)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			noStore(w)
 			key := r.Header.Get(apiKeyHeader)
 			if key == "" || r.URL.Path == openAPIPath {
 				next.ServeHTTP(w, r)
@@ -53,6 +54,7 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 func withAPIKey(d Deps) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			noStore(w)
 			key := r.Header.Get(apiKeyHeader)
 			if key == "" {
 				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyMissing, "Missing X-API-Key header"))

@@ -83,6 +83,7 @@ func withSecurityHeaders(d Deps) func(http.Handler) http.Handler {
 func loopbackOnly(d Deps) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			noStore(w) // the dev mailbox holds codes and reset links
 			if !fromLoopback(r) {
 				writeError(w, r, d.Log, errStatus(http.StatusNotFound, "No such API route"))
 				return

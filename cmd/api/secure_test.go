@@ -330,3 +330,32 @@ func TestResetAnswersWhileTheMailServerIsSilent(t *testing.T) {
 		t.Fatalf("reset = %d", res.StatusCode)
 	}
 }
+
+// Issue 25, item 7: every authenticated answer, the sign-in answers that
+// carry the session and the dev mailbox say no-store, so no cache or back
+// button keeps an account's data (the profile holds the API key).
+func TestAuthenticatedAnswersAreNotStored(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedAccount("nostore@example.com")
+	staff := e.seedAccount("staff-nostore@example.com")
+	e.exec(`UPDATE users SET is_staff = true WHERE account_id = $1`, staff.ID)
+	key := map[string]string{"X-API-Key": s.APIKey}
+	for name, r := range map[string]response{
+		"profile":      e.do(request{method: "GET", path: "/api/user/profile", cookie: s.Cookie}),
+		"user":         e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}),
+		"transactions": e.do(request{method: "GET", path: "/api/transactions", cookie: s.Cookie}),
+		"usage":        e.do(request{method: "GET", path: "/api/usage-statistics", cookie: s.Cookie}),
+		"regenerate":   e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: s.Cookie}),
+		"v1 account":   e.do(request{method: "GET", path: "/v1/account", header: key}),
+		"v1 listings":  e.do(request{method: "GET", path: "/v1/listings", header: key}),
+		"staff":        e.do(request{method: "GET", path: "/api/staff/accounts?q=nostore", cookie: staff.Cookie}),
+		"register":     e.do(request{method: "POST", path: "/api/register", body: map[string]string{"email": "fresh-nostore@example.com", "password": testPassword}}),
+		"logout":       e.do(request{method: "POST", path: "/api/logout", cookie: staff.Cookie}),
+		"dev mail":     e.do(request{method: "GET", path: "/api/dev/mail?to=fresh-nostore@example.com"}),
+		"signed out":   e.do(request{method: "GET", path: "/api/user/profile"}),
+	} {
+		if got := r.header.Get("Cache-Control"); got != "no-store" {
+			t.Errorf("%s (%d): Cache-Control %q", name, r.status, got)
+		}
+	}
+}

@@ -15,11 +15,20 @@ import (
 // SetStaff makes the account with email staff (or not). It returns
 // ErrNoSuchUser when no account has that email.
 func (s *Store) SetStaff(ctx context.Context, email string, staff bool) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE users SET is_staff = $2 WHERE lower(email) = lower($1)`, strings.TrimSpace(email), staff)
+	// A new staff member's open sessions get staff's idle bound at once,
+	// not at their next request.
+	var n int
+	err := s.pool.QueryRow(ctx, `WITH u AS (
+			UPDATE users SET is_staff = $2 WHERE lower(email) = lower($1) RETURNING account_id, is_staff
+		), clamped AS (
+			UPDATE sessions s SET expires_at = LEAST(s.expires_at, now() + $3::float8 * interval '1 second')
+			FROM u WHERE s.account_id = u.account_id AND u.is_staff
+		)
+		SELECT count(*) FROM u`, strings.TrimSpace(email), staff, seconds(s.sessions.StaffIdle)).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("set staff: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return ErrNoSuchUser
 	}
 	return nil

@@ -60,6 +60,8 @@ type Config struct {
 	RedisURL             string        // REDIS_URL: where limits and throttles are shared; empty: in this process
 	MetricsAddr          string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
 	RequestTimeout       time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
+	SessionIdle          time.Duration // SESSION_IDLE_TIMEOUT: a seller's session ends after this long without a request
+	StaffSessionIdle     time.Duration // STAFF_SESSION_IDLE_TIMEOUT: the same for staff
 	DBStatementTimeout   time.Duration // DB_STATEMENT_TIMEOUT: PostgreSQL statement_timeout of the API's connections
 	GroupCommit          bool          // GROUP_COMMIT: on | off; the desktop API's spends share transactions
 	GroupCommitLanes     int           // GROUP_COMMIT_LANES: group commits running at once per API process
@@ -154,6 +156,12 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 	}
 	if c.RequestTimeout, err = duration(get("REQUEST_TIMEOUT", "20s"), "REQUEST_TIMEOUT"); err != nil {
+		return Config{}, err
+	}
+	if c.SessionIdle, err = duration(get("SESSION_IDLE_TIMEOUT", "168h"), "SESSION_IDLE_TIMEOUT"); err != nil {
+		return Config{}, err
+	}
+	if c.StaffSessionIdle, err = duration(get("STAFF_SESSION_IDLE_TIMEOUT", "8h"), "STAFF_SESSION_IDLE_TIMEOUT"); err != nil {
 		return Config{}, err
 	}
 	if c.DBStatementTimeout, err = duration(get("DB_STATEMENT_TIMEOUT", "10s"), "DB_STATEMENT_TIMEOUT"); err != nil {
