@@ -32,13 +32,12 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 	tooMany := fmt.Sprintf("Rate limit exceeded: %d requests per minute", limit.Rate)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			noStore(w)
 			key := r.Header.Get(apiKeyHeader)
 			if key == "" || r.URL.Path == openAPIPath {
 				next.ServeHTTP(w, r)
 				return
 			}
-			if !d.Limits.allow(w, r, d, apikeys.Hash(key), limit, true, true, tooMany) {
+			if !d.Limits.allow(w, r, d, apikeys.Hash(key), limit, true, true, tooMany, "") {
 				return
 			}
 			next.ServeHTTP(w, r)
