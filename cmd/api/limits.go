@@ -53,9 +53,9 @@ func newLimits(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (
 
 // The sign-in throttles (docs/auth.md) and the desktop API's limit.
 var (
-	limitAuthIP    = ratelimit.Limit{Name: "ip", Rate: ipAttempts, Period: time.Minute}
-	limitSignIn    = ratelimit.Limit{Name: "signin", Rate: accountAttempts, Period: accountWindow}
-	msgTooMany     = "Too many attempts. Please try again later."
+	limitAuthIP = ratelimit.Limit{Name: "ip", Rate: ipAttempts, Period: time.Minute}
+	limitSignIn = ratelimit.Limit{Name: "signin", Rate: accountAttempts, Period: accountWindow}
+	msgTooMany  = "Too many attempts. Please try again later."
 	// What is unavailable while the limits store is away, by route: the
 	// throttles fail closed, and the answer names what the caller tried.
 	msgSignInDown  = "Sign-in is briefly unavailable. Please try again in a few seconds."
