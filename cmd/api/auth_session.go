@@ -61,7 +61,7 @@ func (q *registerRequest) normalize() { q.Email = domain.NormalizeEmail(q.Email)
 
 // Valid implements validator.
 func (q registerRequest) Valid(context.Context) map[string]string {
-	problems := credentialProblems(q.Email, q.Password)
+	problems := signUpProblems(q.Email, q.Password)
 	confirmProblem(q.Password, q.ConfirmPassword, problems)
 	return problems
 }

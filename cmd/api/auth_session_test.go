@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/config"
 )
@@ -61,6 +62,11 @@ func TestRegisterRefusesBadInput(t *testing.T) {
 		{"no domain dot", map[string]string{"email": "a@localhost", "password": testPassword}, nil, 400, map[string]string{"email": msgEmail}},
 		{"display name", map[string]string{"email": "Bob <bob@example.com>", "password": testPassword}, nil, 400, map[string]string{"email": msgEmail}},
 		{"short password", map[string]string{"email": "a@example.com", "password": "1234567"}, nil, 400, map[string]string{"password": msgPassword}},
+		// Issue 25, item 6: common, repeated, or the email itself.
+		{"common password", map[string]string{"email": "a@example.com", "password": "password"}, nil, 400, map[string]string{"password": domain.MsgPasswordCommon}},
+		{"common digits", map[string]string{"email": "a@example.com", "password": "12345678"}, nil, 400, map[string]string{"password": domain.MsgPasswordCommon}},
+		{"repeated", map[string]string{"email": "a@example.com", "password": "aaaaaaaa"}, nil, 400, map[string]string{"password": domain.MsgPasswordCommon}},
+		{"the email", map[string]string{"email": "Jane.Doe@example.com", "password": "jane.doe@example.com"}, nil, 400, map[string]string{"password": domain.MsgPasswordIsEmail}},
 		{"both", map[string]string{"email": "", "password": ""}, nil, 400, map[string]string{"email": msgEmail, "password": msgPassword}},
 		{"confirmation differs", map[string]string{"email": "a@example.com", "password": testPassword, "confirmPassword": "something-else"}, nil, 400,
 			map[string]string{"confirmPassword": msgPasswordsDiffer}},
