@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/a2e-automation/app/domain"
 )
 
@@ -31,10 +33,14 @@ func credentialProblems(email, password string) map[string]string {
 	return problems
 }
 
-// signUpProblems checks sign-up's email and password: sign-in's rules, and
-// a password that is not too easy to guess.
+// signUpProblems checks sign-up's email and password: sign-in's rules, a
+// new address's rule, and a password that is not too easy to guess.
 func signUpProblems(email, password string) map[string]string {
 	problems := credentialProblems(email, password)
+	var de *domain.Error
+	if problems["email"] == "" && errors.As(domain.CheckNewEmail(email), &de) {
+		problems["email"] = de.Message // a look-alike name (mixed scripts)
+	}
 	if problems["password"] == "" {
 		if p := domain.GuessablePasswordProblem(password, email); p != "" {
 			problems["password"] = p

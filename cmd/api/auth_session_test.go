@@ -67,6 +67,8 @@ func TestRegisterRefusesBadInput(t *testing.T) {
 		{"common digits", map[string]string{"email": "a@example.com", "password": "12345678"}, nil, 400, map[string]string{"password": domain.MsgPasswordCommon}},
 		{"repeated", map[string]string{"email": "a@example.com", "password": "aaaaaaaa"}, nil, 400, map[string]string{"password": domain.MsgPasswordCommon}},
 		{"the email", map[string]string{"email": "Jane.Doe@example.com", "password": "jane.doe@example.com"}, nil, 400, map[string]string{"password": domain.MsgPasswordIsEmail}},
+		// Issue 25, item 5: a look-alike name mixing scripts.
+		{"mixed scripts", map[string]string{"email": "p\u0430ypal@example.com", "password": testPassword}, nil, 400, map[string]string{"email": domain.MsgMixedScriptEmail}},
 		{"both", map[string]string{"email": "", "password": ""}, nil, 400, map[string]string{"email": msgEmail, "password": msgPassword}},
 		{"confirmation differs", map[string]string{"email": "a@example.com", "password": testPassword, "confirmPassword": "something-else"}, nil, 400,
 			map[string]string{"confirmPassword": msgPasswordsDiffer}},
@@ -235,5 +237,31 @@ func TestClientIPBehindTrustedProxy(t *testing.T) {
 	}
 	if r := e.do(request{method: "POST", path: "/api/login", body: junk, header: from("198.51.100.9")}); r.status != http.StatusBadRequest {
 		t.Fatalf("another client behind the same proxy = %d", r.status)
+	}
+}
+
+// Issue 25, item 5: one mailbox, one account, whichever way its domain is
+// written; sign-in takes either spelling.
+func TestOneMailboxOneAccountWhateverTheDomainSpelling(t *testing.T) {
+	e := newTestEnv(t)
+	reg := func(email string) response {
+		return e.do(request{method: "POST", path: "/api/register", body: map[string]string{"email": email, "password": testPassword}})
+	}
+	first := reg("v@bücher.example")
+	var b authResponse
+	first.json(t, &b)
+	if first.status != http.StatusCreated || b.User.Email != "v@xn--bcher-kva.example" {
+		t.Fatalf("register = %d %s", first.status, first.body)
+	}
+	for _, other := range []string{"v@xn--bcher-kva.example", "V@BÜCHER.example", "v@XN--BCHER-KVA.EXAMPLE"} {
+		if r := reg(other); r.status != http.StatusConflict {
+			t.Errorf("register %s after v@bücher.example = %d %s", other, r.status, r.body)
+		}
+	}
+	for _, spelling := range []string{"v@bücher.example", "v@xn--bcher-kva.example"} {
+		r := e.do(request{method: "POST", path: "/api/login", body: map[string]string{"email": spelling, "password": testPassword}})
+		if r.status != http.StatusOK {
+			t.Errorf("sign in as %s = %d %s", spelling, r.status, r.body)
+		}
 	}
 }
