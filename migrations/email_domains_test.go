@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/internal/testing/testdb"
+	"github.com/a2e-automation/app/migrations"
 )
 
 // Migration 00014 brings older rows' domains to the ASCII form
