@@ -26,7 +26,10 @@ const maxEmailLength = 254
 func NormalizeEmail(s string) string {
 	email := strings.ToLower(norm.NFKC.String(strings.TrimSpace(s)))
 	at := strings.LastIndexByte(email, '@')
-	if at < 0 || strings.HasPrefix(email[at+1:], "[") {
+	// UTS #46 deletes invisible characters (a@exam\u200bple.com would map
+	// to a@example.com); such an address stays as typed, and CheckEmail
+	// refuses it.
+	if at < 0 || strings.HasPrefix(email[at+1:], "[") || strings.ContainsFunc(email[at+1:], invisible) {
 		return email
 	}
 	if ascii, err := idna.Lookup.ToASCII(email[at+1:]); err == nil && ascii != "" {
@@ -44,10 +47,8 @@ func CheckEmail(email string) error {
 	if email == "" || len(email) > maxEmailLength || email != NormalizeEmail(email) {
 		return invalid
 	}
-	for _, r := range email {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) || r == unicode.ReplacementChar {
-			return invalid
-		}
+	if strings.ContainsFunc(email, invisible) {
+		return invalid
 	}
 	a, err := mail.ParseAddress(email)
 	if err != nil || a.Name != "" || a.Address != email {
@@ -72,6 +73,14 @@ func CheckEmail(email string) error {
 		}
 	}
 	return nil
+}
+
+// invisible reports whether r is a character an address must not hold:
+// control, format (bidi, zero-width), space, variation selector or other
+// default-ignorable, or the replacement character.
+func invisible(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) || r == unicode.ReplacementChar ||
+		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
 }
 
 // MsgMixedScriptEmail refuses a new address whose name mixes alphabets.

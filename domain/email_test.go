@@ -33,6 +33,9 @@ func TestEmailRule(t *testing.T) {
 		{"a@example.com.", "a@example.com.", false},
 		{"ev\u202eil@example.com", "ev\u202eil@example.com", false}, // right-to-left override
 		{"a\u200b@example.com", "a\u200b@example.com", false},       // zero-width space
+		{"a@exam\u200bple.com", "a@exam\u200bple.com", false},       // UTS #46 would delete it: kept, refused
+		{"a@exam\u00adple.com", "a@exam\u00adple.com", false},       // soft hyphen
+		{"a@bücher\ufe0f.example", "a@bücher\ufe0f.example", false},
 		{"a\x00b@example.com", "a\x00b@example.com", false},
 		{"a b@example.com", "a b@example.com", false},
 		{"Name <a@example.com>", "name <a@example.com>", false},
