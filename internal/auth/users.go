@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // SetStaff makes the account with email staff (or not). It returns
@@ -57,12 +59,20 @@ type UserHit struct {
 
 // FindUsers finds up to limit users by exact account id or by part of the
 // email (case-insensitive), ordered by email: the staff console's search.
+//
+// A whole address is also looked for in its stored form, so
+// v@bücher.example finds v@xn--bcher-kva.example.
 func (s *Store) FindUsers(ctx context.Context, q string, limit int) ([]UserHit, error) {
 	q = strings.ToLower(strings.TrimSpace(q))
-	like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
+	escape := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	like := "%" + escape.Replace(q) + "%"
+	stored := like
+	if strings.Contains(q, "@") {
+		stored = "%" + escape.Replace(domain.NormalizeEmail(q)) + "%"
+	}
 	rows, err := s.pool.Query(ctx, `SELECT account_id::text, email, is_staff, created_at FROM users
-		WHERE account_id::text = $1 OR lower(email) LIKE $2
-		ORDER BY email LIMIT $3`, q, like, limit)
+		WHERE account_id::text = $1 OR lower(email) LIKE $2 OR lower(email) LIKE $4
+		ORDER BY email LIMIT $3`, q, like, limit, stored)
 	if err != nil {
 		return nil, fmt.Errorf("find users: %w", err)
 	}
