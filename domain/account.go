@@ -33,13 +33,13 @@ const (
 
 // Register opens the account accountID for email with its first API key. The
 // email is stored in its normal form (NormalizeEmail) and must pass
-// CheckEmail.
+// CheckNewEmail.
 func Register(accountID, email string, key APIKeyMaterial, now time.Time) (*Account, error) {
 	if strings.TrimSpace(accountID) == "" {
 		return nil, Errorf(CodeInvalid, "An account id is required")
 	}
 	email = NormalizeEmail(email)
-	if err := CheckEmail(email); err != nil {
+	if err := CheckNewEmail(email); err != nil {
 		return nil, err
 	}
 	if err := key.validate(); err != nil {

@@ -1,7 +1,9 @@
 package domain
 
 import (
+	_ "embed"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -38,6 +40,51 @@ func NewPasswordProblem(pw string) string {
 		return MsgNewPasswordUpper
 	case !strings.ContainsAny(pw, PasswordSpecials):
 		return MsgNewPasswordSymbol
+	}
+	return ""
+}
+
+// Passwords too easy to guess are refused where a password is chosen
+// (sign-up and reset, never sign-in: ASVS 2.1.7): the 10,000 most common of
+// at least MinPassword characters, one character or two repeated
+// (aaaaaaaa, abababab), and the account's email address.
+const (
+	MsgPasswordCommon  = "This password is too common and easy to guess. Please choose another."
+	MsgPasswordIsEmail = "Password must not contain your email address"
+)
+
+//go:embed common-passwords.txt
+var commonPasswordsFile string
+
+// commonPasswords is the set of common-passwords.txt's lines, lowercase,
+// built at the first use.
+var commonPasswords = sync.OnceValue(func() map[string]struct{} {
+	set := make(map[string]struct{}, 10_000)
+	for _, line := range strings.Split(commonPasswordsFile, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			set[line] = struct{}{}
+		}
+	}
+	return set
+})
+
+// GuessablePasswordProblem is why pw, chosen for the account with email
+// (empty: unknown), is too easy to guess, or "". It checks what the length
+// rule does not; run PasswordProblem or NewPasswordProblem first.
+func GuessablePasswordProblem(pw, email string) string {
+	p := strings.ToLower(strings.TrimSpace(pw))
+	if e := strings.ToLower(strings.TrimSpace(email)); e != "" && strings.Contains(p, e) {
+		return MsgPasswordIsEmail
+	}
+	if _, ok := commonPasswords()[p]; ok {
+		return MsgPasswordCommon
+	}
+	distinct := map[rune]bool{}
+	for _, r := range p {
+		distinct[r] = true
+	}
+	if len(distinct) < 3 {
+		return MsgPasswordCommon
 	}
 	return ""
 }

@@ -16,7 +16,7 @@ const testPassword = "correct-horse-battery"
 // cookie returns the session cookie the response set, or nil.
 func (r response) cookie() *http.Cookie {
 	for _, c := range (&http.Response{Header: r.header}).Cookies() {
-		if c.Name == sessionCookie {
+		if c.Name == sessionCookie || c.Name == hostCookie {
 			return c
 		}
 	}

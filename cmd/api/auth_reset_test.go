@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 const resetAnswer = "If an account exists for that email, we've sent instructions to reset your password."
@@ -105,6 +107,7 @@ func TestResetComplete(t *testing.T) {
 		{map[string]string{"token": token, "newPassword": "Short!"}, "newPassword", msgNewPasswordLen},
 		{map[string]string{"token": token, "newPassword": "no-uppercase!"}, "newPassword", msgNewPasswordUp},
 		{map[string]string{"token": token, "newPassword": "NoSpecialChars"}, "newPassword", msgNewPasswordSym},
+		{map[string]string{"token": token, "newPassword": "Aaaaaaaaa!"}, "newPassword", domain.MsgPasswordCommon},
 		{map[string]string{"token": token, "newPassword": newPassword, "confirmPassword": "Other-pw!!!"}, "confirmPassword", msgPasswordsDiffer},
 		{map[string]string{"token": "", "newPassword": newPassword}, "token", msgResetToken},
 		{map[string]string{"newPassword": newPassword}, "token", msgResetToken},

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/a2e-automation/app/domain"
 )
 
@@ -31,9 +33,30 @@ func credentialProblems(email, password string) map[string]string {
 	return problems
 }
 
+// signUpProblems checks sign-up's email and password: sign-in's rules, a
+// new address's rule, and a password that is not too easy to guess.
+func signUpProblems(email, password string) map[string]string {
+	problems := credentialProblems(email, password)
+	var de *domain.Error
+	if problems["email"] == "" && errors.As(domain.CheckNewEmail(email), &de) {
+		problems["email"] = de.Message // a look-alike name (mixed scripts)
+	}
+	if problems["password"] == "" {
+		if p := domain.GuessablePasswordProblem(password, email); p != "" {
+			problems["password"] = p
+		}
+	}
+	return problems
+}
+
 // newPasswordProblem is the first rule a new password breaks, or "" (the
-// domain's rule).
-func newPasswordProblem(pw string) string { return domain.NewPasswordProblem(pw) }
+// domain's rules).
+func newPasswordProblem(pw string) string {
+	if p := domain.NewPasswordProblem(pw); p != "" {
+		return p
+	}
+	return domain.GuessablePasswordProblem(pw, "")
+}
 
 // confirmProblem checks an optional confirmation: the webapp checks it
 // itself and does not send it, other clients may.

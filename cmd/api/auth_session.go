@@ -43,7 +43,7 @@ func userOf(ctx context.Context, d Deps, accountID, email string, isStaff bool) 
 // startSession signs accountID in: it ends the session the request came
 // with, if any, starts a new one and sets its cookie.
 func startSession(w http.ResponseWriter, r *http.Request, d Deps, accountID string) (string, error) {
-	token, err := d.Auth.StartSession(r.Context(), sessionToken(r), accountID, time.Now())
+	token, err := d.Auth.StartSession(r.Context(), sessionToken(d, r), accountID, time.Now())
 	if err != nil {
 		return "", err
 	}
@@ -61,7 +61,7 @@ func (q *registerRequest) normalize() { q.Email = domain.NormalizeEmail(q.Email)
 
 // Valid implements validator.
 func (q registerRequest) Valid(context.Context) map[string]string {
-	problems := credentialProblems(q.Email, q.Password)
+	problems := signUpProblems(q.Email, q.Password)
 	confirmProblem(q.Password, q.ConfirmPassword, problems)
 	return problems
 }
@@ -77,7 +77,7 @@ func handleRegister(d Deps) http.HandlerFunc {
 			return
 		}
 		s, err := d.Commands.Register.Handle(r.Context(), command.Register{
-			Email: req.Email, Password: req.Password, PreviousSession: sessionToken(r), Metadata: metadata(r, "signup"),
+			Email: req.Email, Password: req.Password, PreviousSession: sessionToken(d, r), Metadata: metadata(r, "signup"),
 		})
 		if err != nil {
 			writeError(w, r, d.Log, err)
@@ -147,7 +147,7 @@ type messageResponse struct {
 // handleLogout ends the request's session, if any, and clears the cookie.
 func handleLogout(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if token := sessionToken(r); token != "" {
+		if token := sessionToken(d, r); token != "" {
 			if err := d.Auth.DeleteSession(r.Context(), token); err != nil {
 				writeError(w, r, d.Log, err)
 				return

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/config"
 )
@@ -61,6 +62,13 @@ func TestRegisterRefusesBadInput(t *testing.T) {
 		{"no domain dot", map[string]string{"email": "a@localhost", "password": testPassword}, nil, 400, map[string]string{"email": msgEmail}},
 		{"display name", map[string]string{"email": "Bob <bob@example.com>", "password": testPassword}, nil, 400, map[string]string{"email": msgEmail}},
 		{"short password", map[string]string{"email": "a@example.com", "password": "1234567"}, nil, 400, map[string]string{"password": msgPassword}},
+		// Issue 25, item 6: common, repeated, or the email itself.
+		{"common password", map[string]string{"email": "a@example.com", "password": "password"}, nil, 400, map[string]string{"password": domain.MsgPasswordCommon}},
+		{"common digits", map[string]string{"email": "a@example.com", "password": "12345678"}, nil, 400, map[string]string{"password": domain.MsgPasswordCommon}},
+		{"repeated", map[string]string{"email": "a@example.com", "password": "aaaaaaaa"}, nil, 400, map[string]string{"password": domain.MsgPasswordCommon}},
+		{"the email", map[string]string{"email": "Jane.Doe@example.com", "password": "jane.doe@example.com"}, nil, 400, map[string]string{"password": domain.MsgPasswordIsEmail}},
+		// Issue 25, item 5: a look-alike name mixing scripts.
+		{"mixed scripts", map[string]string{"email": "p\u0430ypal@example.com", "password": testPassword}, nil, 400, map[string]string{"email": domain.MsgMixedScriptEmail}},
 		{"both", map[string]string{"email": "", "password": ""}, nil, 400, map[string]string{"email": msgEmail, "password": msgPassword}},
 		{"confirmation differs", map[string]string{"email": "a@example.com", "password": testPassword, "confirmPassword": "something-else"}, nil, 400,
 			map[string]string{"confirmPassword": msgPasswordsDiffer}},
@@ -157,6 +165,24 @@ func TestProductionCookieAndRoutes(t *testing.T) {
 	if rec.Code != http.StatusCreated || c == nil || !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode {
 		t.Fatalf("register = %d, cookie %+v", rec.Code, c)
 	}
+	// Issue 25, item 7: the __Host- prefix (Secure, Path=/, no Domain), and
+	// the answer that carries the session is not stored.
+	if c.Name != "__Host-a2e_session" || c.Path != "/" || c.Domain != "" || rec.Header().Get("Cache-Control") != "no-store" {
+		t.Fatalf("production session cookie %+v, Cache-Control %q", c, rec.Header().Get("Cache-Control"))
+	}
+	withCookie := func(name string) int {
+		req := httptest.NewRequest("GET", "/api/user", nil)
+		req.AddCookie(&http.Cookie{Name: name, Value: c.Value})
+		rec := httptest.NewRecorder()
+		router.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if got := withCookie("__Host-a2e_session"); got != http.StatusOK {
+		t.Fatalf("user with the __Host- cookie = %d", got)
+	}
+	if got := withCookie("a2e_session"); got != http.StatusUnauthorized {
+		t.Fatalf("user with an unprefixed cookie (one a subdomain could set) = %d", got)
+	}
 	if rec := serve("GET", "/api/dev/mail?to=prod@example.com", ""); rec.Code != http.StatusNotFound {
 		t.Fatalf("dev mailbox in production = %d", rec.Code)
 	}
@@ -211,5 +237,31 @@ func TestClientIPBehindTrustedProxy(t *testing.T) {
 	}
 	if r := e.do(request{method: "POST", path: "/api/login", body: junk, header: from("198.51.100.9")}); r.status != http.StatusBadRequest {
 		t.Fatalf("another client behind the same proxy = %d", r.status)
+	}
+}
+
+// Issue 25, item 5: one mailbox, one account, whichever way its domain is
+// written; sign-in takes either spelling.
+func TestOneMailboxOneAccountWhateverTheDomainSpelling(t *testing.T) {
+	e := newTestEnv(t)
+	reg := func(email string) response {
+		return e.do(request{method: "POST", path: "/api/register", body: map[string]string{"email": email, "password": testPassword}})
+	}
+	first := reg("v@bücher.example")
+	var b authResponse
+	first.json(t, &b)
+	if first.status != http.StatusCreated || b.User.Email != "v@xn--bcher-kva.example" {
+		t.Fatalf("register = %d %s", first.status, first.body)
+	}
+	for _, other := range []string{"v@xn--bcher-kva.example", "V@BÜCHER.example", "v@XN--BCHER-KVA.EXAMPLE"} {
+		if r := reg(other); r.status != http.StatusConflict {
+			t.Errorf("register %s after v@bücher.example = %d %s", other, r.status, r.body)
+		}
+	}
+	for _, spelling := range []string{"v@bücher.example", "v@xn--bcher-kva.example"} {
+		r := e.do(request{method: "POST", path: "/api/login", body: map[string]string{"email": spelling, "password": testPassword}})
+		if r.status != http.StatusOK {
+			t.Errorf("sign in as %s = %d %s", spelling, r.status, r.body)
+		}
 	}
 }

@@ -26,16 +26,20 @@ type throttles struct {
 
 func newThrottles(d Deps) throttles { return throttles{d: d} }
 
-// byIP counts every anonymous auth call against the client's IP.
-func (t throttles) byIP(next http.Handler) http.Handler {
-	count := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip := httprate.CanonicalizeIP(middleware.GetClientIP(r.Context()))
-		if !t.d.Limits.allow(w, r, t.d, ip, limitAuthIP, false, false, msgTooMany) {
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-	return clientIP(t.d)(count)
+// byIP counts every anonymous auth call against the client's IP, in one
+// bucket for all of them; down is what the 503 says is unavailable when
+// the count cannot be kept.
+func (t throttles) byIP(down string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		count := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ip := httprate.CanonicalizeIP(middleware.GetClientIP(r.Context()))
+			if !t.d.Limits.allow(w, r, t.d, ip, limitAuthIP, false, false, msgTooMany, down) {
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+		return clientIP(t.d)(count)
+	}
 }
 
 // clientIP finds the client's address: the TCP peer, or, behind the
@@ -51,5 +55,5 @@ func clientIP(d Deps) func(http.Handler) http.Handler {
 // limitAccount counts a sign-in to email (already normalised) and answers
 // 429 or 503 (true) when it may not go on.
 func (t throttles) limitAccount(w http.ResponseWriter, r *http.Request, email string) bool {
-	return !t.d.Limits.allow(w, r, t.d, email, limitSignIn, false, false, msgTooMany)
+	return !t.d.Limits.allow(w, r, t.d, email, limitSignIn, false, false, msgTooMany, msgSignInDown)
 }

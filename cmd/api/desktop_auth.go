@@ -37,7 +37,7 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			if !d.Limits.allow(w, r, d, apikeys.Hash(key), limit, true, true, tooMany) {
+			if !d.Limits.allow(w, r, d, apikeys.Hash(key), limit, true, true, tooMany, "") {
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -53,6 +53,7 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 func withAPIKey(d Deps) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			noStore(w)
 			key := r.Header.Get(apiKeyHeader)
 			if key == "" {
 				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyMissing, "Missing X-API-Key header"))

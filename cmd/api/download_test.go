@@ -239,7 +239,7 @@ func productionEnv(t *testing.T, downloads string) func(string) string {
 		"SMTP_URL":               "smtp://127.0.0.1:1",
 		"STRIPE_SECRET_KEY":      "sk_test_production",
 		"STRIPE_PUBLISHABLE_KEY": "pk_test_production",
-		"STRIPE_WEBHOOK_SECRET":  "whsec_production",
+		"STRIPE_WEBHOOK_SECRET":  "whsec_" + strings.Repeat("w", 32),
 		"STRIPE_PRICE_ID":        "price_production",
 		"APP_BASE_URL":           "https://app.example.com",
 		"SUPPORT_EMAIL":          "support@example.com",

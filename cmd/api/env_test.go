@@ -130,7 +130,7 @@ func (e *testEnv) seedAccount(email string) seeded {
 	}
 	e.waitFor(s.Result.LastPosition)
 	return seeded{ID: s.AccountID, Email: s.Email, APIKey: s.APIKey, Result: s.Result,
-		Cookie: &http.Cookie{Name: sessionCookie, Value: token}}
+		Cookie: &http.Cookie{Name: sessionCookieName(e.deps.Deps), Value: token}}
 }
 
 // seedVerified is seedAccount with the email address verified, as the

@@ -42,17 +42,25 @@ func newLimits(cfg config.Config, reg prometheus.Registerer, log *slog.Logger) (
 		if err != nil {
 			return nil, err
 		}
-		l.store = ratelimit.NewRedis(client)
+		// Behind a circuit breaker: with Redis dead or frozen, a check
+		// costs microseconds instead of its timeouts (issue 25).
+		l.store = ratelimit.NewBreaker(ratelimit.NewRedis(client), func(from, to string) {
+			log.Warn("rate limit store circuit", "from", from, "to", to)
+		})
 	}
 	return l, nil
 }
 
 // The sign-in throttles (docs/auth.md) and the desktop API's limit.
 var (
-	limitAuthIP    = ratelimit.Limit{Name: "ip", Rate: ipAttempts, Period: time.Minute}
-	limitSignIn    = ratelimit.Limit{Name: "signin", Rate: accountAttempts, Period: accountWindow}
-	msgTooMany     = "Too many attempts. Please try again later."
-	msgLimitsDown  = "Sign-in is briefly unavailable. Please try again in a few seconds."
+	limitAuthIP = ratelimit.Limit{Name: "ip", Rate: ipAttempts, Period: time.Minute}
+	limitSignIn = ratelimit.Limit{Name: "signin", Rate: accountAttempts, Period: accountWindow}
+	msgTooMany  = "Too many attempts. Please try again later."
+	// What is unavailable while the limits store is away, by route: the
+	// throttles fail closed, and the answer names what the caller tried.
+	msgSignInDown  = "Sign-in is briefly unavailable. Please try again in a few seconds."
+	msgSignUpDown  = "Sign-up is briefly unavailable. Please try again in a few seconds."
+	msgResetDown   = "Password reset is briefly unavailable. Please try again in a few seconds."
 	desktopLimitOf = func(cfg config.Config) ratelimit.Limit {
 		return ratelimit.Limit{Name: "desktop", Rate: cfg.RateLimitPerMinute, Period: time.Minute}
 	}
@@ -60,11 +68,12 @@ var (
 
 // allow counts one event of key under lim and says whether the request may
 // go on; when not, it has answered: 429 with Retry-After (message
-// tooMany), or 503 when the store is away and lim fails closed. With
+// tooMany), or 503 with message down when the store is away and lim fails
+// closed (down is empty when lim fails open). With
 // headers, every answer the store decided carries X-RateLimit-Limit,
 // -Remaining and -Reset (one let through because the store is away has
 // none).
-func (l *limits) allow(w http.ResponseWriter, r *http.Request, d Deps, key string, lim ratelimit.Limit, failOpen, headers bool, tooMany string) bool {
+func (l *limits) allow(w http.ResponseWriter, r *http.Request, d Deps, key string, lim ratelimit.Limit, failOpen, headers bool, tooMany, down string) bool {
 	dec, err := l.store.Allow(r.Context(), key, lim)
 	if err != nil && r.Context().Err() != nil {
 		return false // the client went away (or the deadline passed): not the store's fault
@@ -83,7 +92,7 @@ func (l *limits) allow(w http.ResponseWriter, r *http.Request, d Deps, key strin
 			return true
 		}
 		w.Header().Set("Retry-After", "5")
-		writeError(w, r, d.Log, errStatus(http.StatusServiceUnavailable, "%s", msgLimitsDown))
+		writeError(w, r, d.Log, errStatus(http.StatusServiceUnavailable, "%s", down))
 		return false
 	}
 	if headers {

@@ -144,7 +144,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	if err != nil {
 		return Deps{}, err
 	}
-	authStore := auth.NewStore(pool, cfg.Secret)
+	authStore := auth.NewStore(pool, cfg.Secret).WithSessionPolicy(sessionPolicy(cfg))
 	resets := authStore.NewResetWorker(func(to, token string) mail.Message {
 		return resetMail(cfg.ProductName, cfg.BaseURL, to, token)
 	}, sender.Nudge, log)
@@ -190,6 +190,12 @@ func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop
 	log.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
 	go func() { _ = srv.Serve(ln) }()
 	return func() { _ = srv.Close() }, nil
+}
+
+// sessionPolicy is the bound of sessions SESSION_IDLE_TIMEOUT and
+// STAFF_SESSION_IDLE_TIMEOUT set.
+func sessionPolicy(cfg config.Config) auth.SessionPolicy {
+	return auth.SessionPolicy{Lifetime: auth.SessionTTL, Idle: cfg.SessionIdle, StaffIdle: cfg.StaffSessionIdle}
 }
 
 // apiPoolOptions size the API process's pool (README, connection budget)

@@ -8,13 +8,10 @@ func addAccountRoutes(r chi.Router, d Deps) {
 	r.Get("/pages/{slug}", handlePage(d))
 
 	t := newThrottles(d)
-	r.Group(func(r chi.Router) {
-		r.Use(t.byIP)
-		r.Post("/register", handleRegister(d))
-		r.Post("/login", handleLogin(d, t))
-		r.Post("/auth/reset-password", handleResetRequest(d))
-		r.Post("/auth/reset-password/complete", handleResetComplete(d))
-	})
+	r.With(t.byIP(msgSignUpDown)).Post("/register", handleRegister(d))
+	r.With(t.byIP(msgSignInDown)).Post("/login", handleLogin(d, t))
+	r.With(t.byIP(msgResetDown)).Post("/auth/reset-password", handleResetRequest(d))
+	r.With(t.byIP(msgResetDown)).Post("/auth/reset-password/complete", handleResetComplete(d))
 	r.Post("/logout", handleLogout(d))
 
 	r.Group(func(r chi.Router) {

@@ -75,13 +75,15 @@ func withSecurityHeaders(d Deps) func(http.Handler) http.Handler {
 }
 
 // loopbackOnly refuses, with 404 as if the route did not exist, a request
-// that does not come from this machine: its TCP peer and every address in
-// X-Forwarded-For must be loopback. Development-only routes (the dev
+// that does not come from this machine: its TCP peer and every address any
+// forwarding header names must be loopback. Development-only routes (the dev
 // mailbox, the simulated provider's controls) use it, so a development
-// server reachable from a network still shows them to nobody else.
+// server reachable from a network, even through a proxy on this machine,
+// still shows them to nobody else.
 func loopbackOnly(d Deps) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			noStore(w) // the dev mailbox holds codes and reset links
 			if !fromLoopback(r) {
 				writeError(w, r, d.Log, errStatus(http.StatusNotFound, "No such API route"))
 				return
@@ -91,19 +93,50 @@ func loopbackOnly(d Deps) func(http.Handler) http.Handler {
 	}
 }
 
+// forwardingHeaders are the headers proxies and CDNs name the client in,
+// one address or a comma-separated chain each. A same-host proxy sets one
+// of them instead of X-Forwarded-For (nginx's X-Real-IP, Cloudflare's
+// CF-Connecting-IP, Akamai's True-Client-IP), so all of them count.
+var forwardingHeaders = []string{"X-Forwarded-For", "X-Real-IP", "CF-Connecting-IP", "True-Client-IP",
+	"X-Client-IP", "X-Cluster-Client-IP", "Fastly-Client-IP", "X-Original-Forwarded-For"}
+
 func fromLoopback(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil || !isLoopback(host) {
 		return false
 	}
-	for _, v := range r.Header.Values("X-Forwarded-For") {
-		for _, a := range strings.Split(v, ",") {
-			if !isLoopback(strings.TrimSpace(a)) {
-				return false
+	for _, name := range forwardingHeaders {
+		for _, v := range r.Header.Values(name) {
+			for _, a := range strings.Split(v, ",") {
+				if !isLoopbackNode(a) {
+					return false
+				}
 			}
 		}
 	}
-	return r.Header.Get("Forwarded") == ""
+	// Forwarded (RFC 7239): for=node in each element, by= and the rest ignored.
+	for _, v := range r.Header.Values("Forwarded") {
+		for _, elem := range strings.Split(v, ",") {
+			for _, pair := range strings.Split(elem, ";") {
+				k, val, ok := strings.Cut(strings.TrimSpace(pair), "=")
+				if ok && strings.EqualFold(k, "for") && !isLoopbackNode(val) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// isLoopbackNode reports whether one forwarded node ("127.0.0.1",
+// "\"[::1]:4711\"", "127.0.0.1:80") is a loopback address. Names,
+// "unknown" and obfuscated identifiers are not.
+func isLoopbackNode(node string) bool {
+	node = strings.Trim(strings.TrimSpace(node), `"`)
+	if ap, err := netip.ParseAddrPort(node); err == nil {
+		return ap.Addr().Unmap().IsLoopback()
+	}
+	return isLoopback(strings.TrimSuffix(strings.TrimPrefix(node, "["), "]"))
 }
 
 func isLoopback(host string) bool {

@@ -84,14 +84,26 @@ func TestDevelopmentRoutesAnswerOnlyLoopback(t *testing.T) {
 	e := newTestEnv(t)
 	s := e.seedAccount("dev@example.com")
 	for _, c := range []struct {
-		remote, xff string
-		want        int
+		remote, header, xff string
+		want                int
 	}{
-		{"203.0.113.7:5555", "", http.StatusNotFound},
-		{"10.0.0.3:5555", "", http.StatusNotFound},
-		{"127.0.0.1:5555", "203.0.113.7", http.StatusNotFound}, // through a local proxy
-		{"127.0.0.1:5555", "", http.StatusOK},
-		{"[::1]:5555", "127.0.0.1", http.StatusOK},
+		{"203.0.113.7:5555", "", "", http.StatusNotFound},
+		{"10.0.0.3:5555", "", "", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Forwarded-For", "203.0.113.7", http.StatusNotFound}, // through a local proxy
+		{"127.0.0.1:5555", "", "", http.StatusOK},
+		{"[::1]:5555", "X-Forwarded-For", "127.0.0.1", http.StatusOK},
+		// Issue 25, item 9: a same-host proxy that names the client in
+		// another header.
+		{"127.0.0.1:5555", "X-Real-IP", "203.0.113.7", http.StatusNotFound},
+		{"127.0.0.1:5555", "CF-Connecting-IP", "2001:db8::7", http.StatusNotFound},
+		{"127.0.0.1:5555", "True-Client-IP", "203.0.113.7", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Client-IP", "10.0.0.3", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Real-IP", "not an address", http.StatusNotFound},
+		{"127.0.0.1:5555", "Forwarded", `for="[2001:db8::7]:4711";proto=https`, http.StatusNotFound},
+		{"127.0.0.1:5555", "Forwarded", "for=127.0.0.1, for=203.0.113.7", http.StatusNotFound},
+		{"127.0.0.1:5555", "Forwarded", "for=unknown", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Real-IP", "127.0.0.1", http.StatusOK},
+		{"127.0.0.1:5555", "Forwarded", `for="[::1]:4711";by=203.0.113.9`, http.StatusOK},
 	} {
 		for _, path := range []string{"/api/dev/mail?to=dev@example.com", "/api/dev/subscription/advance-cycle"} {
 			method := "GET"
@@ -101,8 +113,8 @@ func TestDevelopmentRoutesAnswerOnlyLoopback(t *testing.T) {
 			req := httptest.NewRequest(method, path, nil)
 			req.RemoteAddr = c.remote
 			req.AddCookie(s.Cookie)
-			if c.xff != "" {
-				req.Header.Set("X-Forwarded-For", c.xff)
+			if c.header != "" {
+				req.Header.Set(c.header, c.xff)
 			}
 			w := httptest.NewRecorder()
 			e.handler.ServeHTTP(w, req)
@@ -111,7 +123,7 @@ func TestDevelopmentRoutesAnswerOnlyLoopback(t *testing.T) {
 				got = http.StatusOK // the route answered (the cycle call may refuse on its own terms)
 			}
 			if got != c.want {
-				t.Errorf("%s %s from %s (XFF %q) = %d %s, want %d", method, path, c.remote, c.xff, w.Code, w.Body, c.want)
+				t.Errorf("%s %s from %s (%s: %q) = %d %s, want %d", method, path, c.remote, c.header, c.xff, w.Code, w.Body, c.want)
 			}
 		}
 	}
@@ -316,5 +328,34 @@ func TestResetAnswersWhileTheMailServerIsSilent(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("reset = %d", res.StatusCode)
+	}
+}
+
+// Issue 25, item 7: every authenticated answer, the sign-in answers that
+// carry the session and the dev mailbox say no-store, so no cache or back
+// button keeps an account's data (the profile holds the API key).
+func TestAuthenticatedAnswersAreNotStored(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedAccount("nostore@example.com")
+	staff := e.seedAccount("staff-nostore@example.com")
+	e.exec(`UPDATE users SET is_staff = true WHERE account_id = $1`, staff.ID)
+	key := map[string]string{"X-API-Key": s.APIKey}
+	for name, r := range map[string]response{
+		"profile":      e.do(request{method: "GET", path: "/api/user/profile", cookie: s.Cookie}),
+		"user":         e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}),
+		"transactions": e.do(request{method: "GET", path: "/api/transactions", cookie: s.Cookie}),
+		"usage":        e.do(request{method: "GET", path: "/api/usage-statistics", cookie: s.Cookie}),
+		"regenerate":   e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: s.Cookie}),
+		"v1 account":   e.do(request{method: "GET", path: "/v1/account", header: key}),
+		"v1 listings":  e.do(request{method: "GET", path: "/v1/listings", header: key}),
+		"staff":        e.do(request{method: "GET", path: "/api/staff/accounts?q=nostore", cookie: staff.Cookie}),
+		"register":     e.do(request{method: "POST", path: "/api/register", body: map[string]string{"email": "fresh-nostore@example.com", "password": testPassword}}),
+		"logout":       e.do(request{method: "POST", path: "/api/logout", cookie: staff.Cookie}),
+		"dev mail":     e.do(request{method: "GET", path: "/api/dev/mail?to=fresh-nostore@example.com"}),
+		"signed out":   e.do(request{method: "GET", path: "/api/user/profile"}),
+	} {
+		if got := r.header.Get("Cache-Control"); got != "no-store" {
+			t.Errorf("%s (%d): Cache-Control %q", name, r.status, got)
+		}
 	}
 }

@@ -9,28 +9,48 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 )
 
-// sessionCookie is the name of the session cookie.
-const sessionCookie = "a2e_session"
+// sessionCookie is the name of the session cookie in development. Elsewhere
+// it is hostCookie: browsers keep a __Host- cookie only when this host set
+// it Secure on Path=/ without a Domain, so a sibling subdomain cannot plant
+// or overwrite a session.
+const (
+	sessionCookie = "a2e_session"
+	hostCookie    = "__Host-" + sessionCookie
+)
+
+func sessionCookieName(d Deps) string {
+	if d.Config.IsDevelopment() {
+		return sessionCookie
+	}
+	return hostCookie
+}
 
 // setSessionCookie sends the session token: HttpOnly, SameSite=Lax, Secure
-// outside development.
+// and __Host- outside development. The cookie lives as long as a session can;
+// the server ends it sooner when it sits idle.
 func setSessionCookie(w http.ResponseWriter, d Deps, token string) {
+	noStore(w)
 	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Name: sessionCookieName(d), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: !d.Config.IsDevelopment(), MaxAge: int(auth.SessionTTL / time.Second),
 	})
 }
 
 func clearSessionCookie(w http.ResponseWriter, d Deps) {
+	noStore(w)
 	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Name: sessionCookieName(d), Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: !d.Config.IsDevelopment(), MaxAge: -1,
 	})
 }
 
+// noStore keeps an answer out of every cache (browser, proxy, back button):
+// authenticated answers carry an account's data, the profile its API key.
+func noStore(w http.ResponseWriter) { w.Header().Set("Cache-Control", "no-store") }
+
 // sessionToken is the token from the cookie.
-func sessionToken(r *http.Request) string {
-	if c, err := r.Cookie(sessionCookie); err == nil {
+func sessionToken(d Deps, r *http.Request) string {
+	if c, err := r.Cookie(sessionCookieName(d)); err == nil {
 		return c.Value
 	}
 	return ""
@@ -41,7 +61,8 @@ func sessionToken(r *http.Request) string {
 func requireSession(d Deps) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			sess, err := d.Auth.Session(r.Context(), sessionToken(r), time.Now())
+			noStore(w)
+			sess, err := d.Auth.Session(r.Context(), sessionToken(d, r), time.Now())
 			if errors.Is(err, auth.ErrNoSession) {
 				writeError(w, r, d.Log, errStatus(http.StatusUnauthorized, "Not signed in"))
 				return

@@ -20,7 +20,8 @@ import (
 func requireStaff(d Deps) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			sess, err := d.Auth.Session(r.Context(), sessionToken(r), time.Now())
+			noStore(w)
+			sess, err := d.Auth.Session(r.Context(), sessionToken(d, r), time.Now())
 			if err != nil && !errors.Is(err, auth.ErrNoSession) {
 				writeError(w, r, d.Log, err)
 				return

@@ -24,7 +24,7 @@ func staffCommand(ctx context.Context, cfg config.Config, log *slog.Logger, args
 		return err
 	}
 	defer db.Close()
-	if err := auth.NewStore(db.Pool, cfg.Secret).SetStaff(ctx, args[1], args[0] == "add"); err != nil {
+	if err := auth.NewStore(db.Pool, cfg.Secret).WithSessionPolicy(sessionPolicy(cfg)).SetStaff(ctx, args[1], args[0] == "add"); err != nil {
 		if errors.Is(err, auth.ErrNoSuchUser) {
 			return fmt.Errorf("staff %s: no account has the email %q", args[0], args[1])
 		}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,11 +21,16 @@ import (
 
 // Email verification codes: 6 digits, kept as a keyed hash, valid
 // CodeTTL, refused after MaxCodeAttempts wrong tries. A new code replaces
-// the previous one and may be sent at most once per ResendInterval.
+// the previous one and may be sent at most once per ResendInterval,
+// CodesPerHour times an hour and CodesPerDay times a day: a guesser gets
+// CodesPerDay × MaxCodeAttempts tries a day at most (50 in a million), and
+// a mailbox at most CodesPerDay codes a day from one account.
 const (
 	CodeTTL         = 15 * time.Minute
 	MaxCodeAttempts = 5
 	ResendInterval  = time.Minute
+	CodesPerHour    = 5
+	CodesPerDay     = 10
 )
 
 // Why a verification code was refused: domain errors with the spec's
@@ -45,10 +51,20 @@ func (e *TooSoonError) Error() string {
 	return fmt.Sprintf("a verification code was sent recently; retry in %s", e.RetryAfter)
 }
 
-// Unwrap is the refusal in the domain's vocabulary.
+// Unwrap is the refusal in the domain's vocabulary: the spec's message
+// within the minute, a wait in minutes or hours beyond it (the hourly and
+// daily caps).
 func (e *TooSoonError) Unwrap() error {
 	secs := int(math.Ceil(e.RetryAfter.Seconds()))
-	return domain.RateLimited(time.Duration(secs)*time.Second, "Please wait %d seconds before requesting a new code.", secs)
+	wait := time.Duration(secs) * time.Second
+	switch {
+	case wait <= ResendInterval:
+		return domain.RateLimited(wait, "Please wait %d seconds before requesting a new code.", secs)
+	case wait < 90*time.Minute:
+		return domain.RateLimited(wait, "Too many codes requested. Please wait %d minutes before requesting a new code.", int(math.Ceil(wait.Minutes())))
+	default:
+		return domain.RateLimited(wait, "Too many codes requested. Please wait %d hours before requesting a new code.", int(math.Ceil(wait.Hours())))
+	}
 }
 
 // IssueVerificationCode makes a new code for accountID, replacing any
@@ -67,21 +83,29 @@ func (s *Store) IssueVerificationCode(ctx context.Context, accountID string, now
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	tag, err := tx.Exec(ctx, `INSERT INTO verification_codes (account_id, code_hash, expires_at, attempts, sent_at)
-		VALUES ($1, $2, $3, 0, $4)
+	// The upsert keeps the last day's sends and refuses (no row) within
+	// ResendInterval of the last code or over a cap; the row lock orders
+	// concurrent requests.
+	tag, err := tx.Exec(ctx, `INSERT INTO verification_codes AS v (account_id, code_hash, expires_at, attempts, sent_at, sends)
+		VALUES ($1, $2, $3, 0, $4, ARRAY[$4::timestamptz])
 		ON CONFLICT (account_id) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at,
-			attempts = 0, sent_at = excluded.sent_at
-		WHERE verification_codes.sent_at <= $5`,
-		accountID, s.codeHash(accountID, code), now.Add(CodeTTL), now, now.Add(-ResendInterval))
+			attempts = 0, sent_at = excluded.sent_at,
+			sends = ARRAY(SELECT x FROM unnest(v.sends) x WHERE x > $6 ORDER BY x) || $4::timestamptz
+		WHERE v.sent_at <= $5
+			AND (SELECT count(*) FROM unnest(v.sends) x WHERE x > $7) < $8
+			AND (SELECT count(*) FROM unnest(v.sends) x WHERE x > $6) < $9`,
+		accountID, s.codeHash(accountID, code), now.Add(CodeTTL), now, now.Add(-ResendInterval),
+		now.Add(-24*time.Hour), now.Add(-time.Hour), CodesPerHour, CodesPerDay)
 	if err != nil {
 		return fmt.Errorf("store verification code: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
 		var sentAt time.Time
-		if err := tx.QueryRow(ctx, `SELECT sent_at FROM verification_codes WHERE account_id = $1`, accountID).Scan(&sentAt); err != nil {
+		var sends []time.Time
+		if err := tx.QueryRow(ctx, `SELECT sent_at, sends FROM verification_codes WHERE account_id = $1`, accountID).Scan(&sentAt, &sends); err != nil {
 			return fmt.Errorf("load verification code: %w", err)
 		}
-		return &TooSoonError{RetryAfter: sentAt.Add(ResendInterval).Sub(now)}
+		return &TooSoonError{RetryAfter: nextCodeAfter(sentAt, sends, now).Sub(now)}
 	}
 	if err := mail.Enqueue(ctx, tx, mail.KindVerification, compose(code), now); err != nil {
 		return err
@@ -90,6 +114,31 @@ func (s *Store) IssueVerificationCode(ctx context.Context, accountID string, now
 		return fmt.Errorf("commit verification code: %w", err)
 	}
 	return nil
+}
+
+// nextCodeAfter is when the next code may be sent, given the last one's
+// time and the last day's sends (oldest first): a minute after the last,
+// and once enough sends have left the hour and the day.
+func nextCodeAfter(last time.Time, sends []time.Time, now time.Time) time.Time {
+	slices.SortFunc(sends, time.Time.Compare)
+	next := last.Add(ResendInterval)
+	for _, w := range []struct {
+		window time.Duration
+		cap    int
+	}{{time.Hour, CodesPerHour}, {24 * time.Hour, CodesPerDay}} {
+		var in []time.Time
+		for _, t := range sends {
+			if t.After(now.Add(-w.window)) {
+				in = append(in, t)
+			}
+		}
+		if len(in) >= w.cap { // the send that must age out first
+			if t := in[len(in)-w.cap].Add(w.window); t.After(next) {
+				next = t
+			}
+		}
+	}
+	return next
 }
 
 // UseVerificationCode checks code against accountID's current code through

@@ -13,12 +13,13 @@ import (
 	"github.com/a2e-automation/app/internal/mail"
 )
 
-// Reset mail limits per address: a mail at most every ResetMailInterval and
-// at most ResetMailsPerHour in an hour. Requests beyond them are answered as
-// usual and send nothing.
+// Reset mail limits per address: a mail at most every ResetMailInterval,
+// at most ResetMailsPerHour in an hour and ResetMailsPerDay in a day.
+// Requests beyond them are answered as usual and send nothing.
 const (
 	ResetMailInterval = time.Minute
 	ResetMailsPerHour = 5
+	ResetMailsPerDay  = 10
 )
 
 // ResetRequestRetention is how long handled requests are kept.
@@ -174,13 +175,16 @@ func (w *ResetWorker) outcome(ctx context.Context, tx pgx.Tx, email string, now 
 	if err != nil {
 		return "", "", err
 	}
-	var lastMinute, lastHour int
-	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE handled_at > $2), count(*) FILTER (WHERE handled_at > $3)
+	// Handled requests are kept ResetRequestRetention (a day): the day's
+	// count is complete.
+	var lastMinute, lastHour, lastDay int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE handled_at > $2), count(*) FILTER (WHERE handled_at > $3),
+			count(*) FILTER (WHERE handled_at > $4)
 		FROM password_reset_requests WHERE email = $1 AND outcome = 'mailed'`,
-		email, now.Add(-ResetMailInterval), now.Add(-time.Hour)).Scan(&lastMinute, &lastHour); err != nil {
+		email, now.Add(-ResetMailInterval), now.Add(-time.Hour), now.Add(-24*time.Hour)).Scan(&lastMinute, &lastHour, &lastDay); err != nil {
 		return "", "", fmt.Errorf("count reset mails: %w", err)
 	}
-	if lastMinute > 0 || lastHour >= ResetMailsPerHour {
+	if lastMinute > 0 || lastHour >= ResetMailsPerHour || lastDay >= ResetMailsPerDay {
 		return ResetLimited, accountID, nil
 	}
 	return ResetMailed, accountID, nil

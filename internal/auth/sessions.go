@@ -18,8 +18,22 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// SessionTTL is how long a session lasts.
+// SessionTTL is how long a session lasts at most, however busy.
 const SessionTTL = 30 * 24 * time.Hour
+
+// SessionPolicy bounds sessions: each lasts at most Lifetime from sign-in
+// and ends after Idle without a request (StaffIdle for staff, whose
+// sessions open every account).
+type SessionPolicy struct {
+	Lifetime, Idle, StaffIdle time.Duration
+}
+
+// DefaultSessionPolicy is 30 days at most, 7 idle days, 8 idle hours for staff.
+var DefaultSessionPolicy = SessionPolicy{Lifetime: SessionTTL, Idle: 7 * 24 * time.Hour, StaffIdle: 8 * time.Hour}
+
+// sessionTouchEvery is how stale a session's expiry may get before a
+// request moves it: one write a minute per busy session, not one a request.
+const sessionTouchEvery = time.Minute
 
 // ErrNoSession is returned for a missing, unknown or expired session token.
 var ErrNoSession = errors.New("no session")
@@ -35,14 +49,25 @@ type Store struct {
 	pool      *pgxpool.Pool
 	passwords *hasher
 	codeKey   []byte // HMAC key of verification code hashes
+	sessions  SessionPolicy
 }
 
 // NewStore returns a Store on pool; secret (APP_SECRET) keys the hashes of
 // verification codes, which are too short to be stored with a plain hash.
 func NewStore(pool *pgxpool.Pool, secret string) *Store {
 	k := sha256.Sum256([]byte("a2e verification code\x00" + secret))
-	return &Store{pool: pool, passwords: newHasher(), codeKey: k[:]}
+	return &Store{pool: pool, passwords: newHasher(), codeKey: k[:], sessions: DefaultSessionPolicy}
 }
+
+// WithSessionPolicy returns the store with sessions bounded by p.
+func (s *Store) WithSessionPolicy(p SessionPolicy) *Store {
+	c := *s
+	c.sessions = p
+	return &c
+}
+
+// seconds is d as PostgreSQL reads it in the session queries ($n * interval '1 second').
+func seconds(d time.Duration) float64 { return d.Seconds() }
 
 // Session is a signed-in user.
 type Session struct {
@@ -77,9 +102,16 @@ func (s *Store) CreateSession(ctx context.Context, q Execer, accountID string, n
 	if err != nil {
 		return "", err
 	}
-	if _, err := q.Exec(ctx, `INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		HashToken(token), accountID, now, now.Add(SessionTTL)); err != nil {
+	// The first expiry is already the idle one, staff's if the user is staff.
+	tag, err := q.Exec(ctx, `INSERT INTO sessions (token_hash, account_id, created_at, expires_at)
+		SELECT $1, u.account_id, $3::timestamptz, $3::timestamptz + LEAST($4::float8, CASE WHEN u.is_staff THEN $6::float8 ELSE $5::float8 END) * interval '1 second'
+		FROM users u WHERE u.account_id = $2`,
+		HashToken(token), accountID, now, seconds(s.sessions.Lifetime), seconds(s.sessions.Idle), seconds(s.sessions.StaffIdle))
+	if err != nil {
 		return "", fmt.Errorf("create session: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return "", fmt.Errorf("create session: no user %s", accountID)
 	}
 	return token, nil
 }
@@ -96,14 +128,34 @@ func (s *Store) StartSession(ctx context.Context, previous, accountID string, no
 	return s.CreateSession(ctx, s.pool, accountID, now)
 }
 
-// Session returns the live session of token.
+// sessionQuery reads a live session and moves its expiry to the idle bound
+// from now (never past Lifetime from sign-in): forward when it is more than
+// sessionTouchEvery stale, back at once when the bound shrank (a new
+// policy, a user made staff). The UPDATE runs whether or not the SELECT
+// reads it, in the same statement.
+const sessionQuery = `WITH live AS (
+	SELECT s.token_hash, u.account_id, u.email, u.is_staff, s.expires_at,
+		LEAST(s.created_at + $3::float8 * interval '1 second',
+			$2::timestamptz + CASE WHEN u.is_staff THEN $5::float8 ELSE $4::float8 END * interval '1 second') AS next_expiry
+	FROM sessions s JOIN users u USING (account_id)
+	WHERE s.token_hash = $1 AND s.expires_at > $2
+), touched AS (
+	UPDATE sessions s SET expires_at = live.next_expiry FROM live
+	WHERE s.token_hash = live.token_hash
+		AND (live.expires_at > live.next_expiry OR live.expires_at < live.next_expiry - $6::float8 * interval '1 second')
+)
+SELECT account_id::text, email, is_staff FROM live`
+
+// Session returns the live session of token: signed in less than Lifetime
+// ago and used within the idle bound, which this use renews.
 func (s *Store) Session(ctx context.Context, token string, now time.Time) (Session, error) {
 	if token == "" {
 		return Session{}, ErrNoSession
 	}
 	sess := Session{tokenHash: HashToken(token)}
-	err := s.pool.QueryRow(ctx, `SELECT u.account_id::text, u.email, u.is_staff FROM sessions s JOIN users u USING (account_id)
-		WHERE s.token_hash = $1 AND s.expires_at > $2`, sess.tokenHash, now).Scan(&sess.AccountID, &sess.Email, &sess.IsStaff)
+	p := s.sessions
+	err := s.pool.QueryRow(ctx, sessionQuery, sess.tokenHash, now, seconds(p.Lifetime), seconds(p.Idle), seconds(p.StaffIdle),
+		seconds(sessionTouchEvery)).Scan(&sess.AccountID, &sess.Email, &sess.IsStaff)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, ErrNoSession
 	}

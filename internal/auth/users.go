@@ -10,16 +10,27 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // SetStaff makes the account with email staff (or not). It returns
 // ErrNoSuchUser when no account has that email.
 func (s *Store) SetStaff(ctx context.Context, email string, staff bool) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE users SET is_staff = $2 WHERE lower(email) = lower($1)`, strings.TrimSpace(email), staff)
+	// A new staff member's open sessions get staff's idle bound at once,
+	// not at their next request.
+	var n int
+	err := s.pool.QueryRow(ctx, `WITH u AS (
+			UPDATE users SET is_staff = $2 WHERE lower(email) = lower($1) RETURNING account_id, is_staff
+		), clamped AS (
+			UPDATE sessions s SET expires_at = LEAST(s.expires_at, now() + $3::float8 * interval '1 second')
+			FROM u WHERE s.account_id = u.account_id AND u.is_staff
+		)
+		SELECT count(*) FROM u`, strings.TrimSpace(email), staff, seconds(s.sessions.StaffIdle)).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("set staff: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return ErrNoSuchUser
 	}
 	return nil
@@ -48,12 +59,20 @@ type UserHit struct {
 
 // FindUsers finds up to limit users by exact account id or by part of the
 // email (case-insensitive), ordered by email: the staff console's search.
+//
+// A whole address is also looked for in its stored form, so
+// v@bücher.example finds v@xn--bcher-kva.example.
 func (s *Store) FindUsers(ctx context.Context, q string, limit int) ([]UserHit, error) {
 	q = strings.ToLower(strings.TrimSpace(q))
-	like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
+	escape := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	like := "%" + escape.Replace(q) + "%"
+	stored := like
+	if strings.Contains(q, "@") {
+		stored = "%" + escape.Replace(domain.NormalizeEmail(q)) + "%"
+	}
 	rows, err := s.pool.Query(ctx, `SELECT account_id::text, email, is_staff, created_at FROM users
-		WHERE account_id::text = $1 OR lower(email) LIKE $2
-		ORDER BY email LIMIT $3`, q, like, limit)
+		WHERE account_id::text = $1 OR lower(email) LIKE $2 OR lower(email) LIKE $4
+		ORDER BY email LIMIT $3`, q, like, limit, stored)
 	if err != nil {
 		return nil, fmt.Errorf("find users: %w", err)
 	}

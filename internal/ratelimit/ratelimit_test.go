@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -60,5 +61,61 @@ func TestMemoryRefillsAndSweeps(t *testing.T) {
 	_, _ = m.Allow(context.Background(), "other", l)
 	if _, kept := m.tat["t:k"]; kept {
 		t.Fatal("a full bucket was kept")
+	}
+}
+
+// flaky is a Limiter that fails while down and counts its calls.
+type flaky struct {
+	down  bool
+	calls int
+	delay time.Duration
+}
+
+func (f *flaky) Allow(ctx context.Context, _ string, _ Limit) (Decision, error) {
+	f.calls++
+	time.Sleep(f.delay)
+	if ctx.Err() != nil {
+		return Decision{}, ctx.Err()
+	}
+	if f.down {
+		return Decision{}, errors.New("dial tcp: i/o timeout")
+	}
+	return Decision{Allowed: true, Limit: 1}, nil
+}
+
+// Issue 25, item 10: after three failures in a row the store is not asked
+// for breakerCooldown, and the refusal is immediate.
+func TestBreakerAnswersAtOnceWhileTheStoreIsAway(t *testing.T) {
+	store := &flaky{down: true, delay: 50 * time.Millisecond}
+	var changes []string
+	b := NewBreaker(store, func(from, to string) { changes = append(changes, from+">"+to) })
+	ctx := context.Background()
+	l := Limit{Name: "t", Rate: 1, Period: time.Second}
+	for range breakerTrips {
+		if _, err := b.Allow(ctx, "k", l); err == nil || errors.Is(err, ErrUnavailable) {
+			t.Fatalf("a failing store = %v", err)
+		}
+	}
+	start := time.Now()
+	for range 1000 {
+		if _, err := b.Allow(ctx, "k", l); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("with the circuit open = %v", err)
+		}
+	}
+	if took := time.Since(start); took > 50*time.Millisecond || store.calls != breakerTrips {
+		t.Fatalf("1000 answers with the circuit open took %v and asked the store %d times", took, store.calls-breakerTrips)
+	}
+	if len(changes) != 1 || changes[0] != "closed>open" {
+		t.Fatalf("state changes %v", changes)
+	}
+
+	// A caller that gave up does not count against the store.
+	c := NewBreaker(&flaky{down: true}, nil)
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	for range 2 * breakerTrips {
+		if _, err := c.Allow(cancelled, "k", l); !errors.Is(err, context.Canceled) {
+			t.Fatal("cancelled callers opened the circuit")
+		}
 	}
 }
