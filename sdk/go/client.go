@@ -7,19 +7,24 @@
 // charged twice. Every error is an *Error that matches one of the sentinels
 // (ErrAuthentication, ErrInsufficientCredits, ...) with errors.Is.
 //
-//	c := a2e.NewClient(os.Getenv("A2E_API_KEY"))
+//	c := a2e.NewClient(os.Getenv("A2E_API_KEY"), a2e.WithBaseURL("https://api.example.com"))
 //	l, err := c.Listings.Create(ctx, a2e.CreateListingParams{AmazonURL: "https://www.amazon.com/dp/B08N5WRWNW"})
 package a2e
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
 
-// DefaultBaseURL is the API's address when WithBaseURL is not given.
-const DefaultBaseURL = "http://localhost:8080"
+// ErrNoBaseURL is the error of every call of a client made without
+// WithBaseURL: there is no default address, so a forgotten one never sends
+// the API key in clear text to some host. It is not an *Error (nothing was
+// sent), like the error of a WithBaseURL that is not an http(s) address.
+var ErrNoBaseURL = errors.New("a2e: no base URL: pass a2e.WithBaseURL, such as https://api.example.com")
 
 // Defaults of the retry policy and the per-attempt timeout.
 const (
@@ -35,8 +40,11 @@ type Client struct {
 	// Account reads the account's credits and standing.
 	Account *AccountService
 
-	apiKey     string
+	// apiKey answers the API key: a func, so that no formatting of the
+	// struct (fmt's %v of a Client held in another value, reflection) shows it.
+	apiKey     func() string
 	baseURL    string
+	configErr  error
 	httpClient *http.Client
 	maxRetries int
 	timeout    time.Duration
@@ -47,7 +55,7 @@ type Client struct {
 type Option func(*Client)
 
 // WithBaseURL sets the API's address, such as "https://api.example.com"
-// (default DefaultBaseURL); a trailing slash is ignored.
+// (required: there is no default); a trailing slash is ignored.
 func WithBaseURL(u string) Option {
 	return func(c *Client) { c.baseURL = strings.TrimRight(u, "/") }
 }
@@ -74,8 +82,7 @@ func WithTimeout(d time.Duration) Option {
 // NewClient is a client that authenticates with apiKey.
 func NewClient(apiKey string, opts ...Option) *Client {
 	c := &Client{
-		apiKey:  apiKey,
-		baseURL: DefaultBaseURL,
+		apiKey: func() string { return apiKey },
 		httpClient: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		}},
@@ -86,13 +93,20 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	for _, opt := range opts {
 		opt(c)
 	}
+	switch u, err := url.Parse(c.baseURL); {
+	case c.baseURL == "":
+		c.configErr = ErrNoBaseURL
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		c.configErr = errors.New("a2e: the base URL must be an http:// or https:// address, such as https://api.example.com")
+	}
 	c.Listings = &ListingsService{c: c}
 	c.Account = &AccountService{c: c}
 	return c
 }
 
-// String describes the client without its API key.
-func (c *Client) String() string { return "a2e.Client{baseURL: " + c.baseURL + "}" }
+// String describes the client without its API key. Its receiver is a value,
+// so that a Client formatted by value (fmt.Sprint(*c)) is described too.
+func (c Client) String() string { return "a2e.Client{baseURL: " + c.baseURL + "}" }
 
 // GoString is String, so that %#v does not show the API key either.
-func (c *Client) GoString() string { return c.String() }
+func (c Client) GoString() string { return c.String() }

@@ -346,7 +346,7 @@ func TestErrorKinds(t *testing.T) {
 		{413, "request_too_large", a2e.ErrInvalidRequest},
 		{415, "unsupported_media_type", a2e.ErrInvalidRequest},
 		{422, "idempotency_key_reused", a2e.ErrIdempotencyKeyReused},
-		{422, "unprocessable", nil},
+		{422, "unprocessable", a2e.ErrInvalidRequest}, // every SDK: a 422 but a reused key is an invalid request
 		{429, "rate_limited", a2e.ErrRateLimited},
 		{500, "internal_error", a2e.ErrInternal},
 		{502, "", a2e.ErrInternal},
@@ -452,8 +452,14 @@ func TestTheAPIKeyIsNeverShown(t *testing.T) {
 	c := s.client()
 	_, err := c.Account.Retrieve(context.Background())
 	_, cerr := a2e.NewClient(testKey, a2e.WithBaseURL("http://127.0.0.1:1"), a2e.WithMaxRetries(0)).Account.Retrieve(context.Background())
+	held := struct {
+		client a2e.Client
+		ptr    *a2e.Client
+	}{*c, c}
 	for _, shown := range []string{fmt.Sprint(c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), fmt.Sprintf("%+v", err),
-		fmt.Sprintf("%#v", err), fmt.Sprintf("%+v", cerr), fmt.Sprintf("%+v", *c.Listings)} {
+		fmt.Sprintf("%#v", err), fmt.Sprintf("%+v", cerr), fmt.Sprintf("%+v", *c.Listings),
+		fmt.Sprint(*c), fmt.Sprintf("%v", *c), fmt.Sprintf("%+v", *c), fmt.Sprintf("%#v", *c), fmt.Sprintf("%s", *c),
+		fmt.Sprintf("%+v", held), fmt.Sprintf("%#v", held), fmt.Sprintf("%+v", *c.Account)} {
 		if strings.Contains(shown, testKey) {
 			t.Errorf("the API key is shown: %s", shown)
 		}
@@ -473,5 +479,45 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 	var e *a2e.Error
 	if !errors.As(err, &e) || e.Status != http.StatusFound || leaked.Load() {
 		t.Fatalf("err %v, key sent elsewhere %v", err, leaked.Load())
+	}
+}
+
+func TestTheBaseURLIsRequired(t *testing.T) {
+	for _, opts := range [][]a2e.Option{nil, {a2e.WithBaseURL("")}, {a2e.WithBaseURL("localhost:8080")}, {a2e.WithBaseURL("ftp://host")}} {
+		c := a2e.NewClient(testKey, append(opts, a2e.WithMaxRetries(0))...)
+		_, err := c.Account.Retrieve(context.Background())
+		var e *a2e.Error
+		if err == nil || errors.As(err, &e) || strings.Contains(err.Error(), testKey) {
+			t.Errorf("%d options: err %v, want a configuration error that is not an *a2e.Error", len(opts), err)
+		}
+		if _, err := c.Listings.Create(context.Background(), a2e.CreateListingParams{AmazonURL: amazonURL}); err == nil {
+			t.Errorf("%d options: Create without a usable base URL succeeded", len(opts))
+		}
+	}
+	_, err := a2e.NewClient(testKey).Listings.List(context.Background(), a2e.ListListingsParams{})
+	if !errors.Is(err, a2e.ErrNoBaseURL) {
+		t.Errorf("err %v, want ErrNoBaseURL", err)
+	}
+}
+
+func TestTheReadBackWaitsAsAFirstRetry(t *testing.T) {
+	// Without Retry-After the wait before the read-back is backoff(0), at most
+	// 0.5 s, whatever WithMaxRetries; repeated, as the backoff is random.
+	for range 12 {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+			if r.Method == "POST" {
+				reply(w, 503, commitUnknown)
+				return
+			}
+			reply(w, 200, `{"data":[],"nextCursor":null}`)
+		})
+		_, err := s.client(a2e.WithMaxRetries(3)).Listings.Create(context.Background(), a2e.CreateListingParams{AmazonURL: amazonURL})
+		attempts, waits := s.recorded()
+		if err == nil || len(attempts) != 5 || len(waits) != 4 {
+			t.Fatalf("err %v, %d attempts, waits %v; want 4 creates, one read-back", err, len(attempts), waits)
+		}
+		if waits[3] > 500*time.Millisecond {
+			t.Fatalf("waits %v: the read-back waited more than a first retry's backoff", waits)
+		}
 	}
 }

@@ -18,7 +18,8 @@ var (
 	ErrSpendingFrozen = errors.New("a2e: spending frozen")
 	// ErrNotFound: 404, no such listing of this account (or no such route).
 	ErrNotFound = errors.New("a2e: not found")
-	// ErrInvalidRequest: 400, 405, 413 or 415, the request is wrong; see Error.Fields.
+	// ErrInvalidRequest: 400, 405, 413, 415, or a 422 other than a reused
+	// key: the request is wrong; see Error.Fields.
 	ErrInvalidRequest = errors.New("a2e: invalid request")
 	// ErrIdempotencyKeyReused: 422, the Idempotency-Key was used with another request.
 	ErrIdempotencyKeyReused = errors.New("a2e: idempotency key reused")
@@ -114,6 +115,8 @@ func (e *Error) kind() error {
 		return ErrInvalidRequest
 	case e.Code == codeIdempotencyKeyReused:
 		return ErrIdempotencyKeyReused
+	case e.Status == http.StatusUnprocessableEntity:
+		return ErrInvalidRequest // a 422 that is not a reused key: the request is wrong as sent
 	case e.Status == http.StatusTooManyRequests:
 		return ErrRateLimited
 	case e.Status == http.StatusServiceUnavailable:

@@ -47,6 +47,40 @@ func Example() {
 	// 4 false
 }
 
+// The README's quick start, as written there (with the base URL from the
+// environment).
+func Example_quickStart() {
+	c := a2e.NewClient(os.Getenv("A2E_API_KEY"), a2e.WithBaseURL(os.Getenv("A2E_BASE_URL"))) // base URL required
+	ctx := context.Background()
+
+	l, err := c.Listings.Create(ctx, a2e.CreateListingParams{AmazonURL: "https://www.amazon.com/dp/B08N5WRWNW"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(l.ID, l.Status, l.IdempotencyKey != "")
+	if l.CreditsRemaining != nil { // nil when the listing was read back after an unknown outcome
+		fmt.Println("credits left:", *l.CreditsRemaining)
+	}
+
+	l, err = c.Listings.Retrieve(ctx, l.ID) // free
+	if err != nil {
+		log.Fatal(err)
+	}
+	page, err := c.Listings.List(ctx, a2e.ListListingsParams{Limit: 20}) // newest first; page.NextCursor
+	if err != nil {
+		log.Fatal(err)
+	}
+	acct, err := c.Account.Retrieve(ctx) // free
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(l.ASIN, len(page.Data), acct.CreditsAvailable, acct.SpendingFrozen)
+	// Output:
+	// lst_1 queued true
+	// credits left: 4
+	// B08N5WRWNW 1 4 false
+}
+
 // Errors are *a2e.Error values that match a sentinel with errors.Is.
 func ExampleError() {
 	c := a2e.NewClient(spentKey, a2e.WithBaseURL(os.Getenv("A2E_BASE_URL"))) // an account without credits
@@ -119,9 +153,11 @@ func (fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		l := pending
 		l.CreditsRemaining, l.IdempotencyKey = &remaining, ""
 		answer(201, l)
+	case r.URL.Path == "/v1/listings/"+pending.ID:
+		answer(200, pending)
 	case r.URL.Path == "/v1/listings":
 		data := []a2e.Listing{}
-		if r.URL.Query().Get("idempotencyKey") == pending.IdempotencyKey {
+		if key := r.URL.Query().Get("idempotencyKey"); key == "" || key == pending.IdempotencyKey {
 			data = append(data, pending)
 		}
 		answer(200, map[string]any{"data": data, "nextCursor": nil})

@@ -74,8 +74,9 @@ func (s *ListingsService) Create(ctx context.Context, p CreateListingParams) (*L
 	err := s.c.send(ctx, request{method: http.MethodPost, path: "/v1/listings", body: body, idempotencyKey: key},
 		&l, s.c.maxRetries)
 	var e *Error
-	if errors.As(err, &e) && e.OutcomeUnknown && s.c.wait(ctx, s.c.maxRetries, e) {
-		// The wait lets a commit still under way land before the read-back.
+	if errors.As(err, &e) && e.OutcomeUnknown && s.c.wait(ctx, 0, e) {
+		// The wait, as before a first retry, lets a commit still under way
+		// land before the read-back, which is one request.
 		if found, ferr := s.find(ctx, key, 0); ferr == nil && found != nil {
 			return found, nil
 		}

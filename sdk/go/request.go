@@ -5,8 +5,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	mrand "math/rand/v2"
 	"net/http"
 	"net/url"
@@ -47,6 +49,9 @@ type answer struct {
 // send performs r, retrying up to retries times, and decodes a successful
 // answer into out. A failure is an *Error carrying r's Idempotency-Key.
 func (c *Client) send(ctx context.Context, r request, out any, retries int) error {
+	if c.configErr != nil {
+		return c.configErr
+	}
 	if err := c.retry(ctx, r, out, retries); err != nil {
 		err.IdempotencyKey = r.idempotencyKey
 		return err
@@ -106,7 +111,7 @@ func (c *Client) attempt(ctx context.Context, r request) (answer, *Error) {
 	if err != nil {
 		return answer{}, connectionError(err)
 	}
-	req.Header.Set("X-API-Key", c.apiKey)
+	req.Header.Set("X-API-Key", c.apiKey())
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "a2e-go/"+version)
 	if r.body != nil {
@@ -162,14 +167,23 @@ func retryable(r request, err *Error) bool {
 	return false
 }
 
+// maxRetryAfterSeconds is the most seconds of a Retry-After a Duration holds.
+const maxRetryAfterSeconds = math.MaxInt64 / int64(time.Second)
+
 // retryAfter reads a Retry-After header, seconds or an HTTP date; 0 when
-// absent or unreadable.
+// absent, unreadable, 0, negative or past (the wait is then the backoff).
+// Seconds beyond what a Duration holds are clamped, not overflowed.
 func retryAfter(h string) time.Duration {
 	if h == "" {
 		return 0
 	}
-	if s, err := strconv.Atoi(h); err == nil {
-		return time.Duration(max(s, 0)) * time.Second
+	s, err := strconv.ParseInt(h, 10, 64)
+	var ne *strconv.NumError
+	if err != nil && errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+		err = nil // ParseInt answers the nearest int64
+	}
+	if err == nil {
+		return time.Duration(min(max(s, 0), maxRetryAfterSeconds)) * time.Second
 	}
 	if t, err := http.ParseTime(h); err == nil {
 		return max(time.Until(t), 0)

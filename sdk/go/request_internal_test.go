@@ -46,6 +46,17 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
+func TestHugeRetryAfterIsClampedNotOverflowed(t *testing.T) {
+	for _, h := range []string{"9223372037", "99999999999", "9223372036854775807", "99999999999999999999999"} {
+		if d := retryAfter(h); d < maxRetryAfter {
+			t.Errorf("%q = %v, want a long wait (clamped), not an overflow", h, d)
+		}
+	}
+	if d := retryAfter("0"); d != 0 {
+		t.Errorf(`"0" = %v, want 0 (as absent)`, d)
+	}
+}
+
 func TestNewIdempotencyKeysDiffer(t *testing.T) {
 	if a, b := newIdempotencyKey(), newIdempotencyKey(); a == b || len(a) != 36 {
 		t.Errorf("keys %q and %q", a, b)
