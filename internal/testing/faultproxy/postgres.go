@@ -101,7 +101,8 @@ func (s *pgSession) close(cut *commitCut) {
 // armed cut's marker and the COMMIT after it.
 func (s *pgSession) relayClient() {
 	r := bufio.NewReader(s.client)
-	typed, marked := false, false // after the start-up message; the transaction sent the marker
+	typed := false        // after the start-up message
+	var marked *commitCut // the cut whose marker the current transaction sent
 	for {
 		msg, err := readMessage(r, typed)
 		if errors.Is(err, errNotPostgres) {
@@ -119,14 +120,24 @@ func (s *pgSession) relayClient() {
 		s.p.waitThawed()
 		if !typed {
 			typed = isStartupMessage(msg)
-		} else if cut := s.p.armed(); cut != nil {
-			marked = marked || bytes.Contains(msg, cut.marker)
+		} else if cut := s.p.armed(); cut == nil {
+			marked = nil
+		} else {
+			// A marker counts only within the transaction that sent it: a
+			// statement outside one (a read by the key, say) must not make
+			// the connection's next transaction the one cut.
+			if transactionBegin(msg) {
+				marked = nil
+			}
+			if bytes.Contains(msg, cut.marker) {
+				marked = cut
+			}
 			if end, commit := transactionEnd(msg); end {
-				if commit && marked && s.p.claim(cut) {
+				if commit && marked == cut && s.p.claim(cut) {
 					s.cutAt(msg, cut)
 					return
 				}
-				marked = false
+				marked = nil
 			}
 		}
 		if _, err := s.server.Write(msg); err != nil {
@@ -197,14 +208,26 @@ func isStartupMessage(msg []byte) bool {
 	return code != sslRequest && code != gssencRequest
 }
 
+// simpleQuery is the text of msg when it is a simple query, lower case and
+// without surrounding blanks or a final semicolon; "" otherwise.
+func simpleQuery(msg []byte) string {
+	if msg[0] != 'Q' {
+		return ""
+	}
+	return strings.ToLower(strings.TrimRight(strings.TrimSpace(string(bytes.TrimRight(msg[5:], "\x00"))), "; \t\r\n"))
+}
+
+// transactionBegin reports whether msg is a simple query that begins a
+// transaction, as pgx's Begin sends ("begin", with options or not).
+func transactionBegin(msg []byte) bool {
+	q := simpleQuery(msg)
+	return q == "begin" || strings.HasPrefix(q, "begin ") || strings.HasPrefix(q, "start transaction")
+}
+
 // transactionEnd reports whether msg is a simple query that ends a
 // transaction, and whether it commits.
 func transactionEnd(msg []byte) (end, commit bool) {
-	if msg[0] != 'Q' {
-		return false, false
-	}
-	q := strings.ToLower(strings.TrimRight(strings.TrimSpace(string(bytes.TrimRight(msg[5:], "\x00"))), "; \t\r\n"))
-	switch q {
+	switch simpleQuery(msg) {
 	case "commit", "end", "commit transaction", "commit work":
 		return true, true
 	case "rollback", "abort", "rollback transaction", "rollback work":

@@ -96,3 +96,72 @@ func TestCutCommit(t *testing.T) {
 		_ = victim.Close(ctx)
 	}
 }
+
+// A marker sent outside a transaction (an autocommit read by the key) does
+// not mark the connection's next transaction: only a transaction that sends
+// the marker between its BEGIN and its COMMIT is cut.
+func TestCutCommitMarkerOutsideATransaction(t *testing.T) {
+	direct := testdb.NewURL(t)
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close(context.Background()) })
+	if _, err := db.Exec(ctx, `CREATE TABLE cut (v text)`); err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := faultproxy.Start(t, u.Host)
+	proxy.Set(faultproxy.Postgres)
+	u.Host = proxy.Addr()
+	q := u.Query()
+	q.Set("sslmode", "disable")
+	u.RawQuery = q.Encode()
+	conn, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+
+	const marker = "marked-elsewhere"
+	cut := proxy.CutCommit(marker, true)
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM cut WHERE v = $1`, marker).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO cut (v) VALUES ($1)`, "unmarked"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatalf("a transaction without the marker, after a read with it, was cut: %v", err)
+	}
+	select {
+	case <-cut:
+		t.Fatal("the cut was made on an unmarked transaction")
+	default:
+	}
+	// Still armed: a transaction that sends the marker is cut.
+	tx, err = conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO cut (v) VALUES ($1)`, marker); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err == nil {
+		t.Fatal("the marked COMMIT answered, want no answer")
+	}
+	select {
+	case <-cut:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cut was not reported")
+	}
+}
