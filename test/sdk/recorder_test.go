@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,13 +22,17 @@ type attempt struct {
 	body           []byte
 	sent, answered time.Time
 	status         int
+	code           string        // the answer's error code, if any
 	retryAfter     time.Duration // of the answer
 }
 
 func (a attempt) String() string {
-	return fmt.Sprintf("%s %s -> %d (Retry-After %s) at +%s", a.method, a.path, a.status, a.retryAfter,
+	return fmt.Sprintf("%s %s -> %d %s(Retry-After %s) at +%s", a.method, a.path, a.status, a.code, a.retryAfter,
 		a.answered.Sub(a.sent).Round(time.Millisecond))
 }
+
+// codeCommitOutcomeUnknown is the answer after which a create may read back.
+const codeCommitOutcomeUnknown = "commit_outcome_unknown"
 
 // recorder stands between a runner and bin/api: it sees every attempt the
 // SDK makes, and arranges the server right before the first attempt reaches
@@ -61,6 +66,13 @@ func newRecorder(target string, before, after func() error) *recorder {
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		proxy.ServeHTTP(rec, req)
 		a.answered, a.status = time.Now(), rec.status
+		if a.status >= 400 {
+			var body struct {
+				Code string `json:"code"`
+			}
+			_ = json.Unmarshal(rec.body.Bytes(), &body)
+			a.code = body.Code
+		}
 		if s, err := strconv.Atoi(w.Header().Get("Retry-After")); err == nil {
 			a.retryAfter = time.Duration(s) * time.Second
 		}
@@ -92,6 +104,17 @@ func (r *recorder) close() ([]attempt, error) {
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	body   bytes.Buffer // the first bytes of the answer, for its code
+}
+
+// maxRecorded bounds the bytes of an answer kept for its code.
+const maxRecorded = 4096
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if room := maxRecorded - s.body.Len(); room > 0 {
+		s.body.Write(b[:min(len(b), room)])
+	}
+	return s.ResponseWriter.Write(b)
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -112,16 +135,25 @@ const maxRetryAfter = 20 * time.Second
 // defaultMaxRetries is the SDKs' maxRetries when not given.
 const defaultMaxRetries = 3
 
-// retryProblems says how attempts break the SDKs' shared behaviour: every
-// attempt of a create carries the first's Idempotency-Key and bytes; there
-// are at most maxRetries of them after the first; an attempt after an answer
-// with Retry-After waits for it (capped).
+// retryProblems says how attempts (of one runner call) break the SDKs'
+// shared behaviour: every attempt of a create carries the first's
+// Idempotency-Key and bytes; there are at most maxRetries of them after the
+// first, for a create as for a read; a create reads back only after its last
+// attempt was answered commit_outcome_unknown, with one request; an attempt
+// after an answer with Retry-After waits for it (capped).
 func retryProblems(attempts []attempt, maxRetries int) []string {
 	var problems []string
-	var creates []attempt
+	var creates, reads []attempt
+	lastCreate, lastUnknown := -1, -1
 	for i, a := range attempts {
 		if a.method == http.MethodPost {
 			creates = append(creates, a)
+			lastCreate = i
+			if a.code == codeCommitOutcomeUnknown {
+				lastUnknown = i
+			}
+		} else {
+			reads = append(reads, a)
 		}
 		if i == 0 {
 			continue
@@ -134,6 +166,20 @@ func retryProblems(attempts []attempt, maxRetries int) []string {
 	}
 	if len(creates) > maxRetries+1 {
 		problems = append(problems, fmt.Sprintf("%d attempts of the create with maxRetries %d", len(creates), maxRetries))
+	}
+	if len(creates) == 0 && len(reads) > maxRetries+1 {
+		problems = append(problems, fmt.Sprintf("%d attempts of the read with maxRetries %d", len(reads), maxRetries))
+	}
+	if len(creates) > 0 && len(reads) > 0 {
+		switch after := len(attempts) - 1 - lastCreate; {
+		case lastUnknown != lastCreate:
+			problems = append(problems, "the create read back though its last attempt was not answered "+codeCommitOutcomeUnknown)
+		case after != len(reads):
+			problems = append(problems, "the create read back before its last attempt")
+		case after > 1:
+			problems = append(problems, fmt.Sprintf("%d read-backs after the last %s, want at most one request",
+				after, codeCommitOutcomeUnknown))
+		}
 	}
 	for i, c := range creates {
 		if c.idempotencyKey == "" {
@@ -151,6 +197,14 @@ func TestRetryProblems(t *testing.T) {
 		return attempt{method: http.MethodPost, idempotencyKey: key, body: []byte(body),
 			sent: at.Add(sent), answered: at.Add(sent + 10*time.Millisecond), retryAfter: retryAfter}
 	}
+	get := func(sent, retryAfter time.Duration) attempt {
+		return attempt{method: http.MethodGet, sent: at.Add(sent), answered: at.Add(sent + 10*time.Millisecond), retryAfter: retryAfter}
+	}
+	unknown := func(sent, retryAfter time.Duration) attempt {
+		a := post(sent, "k", "b", retryAfter)
+		a.status, a.code = http.StatusServiceUnavailable, codeCommitOutcomeUnknown
+		return a
+	}
 	for _, c := range []struct {
 		name     string
 		attempts []attempt
@@ -165,6 +219,14 @@ func TestRetryProblems(t *testing.T) {
 		{"other bytes", []attempt{post(0, "k", "b", 0), post(time.Second, "k", "c", 0)}, 3, 1},
 		{"no key", []attempt{post(0, "", "b", 0)}, 3, 1},
 		{"past maxRetries", []attempt{post(0, "k", "b", 0), post(time.Second, "k", "b", 0)}, 0, 1},
+		{"reads within maxRetries", []attempt{get(0, 0), get(time.Second, 0)}, 1, 0},
+		{"reads past maxRetries", []attempt{get(0, 0), get(time.Second, 0), get(2*time.Second, 0)}, 1, 1},
+		{"one read-back after commit_outcome_unknown", []attempt{unknown(0, 0), get(time.Second, 0)}, 0, 0},
+		{"two read-backs", []attempt{unknown(0, 0), get(time.Second, 0), get(2*time.Second, 0)}, 0, 1},
+		{"two read-backs, even with retries left", []attempt{unknown(0, 0), get(time.Second, 0), get(2*time.Second, 0)}, 3, 1},
+		{"a read-back without commit_outcome_unknown", []attempt{post(0, "k", "b", 0), get(time.Second, 0)}, 3, 1},
+		{"a read-back before the last create", []attempt{unknown(0, 0), get(time.Second, 0), unknown(2*time.Second, 0)}, 3, 1},
+		{"a read-back too soon", []attempt{unknown(0, 2*time.Second), get(time.Second, 0)}, 0, 1},
 	} {
 		if got := retryProblems(c.attempts, c.max); len(got) != c.problems {
 			t.Errorf("%s: %d problems %q, want %d", c.name, len(got), got, c.problems)
