@@ -12,10 +12,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -162,6 +164,7 @@ func newSeller(t *testing.T, c *client, base string, n int, credits int) seller 
 		s.cookie = ck.Name + "=" + ck.Value
 	}
 	cookie := map[string]string{"Cookie": s.cookie}
+	verifyEmail(t, c, base, s.email, cookie) // payments need a verified address
 	a, err = c.do(base, "GET", "/api/user/profile", nil, cookie)
 	var profile struct{ APIKey string }
 	if err != nil || a.status != http.StatusOK || json.Unmarshal(a.body, &profile) != nil || profile.APIKey == "" {
@@ -180,6 +183,31 @@ func newSeller(t *testing.T, c *client, base string, n int, credits int) seller 
 		}
 	}
 	return s
+}
+
+// verifyEmail enters the code mailed to email (the development mailbox,
+// which every API process reads from the database).
+func verifyEmail(t *testing.T, c *client, base, email string, cookie map[string]string) {
+	t.Helper()
+	code := regexp.MustCompile(`\b\d{6}\b`)
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		a, err := c.do(base, "GET", "/api/dev/mail?to="+url.QueryEscape(email), nil, nil)
+		var mails []struct{ Text string }
+		if err == nil && a.status == http.StatusOK && json.Unmarshal(a.body, &mails) == nil {
+			for _, m := range mails {
+				if found := code.FindString(m.Text); found != "" {
+					v, err := c.do(base, "POST", "/api/auth/verify-email", map[string]string{"code": found}, cookie)
+					if err != nil || v.status != http.StatusOK {
+						t.Fatalf("verify-email = %d %s (%v)", v.status, v.body, err)
+					}
+					return
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no verification code mailed to %s", email)
+		}
+	}
 }
 
 func TestTwoAPIsAndTwoProjectorsBehaveAsOne(t *testing.T) {
