@@ -14,10 +14,11 @@ import (
 	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
-// A cut COMMIT in front of a real PostgreSQL: only the marked transaction is
-// cut, its client gets no answer (a connection error, not a server error),
-// and the server has committed it (deliver) or rolled it back (not).
-func TestCutCommit(t *testing.T) {
+// cutTable makes a fresh database with a table cut and returns a direct
+// connection to it, a proxy in Postgres mode in front of it, and the URL
+// through the proxy.
+func cutTable(t *testing.T) (*pgx.Conn, *faultproxy.Proxy, string) {
+	t.Helper()
 	direct := testdb.NewURL(t)
 	ctx := context.Background()
 	db, err := pgx.Connect(ctx, direct)
@@ -38,7 +39,15 @@ func TestCutCommit(t *testing.T) {
 	q := u.Query()
 	q.Set("sslmode", "disable") // the proxy reads plaintext only
 	u.RawQuery = q.Encode()
-	via := u.String()
+	return db, proxy, u.String()
+}
+
+// A cut COMMIT in front of a real PostgreSQL: only the marked transaction is
+// cut, its client gets no answer (a connection error, not a server error),
+// and the server has committed it (deliver) or rolled it back (not).
+func TestCutCommit(t *testing.T) {
+	ctx := context.Background()
+	db, proxy, via := cutTable(t)
 
 	insert := func(conn *pgx.Conn, v string) error {
 		tx, err := conn.Begin(ctx)
@@ -101,27 +110,9 @@ func TestCutCommit(t *testing.T) {
 // not mark the connection's next transaction: only a transaction that sends
 // the marker between its BEGIN and its COMMIT is cut.
 func TestCutCommitMarkerOutsideATransaction(t *testing.T) {
-	direct := testdb.NewURL(t)
 	ctx := context.Background()
-	db, err := pgx.Connect(ctx, direct)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close(context.Background()) })
-	if _, err := db.Exec(ctx, `CREATE TABLE cut (v text)`); err != nil {
-		t.Fatal(err)
-	}
-	u, err := url.Parse(direct)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := faultproxy.Start(t, u.Host)
-	proxy.Set(faultproxy.Postgres)
-	u.Host = proxy.Addr()
-	q := u.Query()
-	q.Set("sslmode", "disable")
-	u.RawQuery = q.Encode()
-	conn, err := pgx.Connect(ctx, u.String())
+	_, proxy, via := cutTable(t)
+	conn, err := pgx.Connect(ctx, via)
 	if err != nil {
 		t.Fatal(err)
 	}
