@@ -18,9 +18,14 @@ import (
 // back, once each.
 func TestMailOutageStallsNothingAndLosesNothing(t *testing.T) {
 	smtp := smtptest.Start(t)
-	e := newTestEnv(t, func(c *config.Config) { c.SMTPURL, c.SMTPTimeout = smtp.URL(), time.Second })
+	// A request that waited for the silent server would wait the SMTP
+	// timeout, three times the client's: twelve sign-ups hashing their
+	// passwords at once on a busy two-core machine take a few seconds, which
+	// a tighter client timeout mistook for a stall. Switching the server
+	// down drops the connections the sender holds open meanwhile.
+	e := newTestEnv(t, func(c *config.Config) { c.SMTPURL, c.SMTPTimeout = smtp.URL(), 30 * time.Second })
 	seller := e.seedVerified("desktop@example.com")
-	client := &http.Client{Timeout: 3 * time.Second} // well under any SMTP timeout that could hold a request
+	client := &http.Client{Timeout: 10 * time.Second}
 
 	smtp.Set(smtptest.Silent)
 	var wg sync.WaitGroup
