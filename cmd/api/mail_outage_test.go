@@ -23,7 +23,7 @@ func TestMailOutageStallsNothingAndLosesNothing(t *testing.T) {
 	// passwords at once on a busy two-core machine take a few seconds, which
 	// a tighter client timeout mistook for a stall. Switching the server
 	// down drops the connections the sender holds open meanwhile.
-	e := newTestEnv(t, func(c *config.Config) { c.SMTPURL, c.SMTPTimeout = smtp.URL(), 30 * time.Second })
+	e := newTestEnv(t, func(c *config.Config) { c.SMTPURL, c.SMTPTimeout = smtp.URL(), 30*time.Second })
 	seller := e.seedVerified("desktop@example.com")
 	client := &http.Client{Timeout: 10 * time.Second}
 
