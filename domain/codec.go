@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 )
 
 // currentSchemaVersion is the schema version of every event type this
@@ -98,62 +99,47 @@ func (c *Codec) Decode(eventType string, schemaVersion int, data []byte) (Event,
 	}
 }
 
+// decoders is the codec's registry: the decoder of the current shape of
+// every event type this package defines, by type name. It is the one list
+// of event types (EventTypes): the tests walk it through every fold of the
+// account's state, of the read tables and of the staff history.
+var decoders = map[string]func([]byte) (Event, error){
+	AccountRegistered{}.EventType():     decodeAs[AccountRegistered],
+	EmailVerified{}.EventType():         decodeAs[EmailVerified],
+	PasswordChanged{}.EventType():       decodeAs[PasswordChanged],
+	APIKeyIssued{}.EventType():          decodeAs[APIKeyIssued],
+	APIKeyRotated{}.EventType():         decodeAs[APIKeyRotated],
+	SubscriptionActivated{}.EventType(): decodeAs[SubscriptionActivated],
+	SubscriptionRenewed{}.EventType():   decodeAs[SubscriptionRenewed],
+	SubscriptionPastDue{}.EventType():   decodeAs[SubscriptionPastDue],
+	SubscriptionCancelled{}.EventType(): decodeAs[SubscriptionCancelled],
+	SubscriptionEnded{}.EventType():     decodeAs[SubscriptionEnded],
+	CreditsGranted{}.EventType():        decodeAs[CreditsGranted],
+	CreditsSpent{}.EventType():          decodeAs[CreditsSpent],
+	CreditsDebited{}.EventType():        decodeAs[CreditsDebited],
+	CreditsExpired{}.EventType():        decodeAs[CreditsExpired],
+	ListingRequested{}.EventType():      decodeAs[ListingRequested],
+	VeroCheckPerformed{}.EventType():    decodeAs[VeroCheckPerformed],
+	SoftwareDownloaded{}.EventType():    decodeAs[SoftwareDownloaded],
+	PaymentRecorded{}.EventType():       decodeAs[PaymentRecorded],
+	StaffNoteRecorded{}.EventType():     decodeAs[StaffNoteRecorded],
+	SubscriptionResumed{}.EventType():   decodeAs[SubscriptionResumed],
+	PaymentRefunded{}.EventType():       decodeAs[PaymentRefunded],
+	CreditsRevoked{}.EventType():        decodeAs[CreditsRevoked],
+	DebtRepaid{}.EventType():            decodeAs[DebtRepaid],
+	DisputeOpened{}.EventType():         decodeAs[DisputeOpened],
+	DisputeClosed{}.EventType():         decodeAs[DisputeClosed],
+}
+
+// EventTypes returns the name of every event type the codec knows, sorted.
+func EventTypes() []string {
+	return slices.Sorted(maps.Keys(decoders))
+}
+
 // decoderFor returns the decoder of the current shape of eventType, or nil
 // for a type this package does not define.
 func decoderFor(eventType string) func([]byte) (Event, error) {
-	switch eventType {
-	case AccountRegistered{}.EventType():
-		return decodeAs[AccountRegistered]
-	case EmailVerified{}.EventType():
-		return decodeAs[EmailVerified]
-	case PasswordChanged{}.EventType():
-		return decodeAs[PasswordChanged]
-	case APIKeyIssued{}.EventType():
-		return decodeAs[APIKeyIssued]
-	case APIKeyRotated{}.EventType():
-		return decodeAs[APIKeyRotated]
-	case SubscriptionActivated{}.EventType():
-		return decodeAs[SubscriptionActivated]
-	case SubscriptionRenewed{}.EventType():
-		return decodeAs[SubscriptionRenewed]
-	case SubscriptionPastDue{}.EventType():
-		return decodeAs[SubscriptionPastDue]
-	case SubscriptionCancelled{}.EventType():
-		return decodeAs[SubscriptionCancelled]
-	case SubscriptionEnded{}.EventType():
-		return decodeAs[SubscriptionEnded]
-	case CreditsGranted{}.EventType():
-		return decodeAs[CreditsGranted]
-	case CreditsSpent{}.EventType():
-		return decodeAs[CreditsSpent]
-	case CreditsDebited{}.EventType():
-		return decodeAs[CreditsDebited]
-	case CreditsExpired{}.EventType():
-		return decodeAs[CreditsExpired]
-	case ListingRequested{}.EventType():
-		return decodeAs[ListingRequested]
-	case VeroCheckPerformed{}.EventType():
-		return decodeAs[VeroCheckPerformed]
-	case SoftwareDownloaded{}.EventType():
-		return decodeAs[SoftwareDownloaded]
-	case PaymentRecorded{}.EventType():
-		return decodeAs[PaymentRecorded]
-	case StaffNoteRecorded{}.EventType():
-		return decodeAs[StaffNoteRecorded]
-	case SubscriptionResumed{}.EventType():
-		return decodeAs[SubscriptionResumed]
-	case PaymentRefunded{}.EventType():
-		return decodeAs[PaymentRefunded]
-	case CreditsRevoked{}.EventType():
-		return decodeAs[CreditsRevoked]
-	case DebtRepaid{}.EventType():
-		return decodeAs[DebtRepaid]
-	case DisputeOpened{}.EventType():
-		return decodeAs[DisputeOpened]
-	case DisputeClosed{}.EventType():
-		return decodeAs[DisputeClosed]
-	}
-	return nil
+	return decoders[eventType]
 }
 
 func decodeAs[E Event](data []byte) (Event, error) {

@@ -131,6 +131,10 @@ func (Profiles) ApplyFolded(ctx context.Context, tx pgx.Tx, t Tables, recs []eve
 			r.vero++
 		case domain.SoftwareDownloaded:
 			r.downloads++
+		case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded:
+			// Nothing the profile shows; only updated_at moves.
+		default:
+			return unhandled("profiles", evs[i])
 		}
 		r.updated = rec.RecordedAt
 		touched[id] = true

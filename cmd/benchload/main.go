@@ -105,7 +105,8 @@ func run() error {
 	host, _ := os.Hostname()
 	var version string
 	_ = pool.QueryRow(ctx, `SHOW server_version`).Scan(&version)
-	fmt.Printf("bench-load on %s: PostgreSQL %s (fsync on, synchronous_commit on), %d s a level, %d sellers\n\n", host, version, o.seconds, o.sellers)
+	fmt.Printf("bench-load on %s: PostgreSQL %s (fsync on, synchronous_commit on), %d s a level, %d sellers, lag sampled every %v\n\n",
+		host, version, o.seconds, o.sellers, lagResolution)
 
 	keys, err := seed(ctx, pool, o.sellers+2)
 	if err != nil {
@@ -365,20 +366,31 @@ func load(ctx context.Context, pool *pgxpool.Pool, base string, keys []string, c
 	return r
 }
 
-// sampleLag notes the log's head every 100 ms and how long the profiles
-// watermark takes to pass it.
+// lagResolution is how often sampleLag notes the log's head and looks at
+// the profiles watermark: the lag it reports is exact to about this much.
+const lagResolution = 10 * time.Millisecond
+
+// sampleLag notes the log's head every lagResolution and how long the
+// profiles watermark takes to pass it. It holds a connection of its own, so
+// no other use of the pool delays a look.
 func sampleLag(ctx context.Context, pool *pgxpool.Pool, r *result, stop <-chan struct{}) {
 	type sample struct {
 		head int64
 		at   time.Time
 	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lag sampler:", err)
+		return
+	}
+	defer conn.Release()
 	var pending []sample
-	t := time.NewTicker(100 * time.Millisecond)
+	t := time.NewTicker(lagResolution)
 	defer t.Stop()
 	stopped := false
 	for {
 		var head, wm int64
-		_ = pool.QueryRow(ctx, `SELECT coalesce(max(global_position), 0), coalesce((SELECT position FROM projection_watermarks WHERE projection = 'profiles'), 0) FROM events`).Scan(&head, &wm)
+		_ = conn.QueryRow(ctx, `SELECT coalesce(max(global_position), 0), coalesce((SELECT position FROM projection_watermarks WHERE projection = 'profiles'), 0) FROM events`).Scan(&head, &wm)
 		now := time.Now()
 		kept := pending[:0]
 		for _, s := range pending {

@@ -1,0 +1,254 @@
+package projections_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/testing/testdb"
+	"github.com/a2e-automation/app/projections"
+)
+
+// codecEvents returns a value of every event type the codec's registry
+// knows, decoded from empty data.
+func codecEvents(t *testing.T) []domain.Event {
+	t.Helper()
+	var evs []domain.Event
+	for _, typ := range domain.EventTypes() {
+		ev, err := domain.DecodeEvent(typ, 1, []byte(`{}`))
+		if err != nil {
+			t.Fatalf("decode an empty %s: %v", typ, err)
+		}
+		evs = append(evs, ev)
+	}
+	if len(evs) == 0 {
+		t.Fatal("the codec knows no event type")
+	}
+	return evs
+}
+
+type foreignEvent struct{}
+
+func (foreignEvent) EventType() string { return "Foreign" }
+
+// Every fold of the read tables (each projection's Apply and the rebuild's
+// ApplyFolded) has a case for every event type the codec knows, those that
+// change nothing included: a type added to the codec and to no fold fails
+// here, since a fold answers ErrUnhandledEvent to a type it has no case for.
+// Each event is applied to a profile that exists, so ApplyFolded's switch
+// runs, against the real tables.
+func TestEveryFoldHasACaseForEveryEventType(t *testing.T) {
+	pool := testdb.New(t)
+	ctx := context.Background()
+	id := uuid.NewString()
+	at := time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC)
+	rec := func(ev domain.Event) eventstore.Record {
+		return eventstore.Record{StreamID: domain.StreamID(id), Type: ev.EventType(), SchemaVersion: 1, RecordedAt: at}
+	}
+	registered := domain.AccountRegistered{AccountID: id, Email: "walk@example.com"}
+	apply := func(t *testing.T, ev domain.Event, each func(tx pgx.Tx, p projections.Projection) error) {
+		t.Helper()
+		for _, p := range projections.All() {
+			tx, err := pool.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tables := projections.Tables{}
+			if err := (projections.Profiles{}).Apply(ctx, tx, tables, rec(registered), registered); err != nil {
+				_ = tx.Rollback(ctx)
+				t.Fatal(err)
+			}
+			err = each(tx, p)
+			_ = tx.Rollback(ctx)
+			if err != nil {
+				t.Errorf("%s: %v", p.Name(), err)
+			}
+		}
+	}
+	for _, ev := range codecEvents(t) {
+		t.Run(ev.EventType(), func(t *testing.T) {
+			apply(t, ev, func(tx pgx.Tx, p projections.Projection) error {
+				if err := p.Apply(ctx, tx, projections.Tables{}, rec(ev), ev); err != nil {
+					return fmt.Errorf("Apply: %w", err)
+				}
+				return nil
+			})
+			apply(t, ev, func(tx pgx.Tx, p projections.Projection) error {
+				f, ok := p.(projections.Folder)
+				if !ok {
+					return nil
+				}
+				if err := f.ApplyFolded(ctx, tx, projections.Tables{}, []eventstore.Record{rec(ev)}, []domain.Event{ev}); err != nil {
+					return fmt.Errorf("ApplyFolded: %w", err)
+				}
+				return nil
+			})
+		})
+	}
+	// The walk sees a missing case: every fold refuses a type it does not name.
+	apply(t, foreignEvent{}, func(tx pgx.Tx, p projections.Projection) error {
+		if err := p.Apply(ctx, tx, projections.Tables{}, rec(foreignEvent{}), foreignEvent{}); !errors.Is(err, projections.ErrUnhandledEvent) {
+			return fmt.Errorf("Apply of a type it has no case for = %v, want ErrUnhandledEvent", err)
+		}
+		if f, ok := p.(projections.Folder); ok {
+			err := f.ApplyFolded(ctx, tx, projections.Tables{}, []eventstore.Record{rec(foreignEvent{})}, []domain.Event{foreignEvent{}})
+			if !errors.Is(err, projections.ErrUnhandledEvent) {
+				return fmt.Errorf("ApplyFolded of a type it has no case for = %v, want ErrUnhandledEvent", err)
+			}
+		}
+		return nil
+	})
+}
+
+// A log that holds every event type the codec knows, made by the domain's
+// commands (so every event is one the product writes), leaves the same read
+// tables applied by live batches (small ones, so batches end mid-account)
+// as rebuilt from zero (folded, in batches of another size).
+func TestLiveBatchesEqualRebuildForEveryEventType(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	everyEventType(t, f)
+
+	var logged []string
+	rows, err := f.pool.Query(ctx, `SELECT DISTINCT event_type FROM events ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logged, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range domain.EventTypes() {
+		if !slices.Contains(logged, typ) {
+			t.Errorf("the log holds no %s: give everyEventType a command that records it", typ)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	for _, name := range f.runner.Names() {
+		for {
+			n, err := f.runner.ApplyBatch(ctx, name, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n < 3 {
+				break
+			}
+		}
+	}
+	live := dump(t, f.pool)
+	for table, rows := range live {
+		if len(rows) == 0 {
+			t.Fatalf("live batches left %s empty", table)
+		}
+	}
+	for _, name := range f.runner.Names() {
+		if err := f.runner.Rebuild(ctx, name, 4); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rebuilt := dump(t, f.pool)
+	for table := range live {
+		if !reflect.DeepEqual(live[table], rebuilt[table]) {
+			t.Errorf("%s: live batches and a rebuild differ:\nlive    %v\nrebuilt %v", table, live[table], rebuilt[table])
+		}
+	}
+}
+
+// everyEventType records, through the domain's commands, a history of three
+// accounts that holds every event type the codec knows today.
+func everyEventType(t *testing.T, f *fixture) {
+	a, b, c := f.register(t), f.register(t), f.register(t) // AccountRegistered, APIKeyIssued
+	start := time.Now().UTC()
+	sub := "sub_" + a[:8]
+	payA, payB, payC := "pi_"+a[:8], "pi_"+b[:8], "pi_"+c[:8]
+	paid := func(id string, credits, cents int64) func(*domain.Account, time.Time) error {
+		return func(acc *domain.Account, now time.Time) error {
+			return acc.RecordPayment(domain.PaymentRecorded{PaymentID: id, Kind: domain.PaymentKindCredits, Description: fmt.Sprintf("%d credits", credits),
+				AmountCents: cents, Status: domain.PaymentPaid, Credits: credits, GrantID: "grant-" + id, InvoiceURL: "https://pay.example/" + id}, now)
+		}
+	}
+	bought := func(id string, credits int64) func(*domain.Account, time.Time) error {
+		return func(acc *domain.Account, now time.Time) error {
+			return acc.GrantCredits(domain.CreditsGranted{GrantID: "grant-" + id, Amount: credits, Source: domain.SourcePurchase, Reference: id}, now)
+		}
+	}
+	listing := func(n int) func(*domain.Account, time.Time) error {
+		return func(acc *domain.Account, now time.Time) error {
+			return acc.RequestListing(fmt.Sprintf("l-%d", n), "B000TEST01", "", now)
+		}
+	}
+	steps := []struct {
+		id  string
+		cmd func(*domain.Account, time.Time) error
+	}{
+		{a, func(acc *domain.Account, now time.Time) error { return acc.VerifyEmail(now) }},
+		{a, func(acc *domain.Account, now time.Time) error { return acc.ChangePassword("reset", now) }},
+		{b, func(acc *domain.Account, now time.Time) error { return acc.VerifyEmail(now) }},
+		{a, func(acc *domain.Account, now time.Time) error {
+			return acc.RotateAPIKey(domain.APIKeyMaterial{KeyID: "k2-" + a, Prefix: "a2e_new", Hash: "h2-" + a, Encrypted: "enc2"}, now)
+		}},
+		{a, func(acc *domain.Account, now time.Time) error { return acc.RecordStaffNote("called back", now) }},
+		{a, func(acc *domain.Account, now time.Time) error { // SubscriptionActivated, CreditsGranted
+			return acc.StartOrRenewCycle(sub, start, start.Add(720*time.Hour), domain.MonthlyCredits, now)
+		}},
+		{a, func(acc *domain.Account, now time.Time) error { // SubscriptionRenewed, CreditsGranted
+			return acc.StartOrRenewCycle(sub, start.Add(720*time.Hour), start.Add(1440*time.Hour), domain.MonthlyCredits, now)
+		}},
+		{c, func(acc *domain.Account, now time.Time) error {
+			return acc.RecordPayment(domain.PaymentRecorded{PaymentID: payC, Kind: domain.PaymentKindCredits, Description: "100 credits",
+				AmountCents: 999, Status: domain.PaymentPending, Credits: 100}, now)
+		}},
+		{a, paid(payA, 100, 999)}, // PaymentRecorded
+		{a, bought(payA, 100)},
+		{b, paid(payB, 10, 1000)},
+		{b, bought(payB, 10)},
+		{c, paid(payC, 100, 999)},
+		{a, listing(1)}, // CreditsSpent, ListingRequested
+		{b, listing(1)},
+		{b, listing(2)},
+		{a, func(acc *domain.Account, now time.Time) error { return acc.PerformVeroCheck("v-1", "Nike", true, now) }},
+		{b, listing(3)},
+		{a, func(acc *domain.Account, now time.Time) error { return acc.RecordDownload("windows", "2.4.0", now) }},
+		{a, func(acc *domain.Account, now time.Time) error { return acc.Debit(5, "duplicate", now) }}, // CreditsDebited
+		{a, func(acc *domain.Account, now time.Time) error {
+			expires := now.Add(time.Hour)
+			return acc.GrantCredits(domain.CreditsGranted{Amount: 7, Source: domain.SourcePromo, ExpiresAt: &expires}, now)
+		}},
+		{a, func(acc *domain.Account, now time.Time) error { return acc.ExpireDue(now.Add(2 * time.Hour)) }}, // CreditsExpired
+		{a, func(acc *domain.Account, now time.Time) error { return acc.RefundPayment(payA, 499, now) }},     // PaymentRefunded, CreditsRevoked
+		{a, func(acc *domain.Account, now time.Time) error { return acc.OpenDispute("dp_"+a[:8], payA, 999, now) }},
+		{b, func(acc *domain.Account, now time.Time) error { return acc.OpenDispute("dp_"+b[:8], payB, 1000, now) }}, // DisputeOpened
+		{a, func(acc *domain.Account, now time.Time) error { return acc.CloseDispute("dp_"+a[:8], payA, true, now) }},
+		{b, func(acc *domain.Account, now time.Time) error { // DisputeClosed, CreditsRevoked with debt: 3 of its 10 were spent
+			return acc.CloseDispute("dp_"+b[:8], payB, false, now)
+		}},
+		{b, func(acc *domain.Account, now time.Time) error { // CreditsGranted, DebtRepaid
+			return acc.GrantCredits(domain.CreditsGranted{Amount: 5, Source: domain.SourcePromo}, now)
+		}},
+		{a, func(acc *domain.Account, now time.Time) error { return acc.CancelSubscription(now) }}, // SubscriptionCancelled
+		{a, func(acc *domain.Account, now time.Time) error { return acc.ResumeSubscription(now) }}, // SubscriptionResumed
+		{a, func(acc *domain.Account, now time.Time) error { return acc.MarkPastDue(sub, now) }},   // SubscriptionPastDue
+		{a, func(acc *domain.Account, now time.Time) error { return acc.CancelSubscription(now) }}, // past due: SubscriptionEnded
+	}
+	for _, s := range steps {
+		f.do(t, s.id, s.cmd)
+	}
+	// What the commands did, as the domain sees it: the debt was made and repaid.
+	f.do(t, b, func(acc *domain.Account, now time.Time) error {
+		if acc.CreditDebt() != 0 || acc.Balance(now) != 2 {
+			t.Errorf("account b: debt %d, balance %d; want 0 and 2 (3 owed repaid from 5)", acc.CreditDebt(), acc.Balance(now))
+		}
+		return nil
+	})
+}
