@@ -50,8 +50,13 @@ build: webapp-build
 
 # make run is development: the dev mailbox, the simulated provider and the
 # development secret. The binaries alone default to production rules.
+# Stopped (Ctrl-C), bin/api finishes its work and exits, then the private
+# PostgreSQL it started under DATA_DIR/pg is stopped too (none when
+# DATABASE_URL is set); the shell waits for both instead of dying with make.
 run: pg-binaries build
-	APP_ENV=development ./bin/api -with-projector
+	@trap : INT TERM; APP_ENV=development ./bin/api -with-projector; status=$$?; \
+	if [ -z "$$DATABASE_URL" ]; then $(GO) run ./cmd/devdb -data "$${DATA_DIR:-.data}/pg" -stop; fi; \
+	exit $$status
 
 # Two APIs and two projector workers over NATS JetStream and Redis, against
 # the local services (README, "Running several processes").

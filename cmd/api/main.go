@@ -27,6 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -271,16 +272,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer db.Close() // last: every actor below has exited
 
 	d, err := newDeps(cfg, log, db)
 	if err != nil {
 		return err
 	}
-	defer d.Accounts.Close() // after the HTTP server stops (deferred later, runs first)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errc := make(chan error, 2)
+	defer d.Accounts.Close() // after the group: no request or worker appends any more
+	var workers []func(context.Context)
 	if withProjector {
 		tr, err := eventbus.New(eventbus.FromConfig(cfg), db.Pool, nil)
 		if err != nil {
@@ -289,18 +288,21 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		metrics := projections.NewMetrics(d.Registry)
 		// Supervised: a projector failure is logged and retried, never the
 		// end of the API.
-		go tr.Supervise(ctx, d.Projections, projections.RunOptions{Metrics: metrics}, log)
+		workers = append(workers, func(ctx context.Context) {
+			tr.Supervise(ctx, d.Projections, projections.RunOptions{Metrics: metrics}, log)
+		})
 	}
-	go d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log)
-	go d.Resets.Run(ctx, time.Second)
 	pruner := retention.New(db.Pool, log, retention.Options{IdempotencyKeyTTL: cfg.IdempotencyKeyTTL,
 		ConsumerGroups: eventbus.OutboxGroups(cfg.MessageTransport, d.Projections.Names())})
 	if err := pruner.Register(d.Registry); err != nil {
 		return err
 	}
-	go pruner.Run(ctx, time.Minute) // in every API process; one prunes at a time
+	workers = append(workers,
+		func(ctx context.Context) { d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log) },
+		func(ctx context.Context) { d.Resets.Run(ctx, time.Second) },
+		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }) // in every API process; one prunes at a time
 	if o.mailSender {
-		go d.Mail.Run(ctx)
+		workers = append(workers, d.Mail.Run)
 	}
 
 	handler, err := NewServer(d)
@@ -319,16 +321,42 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	srv := newHTTPServer(handler, cfg)
 	log.Info("listening", "addr", ln.Addr().String(), "env", cfg.Env, "projector", withProjector, "mailSender", o.mailSender)
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr().String())
-	go func() { errc <- srv.Serve(ln) }()
+	return runGroup(ctx, srv, ln, workers, log)
+}
 
-	select {
-	case <-ctx.Done():
-	case err := <-errc:
-		if !errors.Is(err, http.ErrServerClosed) {
+// shutdownTimeout bounds the requests under way at a stop.
+const shutdownTimeout = 10 * time.Second
+
+// runGroup runs the HTTP server and the background workers as one group
+// that returns only when every one has exited, so the caller closes the
+// pool after the last write. A stop (ctx ending, or the server failing)
+// goes in order: the server stops taking requests and finishes those under
+// way (shutdownTimeout at most), then the workers are told to stop and each
+// finishes what it has started (the mail sender its delivery under way,
+// SMTP_TIMEOUT at most).
+func runGroup(ctx context.Context, srv *http.Server, ln net.Listener, workers []func(context.Context), log *slog.Logger) error {
+	g, stopping := errgroup.WithContext(ctx)
+	// The workers' own context ends only once the server has drained: a
+	// request under way may still queue mail.
+	workCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWorkers()
+	for _, w := range workers {
+		g.Go(func() error { w(workCtx); return nil })
+	}
+	g.Go(func() error {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return err
 		}
-	}
-	shutdownCtx, done := context.WithTimeout(context.Background(), 10*time.Second)
-	defer done()
-	return srv.Shutdown(shutdownCtx)
+		return nil
+	})
+	g.Go(func() error {
+		<-stopping.Done()
+		log.Info("stopping: HTTP server, then workers")
+		shutdownCtx, done := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer done()
+		err := srv.Shutdown(shutdownCtx)
+		stopWorkers()
+		return err
+	})
+	return g.Wait()
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/a2e-automation/app/internal/testing/faultproxy"
 )
@@ -30,6 +31,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	reject bool
+	delay  time.Duration
 	data   []string
 }
 
@@ -67,6 +69,15 @@ func (s *Server) Set(mode string) {
 		mode = Up
 	}
 	s.proxy.Set(mode)
+}
+
+// Delay makes the server keep each message and only then wait d before it
+// says so (250), as a server that scans mail does: a client that hangs up
+// meanwhile has had its message accepted without knowing it.
+func (s *Server) Delay(d time.Duration) {
+	s.mu.Lock()
+	s.delay = d
+	s.mu.Unlock()
 }
 
 // Messages are the messages accepted so far, each its DATA.
@@ -125,7 +136,9 @@ func (s *Server) talk(conn net.Conn) {
 			}
 			s.mu.Lock()
 			s.data = append(s.data, msg.String())
+			delay := s.delay
 			s.mu.Unlock()
+			time.Sleep(delay)
 			say("250 queued")
 		case "QUIT":
 			say("221 bye")

@@ -57,15 +57,33 @@ func Start(bin string, args []string, ready func(io.Reader) (string, error), tim
 // StartEnv is Start with the program's environment (nil: this process's)
 // and a writer for what it prints after ready returns.
 func StartEnv(bin string, args, env []string, rest io.Writer, ready func(io.Reader) (string, error), timeout time.Duration) (addr string, stop func(), err error) {
+	p, err := StartProgram(bin, args, env, rest, ready, timeout)
+	if err != nil {
+		return "", nil, err
+	}
+	return p.Addr, p.Kill, nil
+}
+
+// Program is a program started by StartProgram.
+type Program struct {
+	Addr   string // what it announced
+	proc   *os.Process
+	exited chan struct{}
+	err    error // how it exited, once exited is closed
+}
+
+// StartProgram is StartEnv returning the program, so a test can also stop
+// it with a signal and see how it exits.
+func StartProgram(bin string, args, env []string, rest io.Writer, ready func(io.Reader) (string, error), timeout time.Duration) (*Program, error) {
 	type started struct {
 		addr string
 		err  error
 	}
+	p := &Program{exited: make(chan struct{})}
 	announced := make(chan started, 1)
-	exited := make(chan struct{})
 	procs := make(chan *os.Process, 1)
 	go func() {
-		defer close(exited)
+		defer close(p.exited)
 		// The parent-death signal follows the thread that started the
 		// child, so this goroutine keeps its thread until the child exits.
 		runtime.LockOSThread()
@@ -78,6 +96,7 @@ func StartEnv(bin string, args, env []string, rest io.Writer, ready func(io.Read
 			err = cmd.Start()
 		}
 		if err != nil {
+			p.err = err
 			announced <- started{err: err}
 			return
 		}
@@ -85,25 +104,46 @@ func StartEnv(bin string, args, env []string, rest io.Writer, ready func(io.Read
 		addr, err := ready(out)
 		announced <- started{addr: addr, err: err}
 		_, _ = io.Copy(rest, out)
-		_ = cmd.Wait()
+		p.err = cmd.Wait()
 	}()
-	kill := func() {
-		select {
-		case p := <-procs:
-			_ = p.Kill()
-		default:
-		}
-		<-exited
+	select {
+	case p.proc = <-procs:
+	case <-p.exited:
 	}
 	select {
 	case s := <-announced:
 		if s.err != nil {
-			kill()
-			return "", nil, s.err
+			p.Kill()
+			return nil, s.err
 		}
-		return s.addr, kill, nil
+		p.Addr = s.addr
+		return p, nil
 	case <-time.After(timeout):
-		kill()
-		return "", nil, fmt.Errorf("%s did not announce its address within %s", filepath.Base(bin), timeout)
+		p.Kill()
+		return nil, fmt.Errorf("%s did not announce its address within %s", filepath.Base(bin), timeout)
+	}
+}
+
+// Kill kills the program and waits for it to exit.
+func (p *Program) Kill() {
+	if p.proc != nil {
+		_ = p.proc.Kill()
+	}
+	<-p.exited
+}
+
+// Stop sends sig and waits up to timeout for the program to exit; it returns
+// how the program exited (nil: status 0), or an error if it was still
+// running, which it then kills.
+func (p *Program) Stop(sig os.Signal, timeout time.Duration) error {
+	if p.proc != nil {
+		_ = p.proc.Signal(sig)
+	}
+	select {
+	case <-p.exited:
+		return p.err
+	case <-time.After(timeout):
+		p.Kill()
+		return fmt.Errorf("still running %s after %v; killed", timeout, sig)
 	}
 }
