@@ -76,7 +76,7 @@ webapp-test: webapp-deps
 
 # Browser journeys (webapp/e2e) against bin/api on a fresh database of the
 # TEST_DATABASE_URL server (else the private one), in Debian's Chromium.
-e2e: pg-binaries build chromium
+e2e: pg-binaries build chromium sdk-tools
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP)
 

@@ -97,6 +97,19 @@ for (const path of ['/contact', '/privacy', '/terms']) {
   });
 }
 
+// The desktop API guide, built into the server (GET /api/pages/desktop-api).
+test('the desktop API guide: tables, examples on this server, no serious accessibility violation', async ({ page }) => {
+  failures.watch(page);
+  const content = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/pages/desktop-api');
+  await page.goto('/docs/desktop-api');
+  expect((await content).status(), 'GET /api/pages/desktop-api').toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Desktop API guide' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'commit_outcome_unknown' })).toBeVisible();
+  await expect(page.getByText(`${baseURL()}/v1/listings`).first()).toBeVisible();
+  await screenshot(page, 'public', 'desktop-api');
+  await expectNoSeriousA11yViolations(page, '/docs/desktop-api');
+});
+
 test('not found: an unknown path shows the 404 screen', async ({ page }) => {
   failures.watch(page);
   await page.goto('/no-such-page');
@@ -261,7 +274,8 @@ test.describe.serial('seller', () => {
     expect(refused.status, `POST /v1/listings with the old key: ${refused.body}`).toBe(401);
   });
 
-  test("the API keys page's curl, Node.js and Python examples run as copied", async () => {
+  test("the API keys page's curl example and the SDK examples (Node.js, Python, PHP, Go) run as copied", async () => {
+    test.setTimeout(240_000); // the Go example compiles before it runs
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API Keys' }).click();
     let credits = 599;
     // PowerShell's example is checked for its content in the unit tests.
@@ -269,10 +283,12 @@ test.describe.serial('seller', () => {
       ['curl', 'bash'],
       ['Node.js', 'node'],
       ['Python', 'python3'],
+      ['PHP', 'php'],
+      ['Go', 'go'],
     ] as const) {
       await page.getByRole('tab', { name: tab }).click();
       const code = await page.getByRole('region', { name: `${tab} example` }).innerText();
-      expect(code).toContain(`${baseURL()}/v1/listings`);
+      expect(code).toContain(baseURL());
       expect(code).toContain(apiKey);
       const ran = runSnippet(command, code);
       if (ran === 'missing') {
@@ -281,7 +297,7 @@ test.describe.serial('seller', () => {
         test.skip(true, `${command} is not installed here`);
         return;
       }
-      expect(ran.output, `${tab} example output (stderr: ${ran.stderr})`).toMatch(/201|"status":\s*"queued"/);
+      expect(ran.output, `${tab} example output (stderr: ${ran.stderr})`).toMatch(/201|"status":\s*"queued"| queued /);
       credits -= 1;
     }
     await page.goto('/dashboard');

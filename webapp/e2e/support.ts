@@ -1,10 +1,10 @@
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resultsDir } from './harness.ts';
+import { repoRoot, resultsDir } from './harness.ts';
 
 export const screenshotsDir = join(resultsDir, 'screenshots');
 
@@ -67,18 +67,32 @@ export async function createListing(apiKey: string, amazonUrl: string) {
   return { status: response.status, body: await response.text() };
 }
 
+export type SnippetCommand = 'bash' | 'node' | 'python3' | 'php' | 'go';
+
 /**
- * Runs an example copied from the API keys page with `command` (bash, node,
- * python3) from a temporary file, as a seller would paste it; 'missing'
- * when the command is not installed.
+ * Runs an example as a seller would save and run it, in a fresh folder;
+ * 'missing' when the machine lacks the command. The SDK examples find the
+ * repository's SDKs as an install would give them: the TypeScript SDK (built
+ * by `make sdk-tools`) in node_modules, the Python one on PYTHONPATH, the PHP
+ * one at sdk/php/autoload.php from the folder it runs in, and the Go module
+ * through a replace directive.
  */
-export function runSnippet(command: 'bash' | 'node' | 'python3', code: string): { output: string; stderr: string } | 'missing' {
-  if (spawnSync(command, ['--version']).error) return 'missing';
+export function runSnippet(command: SnippetCommand, code: string): { output: string; stderr: string } | 'missing' {
+  if (spawnSync(command, [command === 'go' ? 'version' : '--version']).error) return 'missing';
   const dir = mkdtempSync(join(tmpdir(), 'snippet-'));
-  const file = join(dir, { bash: 'listing.sh', node: 'listing.mjs', python3: 'listing.py' }[command]);
+  const file = join(dir, { bash: 'listing.sh', node: 'listing.mjs', python3: 'listing.py', php: 'listing.php', go: 'main.go' }[command]);
   writeFileSync(file, code);
+  mkdirSync(join(dir, 'node_modules', '@a2e-automation'), { recursive: true });
+  symlinkSync(join(repoRoot, 'sdk', 'typescript'), join(dir, 'node_modules', '@a2e-automation', 'sdk'));
+  symlinkSync(join(repoRoot, 'sdk'), join(dir, 'sdk'));
+  writeFileSync(
+    join(dir, 'go.mod'),
+    `module snippet\n\ngo 1.22\n\nrequire github.com/a2e-automation/app/sdk/go v0.0.0\n\nreplace github.com/a2e-automation/app/sdk/go => ${join(repoRoot, 'sdk', 'go')}\n`,
+  );
   try {
-    const run = spawnSync(command, [file], { encoding: 'utf8', timeout: 30_000 });
+    const args = command === 'go' ? ['run', '.'] : [file];
+    const env = { ...process.env, PYTHONPATH: join(repoRoot, 'sdk', 'python'), GOFLAGS: '-mod=mod' };
+    const run = spawnSync(command, args, { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
     return { output: run.stdout, stderr: run.stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,22 @@
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 
-/** Links leave the app in a new tab; internal paths stay. */
+/**
+ * Links leave the app in a new tab; internal paths stay. Code blocks and
+ * tables take the app's own styles, and since both may scroll sideways each
+ * is a focusable region, so a keyboard can reach what overflows.
+ */
 const components: Components = {
+  pre: ({ children }) => (
+    <pre className="code-block" tabIndex={0}>
+      {children}
+    </pre>
+  ),
+  table: ({ children }) => (
+    <div className="table-wrap" role="region" aria-label="Table" tabIndex={0}>
+      <table className="table">{children}</table>
+    </div>
+  ),
   a: ({ href, children }) =>
     href && /^https?:\/\//.test(href) ? (
       <a href={href} className="link" target="_blank" rel="noreferrer">
