@@ -64,7 +64,7 @@ const badAmazonURL = "amazonUrl must be an Amazon product URL (for example https
 
 // Valid parses the Amazon URL and keeps the product it names.
 func (q *listingRequest) Valid(context.Context) map[string]string {
-	p, err := amazonurl.ParseAmazonURL(q.AmazonURL)
+	p, err := amazonurl.Parse(q.AmazonURL)
 	if err != nil {
 		return map[string]string{"amazonUrl": badAmazonURL}
 	}

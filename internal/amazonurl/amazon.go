@@ -19,7 +19,7 @@ type Product struct {
 // /dp/ASIN, without the tracking parameters shared links carry.
 func (p Product) URL() string { return "https://" + p.Host + "/dp/" + p.ASIN }
 
-// ErrNotProductURL is returned for anything ParseAmazonURL does not accept.
+// ErrNotProductURL is returned for anything Parse does not accept.
 var ErrNotProductURL = errors.New("not an Amazon product URL")
 
 // maxURLLength bounds the input; product links are far shorter.
@@ -34,14 +34,14 @@ var marketplaces = map[string]bool{
 	"co.jp": true, "com.au": true, "sg": true, "cn": true, "co.za": true,
 }
 
-// ParseAmazonURL returns the product that raw, an http or https address on
+// Parse returns the product that raw, an http or https address on
 // an Amazon marketplace host, points at. The ASIN is read from the path forms
 // /dp/ASIN (also after a product-name slug, /Name/dp/ASIN), /gp/product/ASIN,
 // /gp/aw/d/ASIN (mobile share links), /exec/obidos/ASIN/ASIN and /o/ASIN/ASIN
 // (the literal ASIN segment is optional in those two). Whatever follows the
 // ASIN (ref=… segments, query, fragment) is ignored. ASINs are uppercased.
 // Anything else is ErrNotProductURL.
-func ParseAmazonURL(raw string) (Product, error) {
+func Parse(raw string) (Product, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" || len(raw) > maxURLLength {
 		return Product{}, ErrNotProductURL

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestParseAmazonURL(t *testing.T) {
+func TestParse(t *testing.T) {
 	accepted := []struct {
 		raw, asin, host string
 	}{
@@ -32,9 +32,9 @@ func TestParseAmazonURL(t *testing.T) {
 		{"https://www.amazon.com./dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
 	}
 	for _, c := range accepted {
-		p, err := ParseAmazonURL(c.raw)
+		p, err := Parse(c.raw)
 		if err != nil || p.ASIN != c.asin || p.Host != c.host {
-			t.Errorf("ParseAmazonURL(%q) = %+v, %v; want %s on %s", c.raw, p, err, c.asin, c.host)
+			t.Errorf("Parse(%q) = %+v, %v; want %s on %s", c.raw, p, err, c.asin, c.host)
 		}
 	}
 
@@ -72,14 +72,14 @@ func TestParseAmazonURL(t *testing.T) {
 		"https://www.amazon.com/%zz/dp/B08N5WRWNW", // malformed escape
 	}
 	for _, raw := range refused {
-		if p, err := ParseAmazonURL(raw); !errors.Is(err, ErrNotProductURL) {
-			t.Errorf("ParseAmazonURL(%q) = %+v, %v; want ErrNotProductURL", raw, p, err)
+		if p, err := Parse(raw); !errors.Is(err, ErrNotProductURL) {
+			t.Errorf("Parse(%q) = %+v, %v; want ErrNotProductURL", raw, p, err)
 		}
 	}
 }
 
 func TestProductURL(t *testing.T) {
-	p, err := ParseAmazonURL("http://smile.amazon.de/Some-Name/dp/b08n5wrwnw/ref=x?tag=aff-21")
+	p, err := Parse("http://smile.amazon.de/Some-Name/dp/b08n5wrwnw/ref=x?tag=aff-21")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,10 +88,10 @@ func TestProductURL(t *testing.T) {
 	}
 }
 
-// FuzzParseAmazonURL checks that an accepted address always gives a
+// FuzzParse checks that an accepted address always gives a
 // well-formed ASIN on a known marketplace, and that the canonical URL reads
 // back as the same product.
-func FuzzParseAmazonURL(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		"https://www.amazon.com/dp/B08N5WRWNW",
 		"https://www.amazon.co.uk/Name/dp/B08N5WRWNW/ref=x?y=z",
@@ -105,7 +105,7 @@ func FuzzParseAmazonURL(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		p, err := ParseAmazonURL(raw)
+		p, err := Parse(raw)
 		if err != nil {
 			if !errors.Is(err, ErrNotProductURL) || p != (Product{}) {
 				t.Fatalf("refusal of %q = %+v, %v", raw, p, err)
@@ -118,7 +118,7 @@ func FuzzParseAmazonURL(f *testing.F) {
 		if h, ok := marketplaceHost(p.Host); !ok || h != p.Host {
 			t.Fatalf("%q gave host %q", raw, p.Host)
 		}
-		again, err := ParseAmazonURL(p.URL())
+		again, err := Parse(p.URL())
 		if err != nil || again != p {
 			t.Fatalf("%q: canonical %s reads back as %+v, %v", raw, p.URL(), again, err)
 		}
