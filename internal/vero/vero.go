@@ -1,6 +1,6 @@
 // Package vero keeps the list of brands protected by eBay's VeRO programme
 // (Verified Rights Owner) in the vero_brands table and answers whether a
-// brand is on it. The list is seeded from data/vero-brands.txt at start-up.
+// brand is on it. The list is seeded from brands.txt at start-up.
 package vero
 
 import (
@@ -12,8 +12,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-
-	"github.com/a2e-automation/app/data"
 )
 
 // Querier runs statements: a pool or a transaction.
@@ -54,11 +52,11 @@ func ParseList(text string) ([]string, error) {
 	return brands, nil
 }
 
-// Seed inserts the brands of data/vero-brands.txt that the table lacks and
+// Seed inserts the brands of brands.txt that the table lacks and
 // returns how many it inserted. It never updates or deletes a row, so it is
 // safe to run at every start-up, from several processes at once.
 func Seed(ctx context.Context, db Querier) (int64, error) {
-	brands, err := ParseList(data.VeroBrands)
+	brands, err := ParseList(brandList)
 	if err != nil {
 		return 0, err
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/a2e-automation/app/data"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
@@ -38,12 +37,12 @@ func TestParseList(t *testing.T) {
 }
 
 func TestShippedList(t *testing.T) {
-	brands, err := ParseList(data.VeroBrands)
+	brands, err := ParseList(brandList)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(brands) < 50 {
-		t.Fatalf("data/vero-brands.txt has %d brands, want about 50", len(brands))
+		t.Fatalf("brands.txt has %d brands, want about 50", len(brands))
 	}
 	for _, b := range brands {
 		if len([]rune(b)) > 100 {
@@ -59,7 +58,7 @@ func TestSeedAndIsProtected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	brands, _ := ParseList(data.VeroBrands)
+	brands, _ := ParseList(brandList)
 	if n != int64(len(brands)) {
 		t.Fatalf("first seed inserted %d rows, want %d", n, len(brands))
 	}
