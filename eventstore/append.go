@@ -1,0 +1,136 @@
+package eventstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Append appends events to stream inside tx, failing with a *ConflictError
+// when the stream is not at expectedVersion (0 for a new stream). It does not
+// touch the stream's snapshot; use Update for commands.
+func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream string, expectedVersion int64, events []NewEvent, md Metadata, at time.Time) ([]Record, error) {
+	return s.appendTx(ctx, tx, stream, expectedVersion, events, md, at, nil)
+}
+
+type stateWrite struct {
+	state  []byte
+	wakeAt *time.Time
+}
+
+func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected int64, events []NewEvent, md Metadata, at time.Time, st *stateWrite) ([]Record, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	positions, err := drawPositions(ctx, tx, len(events))
+	if err != nil {
+		return nil, err
+	}
+	// The head, the events and their outbox rows in one round trip, as a
+	// group commit writes them.
+	batch := &pgx.Batch{}
+	records, err := s.queueAppend(batch, stream, expected, events, md, at, st, positions)
+	if err != nil {
+		return nil, err
+	}
+	if err := queueOutbox(ctx, batch, records); err != nil {
+		return nil, err
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		if errors.Is(err, ErrConflict) || isUniqueViolation(err) {
+			return nil, &ConflictError{Stream: stream, Expected: expected}
+		}
+		return nil, fmt.Errorf("append %s: %w", stream, err)
+	}
+	return records, nil
+}
+
+// insertEvent stores one event at a position drawn before (drawPositions).
+const insertEvent = `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+
+// newRecords are the records of events appended to stream after version
+// expected (positions not yet known).
+func newRecords(stream string, expected int64, events []NewEvent, md Metadata, at time.Time) []Record {
+	records := make([]Record, len(events))
+	for i, e := range events {
+		sv := e.SchemaVersion
+		if sv == 0 {
+			sv = 1
+		}
+		records[i] = Record{
+			EventID:       uuid.New(),
+			StreamID:      stream,
+			StreamVersion: expected + int64(i) + 1,
+			Type:          e.Type,
+			SchemaVersion: sv,
+			Data:          e.Data,
+			Metadata:      md,
+			RecordedAt:    at,
+		}
+	}
+	return records
+}
+
+func encodeMetadata(md Metadata) (string, error) {
+	b, err := json.Marshal(md)
+	if err != nil {
+		return "", fmt.Errorf("encode metadata: %w", err)
+	}
+	return string(b), nil
+}
+
+// moveHead advances the stream's head from expected to newVersion, the
+// optimistic concurrency check, and writes the snapshot when given.
+func (s *Store) moveHead(ctx context.Context, tx pgx.Tx, stream string, expected, newVersion int64, st *stateWrite) error {
+	sql, args := moveHeadSQL(stream, expected, newVersion, st)
+	tag, err := tx.Exec(ctx, sql, args...)
+	if err != nil {
+		return fmt.Errorf("move head of %s: %w", stream, err)
+	}
+	if tag.RowsAffected() != 1 {
+		return &ConflictError{Stream: stream, Expected: expected}
+	}
+	return nil
+}
+
+// moveHeadSQL is moveHead's statement: it moves one row, or none on a
+// conflict.
+func moveHeadSQL(stream string, expected, newVersion int64, st *stateWrite) (string, []any) {
+	var state []byte
+	var wakeAt *time.Time
+	stateVersion := int64(0)
+	if st != nil {
+		state, wakeAt, stateVersion = st.state, st.wakeAt, newVersion
+	}
+	switch {
+	case expected == 0:
+		return `INSERT INTO streams (stream_id, version, state, state_version, wake_at)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id) DO NOTHING`,
+			[]any{stream, newVersion, nullJSON(state), stateVersion, wakeAt}
+	case st != nil:
+		return `UPDATE streams SET version = $3, state = $4, state_version = $5, wake_at = $6, updated_at = now()
+			WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion, nullJSON(state), stateVersion, wakeAt}
+	default:
+		return `UPDATE streams SET version = $3, updated_at = now()
+			WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion}
+	}
+}
+
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505"
+}
+
+func nullJSON(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}
