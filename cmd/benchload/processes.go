@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+type proc struct{ cmd *exec.Cmd }
+
+func (p *proc) kill() {
+	if p != nil && p.cmd.Process != nil {
+		_ = p.cmd.Process.Kill()
+		_ = p.cmd.Wait()
+	}
+}
+
+// startProc runs bin until it prints ready.
+func startProc(bin string, args, env []string, ready string) (*proc, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	found := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		var seen bytes.Buffer
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), ready) {
+				found <- nil
+				_, _ = io.Copy(io.Discard, out)
+				return
+			}
+			seen.WriteString(sc.Text() + "\n")
+		}
+		found <- fmt.Errorf("%s exited before %q:\n%s", filepath.Base(bin), ready, seen.String())
+	}()
+	select {
+	case err := <-found:
+		if err != nil {
+			return nil, err
+		}
+		return &proc{cmd: cmd}, nil
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		return nil, fmt.Errorf("%s did not start", bin)
+	}
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// saveProfile saves bin/api's CPU profile over seconds to dir/name.
+func saveProfile(metricsAddr, dir, name string, seconds int) error {
+	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", metricsAddr, max(seconds, 1)))
+	if err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	defer resp.Body.Close()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(f, resp.Body)
+	return err
+}
