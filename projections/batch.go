@@ -64,7 +64,7 @@ func applierKey(projection string) int64 {
 // than limit means the projection has caught up. When another worker is
 // applying the projection it returns 0 without waiting for it (it waits only
 // for a rebuild's swap, which holds the projection's lock exclusively).
-func (r *Runner) ApplyBatch(ctx context.Context, name string, limit int) (int, error) {
+func (r *Projector) ApplyBatch(ctx context.Context, name string, limit int) (int, error) {
 	p, tx, err := r.beginLive(ctx, name)
 	if err != nil {
 		return 0, err
@@ -91,7 +91,7 @@ func (r *Runner) ApplyBatch(ctx context.Context, name string, limit int) (int, e
 // name cp's watermark to tables t; see ApplyBatch. With folded, a Folder
 // projection applies the batch set-based (rebuilds); otherwise event by
 // event, pipelined.
-func (r *Runner) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, limit int, folded bool) (int, error) {
+func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, limit int, folded bool) (int, error) {
 	var wm int64
 	if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT position FROM projection_watermarks WHERE projection = $1), 0)`, cp).Scan(&wm); err != nil {
 		return 0, fmt.Errorf("watermark of %s: %w", cp, err)

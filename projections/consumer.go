@@ -72,7 +72,7 @@ type RunOptions struct {
 // dump (whose stored watermill offsets are another cluster's transaction
 // ids) stops the projection: both only cost the wake-up, never progress.
 // Lag is measured from the first second.
-func (r *Runner) Run(ctx context.Context, opts RunOptions) error {
+func (r *Projector) Run(ctx context.Context, opts RunOptions) error {
 	if opts.PollInterval == 0 {
 		opts.PollInterval = 100 * time.Millisecond
 	}
@@ -137,7 +137,7 @@ func nudge(wake chan struct{}) message.NoPublishHandlerFunc {
 // while batches come full, then on a wake-up or every PollInterval. A
 // failure (the database away) is logged and retried after a back-off of
 // 1 s doubling to 30 s.
-func (r *Runner) applyLoop(ctx context.Context, name string, wake <-chan struct{}, opts RunOptions) {
+func (r *Projector) applyLoop(ctx context.Context, name string, wake <-chan struct{}, opts RunOptions) {
 	backoff := time.Second
 	for ctx.Err() == nil {
 		n, err := r.ApplyBatch(ctx, name, opts.BatchSize)
@@ -171,7 +171,7 @@ func (r *Runner) applyLoop(ctx context.Context, name string, wake <-chan struct{
 	}
 }
 
-func (r *Runner) measureLag(ctx context.Context, opts RunOptions) {
+func (r *Projector) measureLag(ctx context.Context, opts RunOptions) {
 	if opts.Metrics == nil {
 		return
 	}

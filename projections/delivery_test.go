@@ -56,7 +56,7 @@ func TestNoStallBesideALongTransactionElsewhere(t *testing.T) {
 	id := f.register(t)
 	res := accountstest.Do(t, f.repo, id, accountstest.Grant(5, domain.SourcePromo, nil))
 	start := time.Now()
-	if err := f.runner.WaitFor(ctx, res.LastPosition, 30*time.Second); err != nil {
+	if err := f.projector.WaitFor(ctx, res.LastPosition, 30*time.Second); err != nil {
 		t.Fatalf("beside a long transaction: %v after %v", err, time.Since(start))
 	}
 	if took := time.Since(start); took > deliveryBound {
@@ -81,16 +81,16 @@ func TestBacklogInLogOrder(t *testing.T) {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	f.run(runCtx)
-	if err := f.runner.WaitFor(ctx, idleRes.LastPosition, 60*time.Second); err != nil {
+	if err := f.projector.WaitFor(ctx, idleRes.LastPosition, 60*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	// In log order: everything before the idle account's event is applied
 	// by the time it is.
-	if ok, err := f.runner.Passed(ctx, "profiles", last.LastPosition); err != nil || !ok {
+	if ok, err := f.projector.Passed(ctx, "profiles", last.LastPosition); err != nil || !ok {
 		t.Fatalf("the idle account's event was applied before the busy account's earlier ones (%v)", err)
 	}
-	for _, name := range f.runner.Names() {
-		if wm, err := f.runner.Watermark(ctx, name); err != nil || wm < idleRes.LastPosition {
+	for _, name := range f.projector.Names() {
+		if wm, err := f.projector.Watermark(ctx, name); err != nil || wm < idleRes.LastPosition {
 			t.Fatalf("%s watermark %d, %v; want at least %d", name, wm, err, idleRes.LastPosition)
 		}
 	}
@@ -110,7 +110,7 @@ func TestProjectorAfterARestoreIntoANewCluster(t *testing.T) {
 		done := f.run(runCtx)
 		for _, id := range ids {
 			res := accountstest.Do(t, f.repo, id, accountstest.Grant(3, domain.SourcePromo, nil))
-			if err := f.runner.WaitFor(ctx, res.LastPosition, 30*time.Second); err != nil {
+			if err := f.projector.WaitFor(ctx, res.LastPosition, 30*time.Second); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -128,7 +128,7 @@ func TestProjectorAfterARestoreIntoANewCluster(t *testing.T) {
 	f.run(runCtx)
 	id := f.register(t)
 	res := accountstest.Do(t, f.repo, id, accountstest.Grant(9, domain.SourcePromo, nil))
-	if err := f.runner.WaitFor(ctx, res.LastPosition, 30*time.Second); err != nil {
+	if err := f.projector.WaitFor(ctx, res.LastPosition, 30*time.Second); err != nil {
 		t.Fatalf("after a restore into a new cluster: %v", err)
 	}
 	p, err := projections.NewReader(f.pool).Profile(ctx, id)
@@ -137,8 +137,8 @@ func TestProjectorAfterARestoreIntoANewCluster(t *testing.T) {
 	}
 	stop()
 	live := dump(t, f.pool)
-	for _, name := range f.runner.Names() {
-		if err := f.runner.Rebuild(ctx, name, 0); err != nil {
+	for _, name := range f.projector.Names() {
+		if err := f.projector.Rebuild(ctx, name, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,7 +195,7 @@ func fixtureOn(t *testing.T, url string) *fixture {
 	t.Cleanup(pool.Close)
 	store := eventstore.New(pool)
 	return &fixture{pool: pool, repo: accounts.NewRepository(store, nil),
-		runner: projections.NewRunner(pool, store, slog.New(slog.NewTextHandler(io.Discard, nil)), projections.All()...)}
+		projector: projections.NewProjector(pool, store, slog.New(slog.NewTextHandler(io.Discard, nil)), projections.All()...)}
 }
 
 func run(t *testing.T, bin string, args ...string) {
@@ -245,14 +245,14 @@ func TestFoldedRebuildEqualsLiveForEveryProfileEvent(t *testing.T) {
 			f.do(t, id, step)
 		}
 	}
-	if err := f.runner.Sweep(ctx); err != nil { // the live, event-by-event path
+	if err := f.projector.Sweep(ctx); err != nil { // the live, event-by-event path
 		t.Fatal(err)
 	}
 	live := dump(t, f.pool)
 	if len(live["profiles"]) != 3 {
 		t.Fatalf("profiles = %v", live["profiles"])
 	}
-	if err := f.runner.Rebuild(ctx, "profiles", 4); err != nil { // folded, in small batches
+	if err := f.projector.Rebuild(ctx, "profiles", 4); err != nil { // folded, in small batches
 		t.Fatal(err)
 	}
 	if rebuilt := dump(t, f.pool); !reflect.DeepEqual(live["profiles"], rebuilt["profiles"]) {

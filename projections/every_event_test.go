@@ -135,9 +135,9 @@ func TestLiveBatchesEqualRebuildForEveryEventType(t *testing.T) {
 		t.FailNow()
 	}
 
-	for _, name := range f.runner.Names() {
+	for _, name := range f.projector.Names() {
 		for {
-			n, err := f.runner.ApplyBatch(ctx, name, 3)
+			n, err := f.projector.ApplyBatch(ctx, name, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,8 +152,8 @@ func TestLiveBatchesEqualRebuildForEveryEventType(t *testing.T) {
 			t.Fatalf("live batches left %s empty", table)
 		}
 	}
-	for _, name := range f.runner.Names() {
-		if err := f.runner.Rebuild(ctx, name, 4); err != nil {
+	for _, name := range f.projector.Names() {
+		if err := f.projector.Rebuild(ctx, name, 4); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -22,16 +22,16 @@ import (
 )
 
 type fixture struct {
-	pool   *pgxpool.Pool
-	repo   *accounts.Repository
-	runner *projections.Runner
+	pool      *pgxpool.Pool
+	repo      *accounts.Repository
+	projector *projections.Projector
 }
 
 func newFixture(t testing.TB) *fixture {
 	pool := testdb.New(t)
 	store := eventstore.New(pool)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return &fixture{pool: pool, repo: accounts.NewRepository(store, nil), runner: projections.NewRunner(pool, store, log, projections.All()...)}
+	return &fixture{pool: pool, repo: accounts.NewRepository(store, nil), projector: projections.NewProjector(pool, store, log, projections.All()...)}
 }
 
 func (f *fixture) register(t testing.TB) string {
@@ -110,7 +110,7 @@ func (f *fixture) run(ctx context.Context) chan error {
 
 func (f *fixture) runWith(ctx context.Context, opts projections.RunOptions) chan error {
 	done := make(chan error, 1)
-	go func() { done <- f.runner.Run(ctx, opts) }()
+	go func() { done <- f.projector.Run(ctx, opts) }()
 	return done
 }
 
@@ -165,19 +165,19 @@ func TestStopRestartDuplicatesEqualRebuild(t *testing.T) {
 	runCtx, stop = context.WithCancel(ctx)
 	done = f.run(runCtx)
 	defer func() { stop(); <-done }()
-	if err := f.runner.WaitFor(ctx, last, 20*time.Second); err != nil {
+	if err := f.projector.WaitFor(ctx, last, 20*time.Second); err != nil {
 		t.Fatalf("projector did not catch up: %v", err)
 	}
 	for _, id := range ids {
-		if err := f.runner.WaitFor(ctx, f.lastPosition(t, id), 20*time.Second); err != nil {
+		if err := f.projector.WaitFor(ctx, f.lastPosition(t, id), 20*time.Second); err != nil {
 			t.Fatal(err)
 		}
 	}
 	live := dump(t, f.pool)
 	f.checkProfiles(t, ids)
 
-	for _, name := range f.runner.Names() {
-		if err := f.runner.Rebuild(ctx, name, 7); err != nil {
+	for _, name := range f.projector.Names() {
+		if err := f.projector.Rebuild(ctx, name, 7); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -185,8 +185,8 @@ func TestStopRestartDuplicatesEqualRebuild(t *testing.T) {
 	if !reflect.DeepEqual(live, rebuilt) {
 		t.Fatalf("live tables differ from a rebuild:\nlive    %v\nrebuilt %v", live, rebuilt)
 	}
-	for _, name := range f.runner.Names() {
-		if l, err := f.runner.Lag(ctx, name); err != nil || l.Events != 0 {
+	for _, name := range f.projector.Names() {
+		if l, err := f.projector.Lag(ctx, name); err != nil || l.Events != 0 {
 			t.Fatalf("lag of %s after catching up = %+v (%v)", name, l, err)
 		}
 	}
@@ -256,14 +256,14 @@ func TestRebuildWhileLive(t *testing.T) {
 			}
 		}
 	}()
-	if err := f.runner.Rebuild(ctx, "profiles", 5); err != nil {
+	if err := f.projector.Rebuild(ctx, "profiles", 5); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-writes; err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range ids {
-		if err := f.runner.WaitFor(ctx, f.lastPosition(t, id), 20*time.Second); err != nil {
+		if err := f.projector.WaitFor(ctx, f.lastPosition(t, id), 20*time.Second); err != nil {
 			t.Fatal(err)
 		}
 		a, _ := f.repo.Load(ctx, id)
@@ -281,17 +281,17 @@ func TestWaitForTimesOutWithoutProjector(t *testing.T) {
 	f := newFixture(t)
 	id := f.register(t)
 	pos := f.lastPosition(t, id)
-	if err := f.runner.WaitFor(context.Background(), pos, 100*time.Millisecond); !errors.Is(err, projections.ErrWaitTimeout) {
+	if err := f.projector.WaitFor(context.Background(), pos, 100*time.Millisecond); !errors.Is(err, projections.ErrWaitTimeout) {
 		t.Fatalf("WaitFor without a projector: %v, want ErrWaitTimeout", err)
 	}
-	l, err := f.runner.Lag(context.Background(), "profiles")
+	l, err := f.projector.Lag(context.Background(), "profiles")
 	if err != nil || l.Events != 2 {
 		t.Fatalf("lag = %+v (%v), want 2 events behind", l, err)
 	}
-	if _, err := f.runner.CatchUp(context.Background(), "profiles", domain.StreamID(id)); err != nil {
+	if _, err := f.projector.CatchUp(context.Background(), "profiles", domain.StreamID(id)); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.runner.WaitFor(context.Background(), pos, time.Second, "profiles"); err != nil {
+	if err := f.projector.WaitFor(context.Background(), pos, time.Second, "profiles"); err != nil {
 		t.Fatalf("after a catch-up: %v", err)
 	}
 }

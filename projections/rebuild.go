@@ -17,7 +17,7 @@ const RebuildBatch = 5000
 // live tables keep serving, then swaps the fresh tables in: the swap waits for
 // in-flight appliers, catches up what arrived meanwhile and renames, all in
 // one short transaction.
-func (r *Runner) Rebuild(ctx context.Context, name string, batch int) error {
+func (r *Projector) Rebuild(ctx context.Context, name string, batch int) error {
 	p, err := r.Projection(name)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func (r *Runner) Rebuild(ctx context.Context, name string, batch int) error {
 	return r.swap(ctx, p, cp, fresh, batch)
 }
 
-func (r *Runner) rebuildBatch(ctx context.Context, p Projection, cp string, fresh Tables, batch int) (int, error) {
+func (r *Projector) rebuildBatch(ctx context.Context, p Projection, cp string, fresh Tables, batch int) (int, error) {
 	tx, err := r.pool.BeginTx(ctx, readCommitted)
 	if err != nil {
 		return 0, fmt.Errorf("begin: %w", err)
@@ -67,7 +67,7 @@ func (r *Runner) rebuildBatch(ctx context.Context, p Projection, cp string, fres
 	return n, nil
 }
 
-func (r *Runner) prepareFresh(ctx context.Context, p Projection, cp string, fresh Tables) error {
+func (r *Projector) prepareFresh(ctx context.Context, p Projection, cp string, fresh Tables) error {
 	tx, err := r.pool.BeginTx(ctx, readCommitted)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -91,7 +91,7 @@ func (r *Runner) prepareFresh(ctx context.Context, p Projection, cp string, fres
 	return tx.Commit(ctx)
 }
 
-func (r *Runner) swap(ctx context.Context, p Projection, cp string, fresh Tables, batch int) error {
+func (r *Projector) swap(ctx context.Context, p Projection, cp string, fresh Tables, batch int) error {
 	name := p.Name()
 	tx, err := r.pool.BeginTx(ctx, readCommitted)
 	if err != nil {

@@ -13,7 +13,7 @@ const watermarkBatch = 10_000
 
 // Watermark is the position at or below which projection name has applied
 // every event.
-func (r *Runner) Watermark(ctx context.Context, name string) (int64, error) {
+func (r *Projector) Watermark(ctx context.Context, name string) (int64, error) {
 	var pos int64
 	err := r.pool.QueryRow(ctx, `SELECT position FROM projection_watermarks WHERE projection = $1`, name).Scan(&pos)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -32,7 +32,7 @@ func (r *Runner) Watermark(ctx context.Context, name string) (int64, error) {
 // number of streams. It reads only up to the event store's horizon
 // (docs/event-store.md), so an event can never appear later below the
 // watermark.
-func (r *Runner) AdvanceWatermark(ctx context.Context, name string) (int64, error) {
+func (r *Projector) AdvanceWatermark(ctx context.Context, name string) (int64, error) {
 	wm, err := r.Watermark(ctx, name)
 	if err != nil {
 		return 0, err

@@ -16,35 +16,35 @@ func TestWatermarkFollowsAppliedEventsInLogOrder(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	a, b, c := f.register(t), f.register(t), f.register(t) // two events each, in this order
-	if wm, err := f.runner.AdvanceWatermark(ctx, "profiles"); err != nil || wm != 0 {
+	if wm, err := f.projector.AdvanceWatermark(ctx, "profiles"); err != nil || wm != 0 {
 		t.Fatalf("watermark before anything is applied = %d, %v", wm, err)
 	}
 	// Only b's events are applied: a's still hold the watermark back.
-	if _, err := f.runner.CatchUp(ctx, "profiles", domain.StreamID(b)); err != nil {
+	if _, err := f.projector.CatchUp(ctx, "profiles", domain.StreamID(b)); err != nil {
 		t.Fatal(err)
 	}
-	if wm, err := f.runner.AdvanceWatermark(ctx, "profiles"); err != nil || wm != 0 {
+	if wm, err := f.projector.AdvanceWatermark(ctx, "profiles"); err != nil || wm != 0 {
 		t.Fatalf("watermark with a's events unapplied = %d, %v", wm, err)
 	}
-	if l, err := f.runner.Lag(ctx, "profiles"); err != nil || l.Events != 4 {
+	if l, err := f.projector.Lag(ctx, "profiles"); err != nil || l.Events != 4 {
 		t.Fatalf("lag = %+v, %v; want the 4 events of a and c", l, err)
 	}
-	if _, err := f.runner.CatchUp(ctx, "profiles", domain.StreamID(a)); err != nil {
+	if _, err := f.projector.CatchUp(ctx, "profiles", domain.StreamID(a)); err != nil {
 		t.Fatal(err)
 	}
-	wm, err := f.runner.AdvanceWatermark(ctx, "profiles")
+	wm, err := f.projector.AdvanceWatermark(ctx, "profiles")
 	if err != nil || wm != f.lastPosition(t, b) {
 		t.Fatalf("watermark with a and b applied = %d, %v; want b's last position %d", wm, err, f.lastPosition(t, b))
 	}
-	if err := f.runner.Sweep(ctx); err != nil {
+	if err := f.projector.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range f.runner.Names() {
-		wm, err := f.runner.Watermark(ctx, name)
+	for _, name := range f.projector.Names() {
+		wm, err := f.projector.Watermark(ctx, name)
 		if err != nil || wm != f.lastPosition(t, c) {
 			t.Fatalf("%s watermark after the sweep = %d, %v; want %d", name, wm, err, f.lastPosition(t, c))
 		}
-		if l, err := f.runner.Lag(ctx, name); err != nil || l.Events != 0 {
+		if l, err := f.projector.Lag(ctx, name); err != nil || l.Events != 0 {
 			t.Fatalf("%s lag after the sweep = %+v, %v", name, l, err)
 		}
 	}
@@ -61,13 +61,13 @@ func BenchmarkLagOfIdleAccounts(b *testing.B) {
 			for range accounts {
 				f.register(b)
 			}
-			if err := f.runner.Sweep(ctx); err != nil {
+			if err := f.projector.Sweep(ctx); err != nil {
 				b.Fatal(err)
 			}
 			f.register(b) // one account behind
 			b.ResetTimer()
 			for b.Loop() {
-				if l, err := f.runner.Lag(ctx, "profiles"); err != nil || l.Events != 2 {
+				if l, err := f.projector.Lag(ctx, "profiles"); err != nil || l.Events != 2 {
 					b.Fatalf("lag = %+v, %v", l, err)
 				}
 			}
@@ -104,7 +104,7 @@ func BenchmarkRebuild(b *testing.B) {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
 			start := time.Now()
 			for b.Loop() {
-				if err := f.runner.Rebuild(ctx, "profiles", batch); err != nil {
+				if err := f.projector.Rebuild(ctx, "profiles", batch); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -162,7 +162,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Staff: staff.NewConsole(pool, repo, cfg.Secret),
 		Payments: payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
 			payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge)),
-		Projections: projections.NewRunner(pool, store, log, projections.All()...),
+		Projections: projections.NewProjector(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: authStore, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool), Support: support,

@@ -29,7 +29,7 @@ type Deps struct {
 	Log         *slog.Logger
 	Accounts    *accounts.Repository
 	Commands    command.Commands // the use cases that change an account, each in its own transaction
-	Projections *projections.Runner
+	Projections *projections.Projector
 	Registry    *prometheus.Registry
 	Auth        *auth.Store
 	Limits      *limits           // rate limits and throttles, in memory or shared in Redis

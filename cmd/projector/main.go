@@ -58,11 +58,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer db.Close()
-	runner := projections.NewRunner(db.Pool, eventstore.New(db.Pool), log, projections.All()...)
+	projector := projections.NewProjector(db.Pool, eventstore.New(db.Pool), log, projections.All()...)
 
 	if *rebuild != "" {
 		start := time.Now()
-		if err := runner.Rebuild(ctx, *rebuild, projections.RebuildBatch); err != nil {
+		if err := projector.Rebuild(ctx, *rebuild, projections.RebuildBatch); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "rebuilt %s in %s\n", *rebuild, time.Since(start).Round(time.Millisecond))
@@ -89,8 +89,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	log.Info("projector running", "projections", runner.Names(), "transport", cfg.MessageTransport)
-	tr.Supervise(ctx, runner, projections.RunOptions{Metrics: metrics}, log)
+	log.Info("projector running", "projections", projector.Names(), "transport", cfg.MessageTransport)
+	tr.Supervise(ctx, projector, projections.RunOptions{Metrics: metrics}, log)
 	return nil
 }
 

@@ -170,7 +170,7 @@ func (t *Transport) sqlSubscriber(consumerGroup string) (message.Subscriber, err
 
 // RunProjector runs r with this transport's subscribers until ctx ends, and,
 // for nats, the forwarder beside it; either failing stops both.
-func (t *Transport) RunProjector(ctx context.Context, r *projections.Runner, opts projections.RunOptions) error {
+func (t *Transport) RunProjector(ctx context.Context, r *projections.Projector, opts projections.RunOptions) error {
 	opts.Subscriber = t.Subscriber
 	if t.cfg.Kind == KindSQL {
 		return r.Run(ctx, opts)
@@ -195,7 +195,7 @@ func (t *Transport) RunProjector(ctx context.Context, r *projections.Runner, opt
 // fails (the database restarting, the broker away) is logged and started
 // again after a back-off of 1 s doubling to 30 s, so the projector, alone or
 // inside the API process, outlives its neighbours' outages.
-func (t *Transport) Supervise(ctx context.Context, r *projections.Runner, opts projections.RunOptions, log *slog.Logger) {
+func (t *Transport) Supervise(ctx context.Context, r *projections.Projector, opts projections.RunOptions, log *slog.Logger) {
 	if opts.Logger == nil {
 		opts.Logger = watermill.NewSlogLogger(log)
 	}

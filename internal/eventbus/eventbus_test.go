@@ -47,13 +47,13 @@ func TestProjectorsOverNATS(t *testing.T) {
 	}
 
 	ctx, stop := context.WithCancel(context.Background())
-	var runners []*projections.Runner
+	var projectors []*projections.Projector
 	var dones []chan error
 	for range 2 {
-		r := projections.NewRunner(pool, store, log, projections.All()...)
+		r := projections.NewProjector(pool, store, log, projections.All()...)
 		done := make(chan error, 1)
 		go func() { done <- tr.RunProjector(ctx, r, projections.RunOptions{}) }()
-		runners = append(runners, r)
+		projectors = append(projectors, r)
 		dones = append(dones, done)
 	}
 	defer func() {
@@ -74,7 +74,7 @@ func TestProjectorsOverNATS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := runners[0].Names()
+	names := projectors[0].Names()
 	waitUntil(t, "every projection's durable consumer exists", func() bool {
 		for _, name := range names {
 			if _, err := js.ConsumerInfo(eventstore.Topic, projections.ConsumerGroup(name)); err != nil {
@@ -91,7 +91,7 @@ func TestProjectorsOverNATS(t *testing.T) {
 			last = accountstest.Do(t, repo, id, accountstest.Grant(100, domain.SourcePromo, nil)).LastPosition
 		}
 	}
-	for _, r := range runners {
+	for _, r := range projectors {
 		if err := r.WaitFor(ctx, last, 20*time.Second); err != nil {
 			t.Fatalf("projections did not reach position %d: %v", last, err)
 		}

@@ -60,8 +60,8 @@ func All() []Projection {
 	return []Projection{Profiles{}, UsageStatistics{}, Transactions{}}
 }
 
-// Runner applies events to projections.
-type Runner struct {
+// Projector applies events to projections.
+type Projector struct {
 	pool        *pgxpool.Pool
 	store       *eventstore.Store
 	projections map[string]Projection
@@ -69,9 +69,9 @@ type Runner struct {
 	log         *slog.Logger
 }
 
-// NewRunner returns a Runner for ps.
-func NewRunner(pool *pgxpool.Pool, store *eventstore.Store, log *slog.Logger, ps ...Projection) *Runner {
-	r := &Runner{pool: pool, store: store, projections: map[string]Projection{}, log: log}
+// NewProjector returns a Projector for ps.
+func NewProjector(pool *pgxpool.Pool, store *eventstore.Store, log *slog.Logger, ps ...Projection) *Projector {
+	r := &Projector{pool: pool, store: store, projections: map[string]Projection{}, log: log}
 	for _, p := range ps {
 		r.projections[p.Name()] = p
 		r.order = append(r.order, p.Name())
@@ -80,10 +80,10 @@ func NewRunner(pool *pgxpool.Pool, store *eventstore.Store, log *slog.Logger, ps
 }
 
 // Names lists the projections in registration order.
-func (r *Runner) Names() []string { return append([]string(nil), r.order...) }
+func (r *Projector) Names() []string { return append([]string(nil), r.order...) }
 
 // Projection returns the projection called name.
-func (r *Runner) Projection(name string) (Projection, error) {
+func (r *Projector) Projection(name string) (Projection, error) {
 	p, ok := r.projections[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown projection %q", name)
@@ -110,7 +110,7 @@ func lockKey(projection string) int64 {
 // beginLive opens a transaction that applies to projection name's live
 // tables: it holds the projection's lock shared, so a rebuild's swap (which
 // takes it exclusively) waits for it and it for the swap.
-func (r *Runner) beginLive(ctx context.Context, name string) (Projection, pgx.Tx, error) {
+func (r *Projector) beginLive(ctx context.Context, name string) (Projection, pgx.Tx, error) {
 	p, err := r.Projection(name)
 	if err != nil {
 		return nil, nil, err
@@ -128,7 +128,7 @@ func (r *Runner) beginLive(ctx context.Context, name string) (Projection, pgx.Tx
 
 // CatchUp applies to projection name every event of stream it has not
 // applied yet. It returns how many events it applied.
-func (r *Runner) CatchUp(ctx context.Context, name, stream string) (int, error) {
+func (r *Projector) CatchUp(ctx context.Context, name, stream string) (int, error) {
 	p, tx, err := r.beginLive(ctx, name)
 	if err != nil {
 		return 0, err
@@ -145,7 +145,7 @@ func (r *Runner) CatchUp(ctx context.Context, name, stream string) (int, error) 
 }
 
 // catchUpTx applies the stream's new events under checkpoint name cp.
-func (r *Runner) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, stream string) (int, error) {
+func (r *Projector) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, stream string) (int, error) {
 	if _, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
 		VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING`, cp, stream); err != nil {
 		return 0, fmt.Errorf("checkpoint %s/%s: %w", cp, stream, err)
@@ -187,7 +187,7 @@ func applyAll(ctx context.Context, tx pgx.Tx, p Projection, t Tables, recs []eve
 // from its watermark (ApplyBatch), as the projector's loop does; its cost
 // follows the events since the watermark, not the number of accounts. A
 // projection another worker is applying at that moment is left to it.
-func (r *Runner) Sweep(ctx context.Context) error {
+func (r *Projector) Sweep(ctx context.Context) error {
 	for _, name := range r.order {
 		for {
 			n, err := r.ApplyBatch(ctx, name, BatchSize)
@@ -203,7 +203,7 @@ func (r *Runner) Sweep(ctx context.Context) error {
 }
 
 // Passed reports whether projection name has applied the event at position.
-func (r *Runner) Passed(ctx context.Context, name string, position int64) (bool, error) {
+func (r *Projector) Passed(ctx context.Context, name string, position int64) (bool, error) {
 	var ok bool
 	err := r.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM events e
 		JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id AND c.version >= e.stream_version
@@ -220,7 +220,7 @@ var ErrWaitTimeout = errors.New("projection did not reach the position in time")
 // WaitFor waits, at most timeout, until every named projection has applied
 // the event at position, so a user reads their own write. Position 0 returns
 // at once.
-func (r *Runner) WaitFor(ctx context.Context, position int64, timeout time.Duration, names ...string) error {
+func (r *Projector) WaitFor(ctx context.Context, position int64, timeout time.Duration, names ...string) error {
 	if position == 0 {
 		return nil
 	}
@@ -264,7 +264,7 @@ type Lag struct {
 // old the oldest of them is. It advances the watermark first and reads only
 // the events after it: its cost follows the lag, not the number of
 // accounts.
-func (r *Runner) Lag(ctx context.Context, name string) (Lag, error) {
+func (r *Projector) Lag(ctx context.Context, name string) (Lag, error) {
 	wm, err := r.AdvanceWatermark(ctx, name)
 	if err != nil {
 		return Lag{}, err
@@ -293,7 +293,7 @@ var readCommitted = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
 // have applied the first event of stream (its registration): a reader that
 // finds no row for a brand-new account waits for it here. A stream with no
 // events returns ErrWaitTimeout at once.
-func (r *Runner) WaitForStreamStart(ctx context.Context, stream string, timeout time.Duration, names ...string) error {
+func (r *Projector) WaitForStreamStart(ctx context.Context, stream string, timeout time.Duration, names ...string) error {
 	first, err := r.store.ReadStream(ctx, stream, 0, 1)
 	if err != nil {
 		return err
