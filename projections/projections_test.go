@@ -205,7 +205,7 @@ func (f *fixture) checkProfiles(t *testing.T, ids []string) {
 	t.Helper()
 	ctx := context.Background()
 	for _, id := range ids {
-		a, err := f.repo.Load(ctx, id)
+		a, err := f.repo.Replay(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +266,7 @@ func TestRebuildWhileLive(t *testing.T) {
 		if err := f.projector.WaitFor(ctx, f.lastPosition(t, id), 20*time.Second); err != nil {
 			t.Fatal(err)
 		}
-		a, _ := f.repo.Load(ctx, id)
+		a, _ := f.repo.Replay(ctx, id)
 		var credits, used int64
 		if err := f.pool.QueryRow(ctx, `SELECT credits_available, credits_used FROM profiles WHERE account_id = $1`, id).Scan(&credits, &used); err != nil {
 			t.Fatal(err)

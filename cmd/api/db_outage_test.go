@@ -213,7 +213,7 @@ func TestDatabaseRestartAndFreezeMidLoad(t *testing.T) {
 	t.Logf("%d spends acknowledged through a restart and a freeze, %d answers 503", acknowledged.Load(), unavailable.Load())
 
 	// The projector recovered by itself: the profile shows the ledger.
-	a, err := e.repo().Load(ctx, s.ID)
+	a, err := e.repo().Replay(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

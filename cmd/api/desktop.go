@@ -40,7 +40,7 @@ type accountResponse struct {
 // received. It is free.
 func handleDesktopAccount(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		a, err := d.Accounts.Current(r.Context(), apiAccount(r.Context()))
+		a, err := d.Accounts.FromSnapshot(r.Context(), apiAccount(r.Context()))
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

@@ -50,7 +50,7 @@ func (e *desktopEnv) call(method, path string, body any, header ...string) respo
 // balance is the seller's balance from the event store.
 func (e *desktopEnv) balance() int64 {
 	e.t.Helper()
-	a, err := e.repo().Load(context.Background(), e.seller.ID)
+	a, err := e.repo().Replay(context.Background(), e.seller.ID)
 	if err != nil {
 		e.t.Fatal(err)
 	}

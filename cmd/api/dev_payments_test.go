@@ -88,7 +88,7 @@ func TestSimulatedProviderJourney(t *testing.T) {
 		t.Fatalf("subscribe = %d %s", r.status, r.body)
 	}
 	e.checkAccount(s.ID, 570, domain.StatusActive)
-	a, err := e.repo().Load(context.Background(), s.ID)
+	a, err := e.repo().Replay(context.Background(), s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestSimulatedProviderJourney(t *testing.T) {
 	if len(expired) != 1 || expired[0] != 480 {
 		t.Fatalf("expiries = %v, want [480]", expired)
 	}
-	if a, _ := e.repo().Load(context.Background(), s.ID); !a.PeriodEnd().Equal(firstEnd.AddDate(0, 1, 0)) {
+	if a, _ := e.repo().Replay(context.Background(), s.ID); !a.PeriodEnd().Equal(firstEnd.AddDate(0, 1, 0)) {
 		t.Fatalf("period end = %v, want a month after %v", a.PeriodEnd(), firstEnd)
 	}
 

@@ -40,7 +40,7 @@ func (e *testEnv) settle(id string) {
 // the ledger and in its profile row.
 func (e *testEnv) checkAccount(id string, balance int64, status string) {
 	e.t.Helper()
-	a, err := e.repo().Load(context.Background(), id)
+	a, err := e.repo().Replay(context.Background(), id)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func TestGroupCommitNoOverdraft(t *testing.T) {
 		if n := ok[a].Load(); n != credits {
 			t.Errorf("account %d: %d spends succeeded, want %d", a, n, credits)
 		}
-		acc, err := r.Load(context.Background(), id)
+		acc, err := r.Replay(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

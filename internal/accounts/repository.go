@@ -170,9 +170,11 @@ func Decode(recs []eventstore.Record) ([]domain.Recorded, error) {
 	return out, nil
 }
 
-// Current returns account id as its next command would see it, from its
-// snapshot (not from the read tables, not by replaying the stream).
-func (r *Repository) Current(ctx context.Context, id string) (*domain.Account, error) {
+// FromSnapshot returns account id as its next command would see it, from
+// its snapshot plus the few events after it: one row read, whatever the
+// stream's length (not from the read tables, not by replaying the stream).
+// Prefer it on hot paths; Replay's cost grows with the account's history.
+func (r *Repository) FromSnapshot(ctx context.Context, id string) (*domain.Account, error) {
 	snap, err := r.store.Snapshot(ctx, domain.StreamID(id))
 	if err != nil {
 		return nil, err
@@ -183,8 +185,11 @@ func (r *Repository) Current(ctx context.Context, id string) (*domain.Account, e
 	return r.load(ctx, r.store.Pool(), id, snap)
 }
 
-// Load returns the current account id, read-only.
-func (r *Repository) Load(ctx context.Context, id string) (*domain.Account, error) {
+// Replay returns the current account id, read-only, by reading and
+// applying every event of its stream from the first: the cost grows with
+// the account's history, and the result never depends on a snapshot.
+// FromSnapshot is the cheap read.
+func (r *Repository) Replay(ctx context.Context, id string) (*domain.Account, error) {
 	history, err := r.History(ctx, id)
 	if err != nil {
 		return nil, err
@@ -193,6 +198,14 @@ func (r *Repository) Load(ctx context.Context, id string) (*domain.Account, erro
 		return nil, ErrNotFound
 	}
 	return domain.Rehydrate(id, history)
+}
+
+// Load is Replay under its former name, kept only for internal/payments'
+// callers while that package is being moved (issue 27); use Replay.
+//
+// Deprecated: use Replay (whole stream) or FromSnapshot (snapshot).
+func (r *Repository) Load(ctx context.Context, id string) (*domain.Account, error) {
+	return r.Replay(ctx, id)
 }
 
 // History returns every event of account id, in order.

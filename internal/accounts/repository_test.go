@@ -82,7 +82,7 @@ func TestNoOverdraft(t *testing.T) {
 	if ok.Load() != 100 || refused.Load() != 100 {
 		t.Fatalf("%d spends succeeded and %d were refused, want 100 and 100", ok.Load(), refused.Load())
 	}
-	a, err := r.Load(context.Background(), id)
+	a, err := r.Replay(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestExpiryExactlyOnce(t *testing.T) {
 	if len(expired) != 1 || expired[0].Amount != domain.MonthlyCredits-3 {
 		t.Fatalf("expiries = %+v, want one of %d credits", expired, domain.MonthlyCredits-3)
 	}
-	a, _ := r.Load(ctx, id)
+	a, _ := r.Replay(ctx, id)
 	if b := a.Balance(c.Now()); b != 10 {
 		t.Fatalf("balance after expiry = %d, want the 10 purchased credits", b)
 	}
@@ -148,7 +148,7 @@ func TestSnapshotBehindIsReplayed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := r.Load(ctx, id)
+	a, _ := r.Replay(ctx, id)
 	if err := a.Spend(domain.OperationAPIRequest, "raw", time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestIdempotentCommandResult(t *testing.T) {
 	if _, err := spend("other"); !errors.Is(err, eventstore.ErrIdempotencyKeyReused) {
 		t.Fatalf("reused key with another body: %v", err)
 	}
-	a, _ := r.Load(context.Background(), id)
+	a, _ := r.Replay(context.Background(), id)
 	if a.Balance(time.Now()) != 4 {
 		t.Fatalf("a retried spend was charged twice: balance %d", a.Balance(time.Now()))
 	}

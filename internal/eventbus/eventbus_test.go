@@ -98,7 +98,7 @@ func TestProjectorsOverNATS(t *testing.T) {
 	}
 
 	for _, id := range ids {
-		a, err := repo.Load(ctx, id)
+		a, err := repo.Replay(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}

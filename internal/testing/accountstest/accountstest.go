@@ -52,7 +52,7 @@ func Grant(amount int64, source string, expires *time.Time) func(a *domain.Accou
 func FillHistory(tb testing.TB, r *accounts.Repository, id string, n int) {
 	tb.Helper()
 	ctx := context.Background()
-	a, err := r.Load(ctx, id)
+	a, err := r.Replay(ctx, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
