@@ -70,8 +70,18 @@ const InvalidAmount = "Please select a valid credit amount."
 // MinimumPurchase is the message for a positive amount below
 // MinCustomCredits: "The minimum purchase is 5 credits ($0.50)."
 func MinimumPurchase() string {
-	cents := MinCustomCredits * CustomCreditPriceCents
-	return fmt.Sprintf("The minimum purchase is %d credits ($%d.%02d).", MinCustomCredits, cents/100, cents%100)
+	return fmt.Sprintf("The minimum purchase is %d credits (%s).", MinCustomCredits, Dollars(MinCustomCredits*CustomCreditPriceCents))
+}
+
+// Dollars is how every text shows an amount of cents: "$29.99", "$0.50",
+// "$1234.00"; a negative amount is "-$1.50".
+func Dollars(cents int64) string {
+	sign := ""
+	u := uint64(cents)
+	if cents < 0 {
+		sign, u = "-", uint64(-(cents+1))+1 // no overflow at math.MinInt64
+	}
+	return fmt.Sprintf("%s$%d.%02d", sign, u/100, u%100)
 }
 
 // PriceCents prices credits: a package's price when the count is a

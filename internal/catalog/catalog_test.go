@@ -37,3 +37,14 @@ func TestPriceCents(t *testing.T) {
 		t.Fatalf("plan = %+v", p)
 	}
 }
+
+func TestDollars(t *testing.T) {
+	for cents, want := range map[int64]string{
+		0: "$0.00", 5: "$0.05", 50: "$0.50", 999: "$9.99", 2999: "$29.99", 100: "$1.00", 123456789: "$1234567.89",
+		-1: "-$0.01", -150: "-$1.50", 9223372036854775807: "$92233720368547758.07", -9223372036854775808: "-$92233720368547758.08",
+	} {
+		if got := Dollars(cents); got != want {
+			t.Errorf("Dollars(%d) = %q, want %q", cents, got, want)
+		}
+	}
+}
