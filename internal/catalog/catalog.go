@@ -24,6 +24,9 @@ type Package struct {
 	PriceCents int64 `json:"priceCents"`
 }
 
+// Currency of every price in the catalogue.
+const Currency = "usd"
+
 // Custom amounts are priced per credit, from the fewest credits Stripe can
 // charge for (its minimum charge is $0.50) up to a sane maximum.
 const (
@@ -100,4 +103,21 @@ func PriceCents(credits int64) (int64, error) {
 		}
 	}
 	return credits * CustomCreditPriceCents, nil
+}
+
+// Charges reports whether a payment of amountCents in currency is exactly
+// the catalogue's price of credits: the check a provider's report of a
+// credit purchase passes before anything is granted.
+func Charges(credits, amountCents int64, currency string) bool {
+	price, err := PriceCents(credits)
+	return err == nil && amountCents == price && currency == Currency
+}
+
+// CreditsDescription is the text of a purchase of credits on the
+// provider's receipt and in the transactions list: "1 credit", "100 credits".
+func CreditsDescription(credits int64) string {
+	if credits == 1 {
+		return "1 credit"
+	}
+	return fmt.Sprintf("%d credits", credits)
 }
