@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { customAmountProblem, priceForCredits, type Plans } from '@/lib/plans';
-
-// As GET /api/plans serves internal/catalog.
-const plans: Plans = {
-  plan: { id: 'monthly', name: 'Monthly Plan', priceCents: 2999, credits: 500, interval: 'month', features: [] },
-  packages: [
-    { credits: 100, priceCents: 999 },
-    { credits: 500, priceCents: 3999 },
-    { credits: 1000, priceCents: 6999 },
-  ],
-  customCreditPriceCents: 10,
-  minCustomCredits: 5,
-  maxCustomCredits: 100_000,
-};
+import { customAmountProblem, priceForCredits } from '@/lib/plans';
+import { plans } from '@/testing/data';
 
 describe('priceForCredits', () => {
   it('prices as catalog.PriceCents: a package count at its package price, else per credit', () => {
