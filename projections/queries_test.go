@@ -109,3 +109,27 @@ func TestReader(t *testing.T) {
 		t.Fatalf("transactions = %+v", list)
 	}
 }
+
+// A staff search's brief and a seller's profile show the status by the one
+// rule, domain.StatusAt.
+func TestBriefStatusAt(t *testing.T) {
+	ends := time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		status string
+		endsAt *time.Time
+		now    time.Time
+		want   string
+	}{
+		{"cancelling", &ends, ends.Add(-time.Second), "cancelling"},
+		{"cancelling", &ends, ends, "cancelled"},
+		{"cancelling", nil, ends, "cancelled"},
+		{"active", nil, ends, "active"},
+		{"past_due", nil, ends, "past_due"},
+	} {
+		b := Brief{SubscriptionStatus: tc.status, SubscriptionEndsAt: tc.endsAt}
+		p := Profile{SubscriptionStatus: tc.status, SubscriptionEndsAt: tc.endsAt}
+		if got := b.StatusAt(tc.now); got != tc.want || p.StatusAt(tc.now) != got {
+			t.Errorf("%s ending %v at %v: brief %q, profile %q, want %q", tc.status, tc.endsAt, tc.now, got, p.StatusAt(tc.now), tc.want)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // AccountRows is everything the read tables hold of one account, for the
@@ -65,6 +67,13 @@ type Brief struct {
 	CreditDebt         int64
 	SpendingFrozen     bool
 	SubscriptionEndsAt *time.Time // while cancelling
+}
+
+// StatusAt is the subscription status at now (domain.StatusAt), as
+// Profile.StatusAt: a cancelling subscription whose end has passed is
+// cancelled.
+func (b Brief) StatusAt(now time.Time) string {
+	return domain.StatusAt(b.SubscriptionStatus, b.SubscriptionEndsAt, now)
 }
 
 // Briefs reads the profiles of accountIDs; an account without one (not yet

@@ -24,6 +24,9 @@ type Package struct {
 	PriceCents int64 `json:"priceCents"`
 }
 
+// Currency of every price in the catalogue.
+const Currency = "usd"
+
 // Custom amounts are priced per credit, from the fewest credits Stripe can
 // charge for (its minimum charge is $0.50) up to a sane maximum.
 const (
@@ -70,8 +73,18 @@ const InvalidAmount = "Please select a valid credit amount."
 // MinimumPurchase is the message for a positive amount below
 // MinCustomCredits: "The minimum purchase is 5 credits ($0.50)."
 func MinimumPurchase() string {
-	cents := MinCustomCredits * CustomCreditPriceCents
-	return fmt.Sprintf("The minimum purchase is %d credits ($%d.%02d).", MinCustomCredits, cents/100, cents%100)
+	return fmt.Sprintf("The minimum purchase is %d credits (%s).", MinCustomCredits, Dollars(MinCustomCredits*CustomCreditPriceCents))
+}
+
+// Dollars is how every text shows an amount of cents: "$29.99", "$0.50",
+// "$1234.00"; a negative amount is "-$1.50".
+func Dollars(cents int64) string {
+	sign := ""
+	u := uint64(cents)
+	if cents < 0 {
+		sign, u = "-", uint64(-(cents+1))+1 // no overflow at math.MinInt64
+	}
+	return fmt.Sprintf("%s$%d.%02d", sign, u/100, u%100)
 }
 
 // PriceCents prices credits: a package's price when the count is a
@@ -90,4 +103,21 @@ func PriceCents(credits int64) (int64, error) {
 		}
 	}
 	return credits * CustomCreditPriceCents, nil
+}
+
+// Charges reports whether a payment of amountCents in currency is exactly
+// the catalogue's price of credits: the check a provider's report of a
+// credit purchase passes before anything is granted.
+func Charges(credits, amountCents int64, currency string) bool {
+	price, err := PriceCents(credits)
+	return err == nil && amountCents == price && currency == Currency
+}
+
+// CreditsDescription is the text of a purchase of credits on the
+// provider's receipt and in the transactions list: "1 credit", "100 credits".
+func CreditsDescription(credits int64) string {
+	if credits == 1 {
+		return "1 credit"
+	}
+	return fmt.Sprintf("%d credits", credits)
 }

@@ -37,3 +37,35 @@ func TestPriceCents(t *testing.T) {
 		t.Fatalf("plan = %+v", p)
 	}
 }
+
+func TestDollars(t *testing.T) {
+	for cents, want := range map[int64]string{
+		0: "$0.00", 5: "$0.05", 50: "$0.50", 999: "$9.99", 2999: "$29.99", 100: "$1.00", 123456789: "$1234567.89",
+		-1: "-$0.01", -150: "-$1.50", 9223372036854775807: "$92233720368547758.07", -9223372036854775808: "-$92233720368547758.08",
+	} {
+		if got := Dollars(cents); got != want {
+			t.Errorf("Dollars(%d) = %q, want %q", cents, got, want)
+		}
+	}
+}
+
+func TestChargesAndDescription(t *testing.T) {
+	for _, tc := range []struct {
+		credits, cents int64
+		currency       string
+		want           bool
+	}{
+		{100, 999, "usd", true}, {250, 2500, "usd", true}, {5, 50, "usd", true},
+		{100, 1000, "usd", false}, {100, 999, "eur", false}, {100, 999, "", false},
+		{0, 0, "usd", false}, {4, 40, "usd", false}, {-100, -999, "usd", false}, {MaxCustomCredits + 1, (MaxCustomCredits + 1) * 10, "usd", false},
+	} {
+		if got := Charges(tc.credits, tc.cents, tc.currency); got != tc.want {
+			t.Errorf("Charges(%d, %d, %q) = %v, want %v", tc.credits, tc.cents, tc.currency, got, tc.want)
+		}
+	}
+	for credits, want := range map[int64]string{1: "1 credit", 5: "5 credits", 100: "100 credits", 100000: "100000 credits"} {
+		if got := CreditsDescription(credits); got != want {
+			t.Errorf("CreditsDescription(%d) = %q, want %q", credits, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/mail"
 )
 
@@ -33,7 +34,7 @@ func (s *Service) queueBillingMail(ctx context.Context, tx pgx.Tx, a *domain.Acc
 // billingMail is the mail event ev deserves, if any.
 func (s *Service) billingMail(ev domain.Event) (mail.Message, bool) {
 	product, link := s.productName, s.baseURL
-	money := func(cents int64) string { return fmt.Sprintf("$%d.%02d", cents/100, cents%100) }
+	money := catalog.Dollars
 	sign := "\n\nThank you,\nThe " + product + " team\n"
 	switch e := ev.(type) {
 	case domain.PaymentRecorded:

@@ -339,7 +339,7 @@ func (s *Service) remember(ctx context.Context, tx pgx.Tx, accountID, kind strin
 	_, err := tx.Exec(ctx, `INSERT INTO payment_intents
 		(intent_id, account_id, kind, credits, amount_cents, currency, subscription_id, invoice_id, client_secret_hash)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (intent_id) DO NOTHING`,
-		co.PaymentIntentID, accountID, kind, credits, amountCents, Currency, subscriptionID, invoiceID, hash)
+		co.PaymentIntentID, accountID, kind, credits, amountCents, catalog.Currency, subscriptionID, invoiceID, hash)
 	if err != nil {
 		return fmt.Errorf("remember payment intent %s: %w", co.PaymentIntentID, err)
 	}

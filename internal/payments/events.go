@@ -406,7 +406,7 @@ func (s *Service) onPaymentIntent(ctx context.Context, ev stripe.Event) (change,
 		return ignore("not a credit purchase"), nil
 	}
 	credits, _ := strconv.ParseInt(pi.Metadata[metaCredits], 10, 64) // not a count: 0 or out of range, refused below
-	if price, err := catalog.PriceCents(credits); err != nil || pi.Amount != price || string(pi.Currency) != Currency {
+	if !catalog.Charges(credits, pi.Amount, string(pi.Currency)) {
 		s.log.ErrorContext(ctx, "payment intent does not match the catalogue; nothing granted",
 			"event", ev.ID, "paymentIntent", pi.ID, "credits", pi.Metadata[metaCredits], "amount", pi.Amount, "currency", pi.Currency)
 		return ignore("amount does not match the catalogue"), nil
@@ -416,7 +416,7 @@ func (s *Service) onPaymentIntent(ctx context.Context, ev stripe.Event) (change,
 		return ignore("unknown customer"), err
 	}
 	p := domain.PaymentRecorded{
-		PaymentID: pi.ID, Kind: KindCredits, Description: creditsDescription(credits), AmountCents: pi.Amount, Credits: credits,
+		PaymentID: pi.ID, Kind: KindCredits, Description: catalog.CreditsDescription(credits), AmountCents: pi.Amount, Credits: credits,
 	}
 	c := change{accountID: accountID, settles: &settlement{id: pi.ID}}
 	if ev.Type == stripe.EventTypePaymentIntentSucceeded {
@@ -435,14 +435,6 @@ func (s *Service) onPaymentIntent(ctx context.Context, ev stripe.Event) (change,
 	p.Status, c.settles.status = domain.PaymentFailed, intentFailed
 	c.apply = func(a *domain.Account, at time.Time) error { return a.RecordPayment(p, at) }
 	return c, nil
-}
-
-// creditsDescription is the transactions list's text of a credit purchase.
-func creditsDescription(credits int64) string {
-	if credits == 1 {
-		return "1 credit"
-	}
-	return fmt.Sprintf("%d credits", credits)
 }
 
 // planDescription is the transactions list's text of a paid cycle.

@@ -31,9 +31,6 @@ const (
 	ProviderSimulated = "simulated"
 )
 
-// Currency of every price in the catalogue.
-const Currency = "usd"
-
 // Payment kinds of a checkout, stored in payment_intents.kind and, for
 // credit purchases, in the PaymentIntent's metadata.
 const (

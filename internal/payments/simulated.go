@@ -241,7 +241,7 @@ func (s *Service) AdvanceSimulatedCycle(ctx context.Context, accountID, outcome 
 	start := *a.PeriodEnd()
 	in := intent{
 		accountID: accountID, customerID: customerID, kind: KindSubscription, credits: plan.Credits,
-		amountCents: plan.PriceCents, currency: Currency, subscriptionID: a.SubscriptionID(),
+		amountCents: plan.PriceCents, currency: catalog.Currency, subscriptionID: a.SubscriptionID(),
 		invoiceID: simInvoice + token + "_" + strconv.FormatInt(start.Unix(), 10),
 	}
 	ev, err := in.invoiceEvent(outcome, start, start.AddDate(0, 1, 0), start)
@@ -292,7 +292,7 @@ func (in intent) paymentIntentEvent(outcome string, created time.Time) (stripe.E
 	pi := &stripe.PaymentIntent{
 		ID: in.id, Object: "payment_intent", Amount: in.amountCents, Currency: stripe.Currency(in.currency),
 		Customer: &stripe.Customer{ID: in.customerID}, Metadata: intentMetadata(in.accountID, in.credits),
-		Description: creditsDescription(in.credits), Created: created.Unix(),
+		Description: catalog.CreditsDescription(in.credits), Created: created.Unix(),
 		Status: stripe.PaymentIntentStatusSucceeded, AmountReceived: in.amountCents,
 	}
 	typ := stripe.EventTypePaymentIntentSucceeded

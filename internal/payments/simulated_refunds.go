@@ -9,6 +9,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/catalog"
 )
 
 // Dispute statuses the simulated provider drives.
@@ -98,7 +99,7 @@ func (s *Service) RefundSimulated(ctx context.Context, accountID, clientSecret s
 		return Simulation{}, ErrRefundRaced
 	}
 	total := before + amount // the charge's refunded total, as applied
-	sim.Status, sim.Message = domain.PaymentRefundedInFull, fmt.Sprintf("Refunded: %s of %s refunded in total", dollars(total), dollars(in.amountCents))
+	sim.Status, sim.Message = domain.PaymentRefundedInFull, fmt.Sprintf("Refunded: %s of %s refunded in total", catalog.Dollars(total), catalog.Dollars(in.amountCents))
 	if total < in.amountCents {
 		sim.Status = domain.PaymentPartiallyRefunded
 	}
@@ -109,9 +110,6 @@ func (s *Service) RefundSimulated(ctx context.Context, accountID, clientSecret s
 // another refund of the same payment was applied at the same time.
 var ErrRefundRaced = domain.Errorf(domain.CodeConflict,
 	"Nothing was refunded: another refund of this payment was applied at the same time. Reload and try again.")
-
-// dollars formats cents as $d.cc.
-func dollars(cents int64) string { return fmt.Sprintf("$%d.%02d", cents/100, cents%100) }
 
 // DisputeSimulated drives a chargeback dispute of accountID's paid
 // simulated payment of clientSecret: opened, won or lost, as Stripe's

@@ -10,6 +10,7 @@ import (
 	"github.com/stripe/stripe-go/v82"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/catalog"
 )
 
 // StripeConfig configures the Stripe provider.
@@ -150,9 +151,9 @@ func defaultPaymentIntent(inv *stripe.Invoice) *stripe.PaymentIntent {
 func (p *Stripe) CreatePaymentIntent(ctx context.Context, r PaymentIntentRequest) (Checkout, error) {
 	params := &stripe.PaymentIntentCreateParams{
 		Amount:                  stripe.Int64(r.AmountCents),
-		Currency:                stripe.String(Currency),
+		Currency:                stripe.String(catalog.Currency),
 		Customer:                stripe.String(r.CustomerID),
-		Description:             stripe.String(creditsDescription(r.Credits)),
+		Description:             stripe.String(catalog.CreditsDescription(r.Credits)),
 		AutomaticPaymentMethods: &stripe.PaymentIntentCreateAutomaticPaymentMethodsParams{Enabled: stripe.Bool(true)},
 	}
 	for k, v := range intentMetadata(r.AccountID, r.Credits) {

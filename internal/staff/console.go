@@ -63,15 +63,19 @@ func (c *Console) Search(ctx context.Context, q string) ([]AccountSummary, error
 	if err != nil {
 		return nil, fmt.Errorf("search accounts: %w", err)
 	}
+	now := c.repo.Now()
 	out := make([]AccountSummary, len(hits))
 	for i, h := range hits {
 		b, ok := briefs[h.AccountID]
 		if !ok {
-			b.SubscriptionStatus = "inactive" // not projected yet
+			b.SubscriptionStatus = domain.StatusInactive // not projected yet
 		}
 		out[i] = AccountSummary{ID: h.AccountID, Email: h.Email, IsStaff: h.IsStaff, CreatedAt: h.CreatedAt,
-			CreditsAvailable: b.CreditsAvailable, SubscriptionStatus: b.SubscriptionStatus,
-			CreditDebt: b.CreditDebt, SpendingFrozen: b.SpendingFrozen, SubscriptionEndsAt: b.SubscriptionEndsAt}
+			CreditsAvailable: b.CreditsAvailable, SubscriptionStatus: b.StatusAt(now),
+			CreditDebt: b.CreditDebt, SpendingFrozen: b.SpendingFrozen}
+		if out[i].SubscriptionStatus == domain.StatusCancelling {
+			out[i].SubscriptionEndsAt = b.SubscriptionEndsAt
+		}
 	}
 	return out, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/catalog"
 )
 
 // Entry is one event of an account's history.
@@ -184,12 +185,12 @@ func Describe(ev domain.Event) (summary string, creditChange int64) {
 	case domain.SoftwareDownloaded:
 		return fmt.Sprintf("Downloaded the %s software v%s", e.Platform, e.Version), 0
 	case domain.PaymentRecorded:
-		return fmt.Sprintf("Payment %s of $%d.%02d: %s", e.Status, e.AmountCents/100, e.AmountCents%100, e.Description), 0
+		return fmt.Sprintf("Payment %s of %s: %s", e.Status, catalog.Dollars(e.AmountCents), e.Description), 0
 	case domain.StaffNoteRecorded:
 		return "Staff note: " + e.Note, 0
 	case domain.PaymentRefunded:
-		return fmt.Sprintf("Payment %s %s: $%d.%02d refunded in total", e.PaymentID, strings.ReplaceAll(e.Status, "_", " "),
-			e.AmountCents/100, e.AmountCents%100), 0
+		return fmt.Sprintf("Payment %s %s: %s refunded in total", e.PaymentID, strings.ReplaceAll(e.Status, "_", " "),
+			catalog.Dollars(e.AmountCents)), 0
 	case domain.CreditsRevoked:
 		s := fmt.Sprintf("%d credit%s taken back for %s of %s", e.Amount, plural(e.Amount), strings.ReplaceAll(e.Reason, "_", " "), e.PaymentID)
 		if e.Debt > 0 {

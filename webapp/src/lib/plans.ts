@@ -45,7 +45,11 @@ export function usePlans() {
   return useSWR<Plans>(plansKey, getPlans);
 }
 
-/** The price of n credits: a package's price if one matches, otherwise per credit. */
+/**
+ * The price of n credits: a package's price if one matches, otherwise per
+ * credit (the server's rule, catalog.PriceCents). Every total shown before
+ * the server's own amount (the purchase's amountCents) comes from here.
+ */
 export function priceForCredits(plans: Plans, credits: number): number {
   const pkg = plans.packages.find((p) => p.credits === credits);
   return pkg ? pkg.priceCents : credits * plans.customCreditPriceCents;

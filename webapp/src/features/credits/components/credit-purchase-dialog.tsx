@@ -5,7 +5,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
-import { customAmountProblem, usePlans } from '@/lib/plans';
+import { customAmountProblem, priceForCredits, usePlans } from '@/lib/plans';
 import { formatCents } from '@/lib/format';
 import { checkoutPath } from '@/config/paths';
 
@@ -117,7 +117,7 @@ export function CreditPurchaseDialog({ open, onOpenChange }: { open: boolean; on
             <p id="custom-credits-hint" className="field-hint">
               {formatCents(plans.customCreditPriceCents)} per credit, at least {plans.minCustomCredits} credits
               {/^\d+$/.test(custom.trim()) && Number(custom) > 0
-                ? ` — total ${formatCents(Number(custom) * plans.customCreditPriceCents)}`
+                ? ` — total ${formatCents(priceForCredits(plans, Number(custom)))}`
                 : ''}
             </p>
           </div>
