@@ -200,14 +200,6 @@ func (r *Repository) Replay(ctx context.Context, id string) (*domain.Account, er
 	return domain.Rehydrate(id, history)
 }
 
-// Load is Replay under its former name, kept only for internal/payments'
-// callers while that package is being moved (issue 27); use Replay.
-//
-// Deprecated: use Replay (whole stream) or FromSnapshot (snapshot).
-func (r *Repository) Load(ctx context.Context, id string) (*domain.Account, error) {
-	return r.Replay(ctx, id)
-}
-
 // History returns every event of account id, in order.
 func (r *Repository) History(ctx context.Context, id string) ([]domain.Recorded, error) {
 	recs, err := r.store.ReadStream(ctx, domain.StreamID(id), 0, 0)

@@ -95,7 +95,7 @@ func (e *env) deliverErr(id, typ string, object map[string]any) (payments.Outcom
 
 func (e *env) load(id string) *domain.Account {
 	e.t.Helper()
-	a, err := e.repo.Load(context.Background(), id)
+	a, err := e.repo.Replay(context.Background(), id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
