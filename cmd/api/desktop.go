@@ -183,8 +183,7 @@ func readIdempotency(r *http.Request) (idempotency, error) {
 		return idempotency{}, nil
 	}
 	if len(key) > maxIdempotencyKey {
-		msg := fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)
-		return idempotency{}, &httpError{Status: http.StatusBadRequest, Message: msg, Fields: map[string]string{"Idempotency-Key": msg}}
+		return idempotency{}, invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)})
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
 	if err != nil {
