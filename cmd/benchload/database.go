@@ -8,11 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/apikeys"
-	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/devseed"
 	"github.com/a2e-automation/app/internal/pgpool"
 )
 
@@ -49,21 +45,10 @@ func durable(ctx context.Context, pool *pgxpool.Pool) error {
 
 // seed makes n sellers with a billion credits each and returns their keys.
 func seed(ctx context.Context, pool *pgxpool.Pool, n int) ([]string, error) {
-	keys, err := apikeys.New(config.DevelopmentSecret) // the processes run in development
-	if err != nil {
-		return nil, err
-	}
-	repo := accounts.NewRepository(eventstore.New(pool), nil)
 	var out []string
 	for i := range n {
-		s, err := repo.Register(ctx, keys, fmt.Sprintf("bench-%d@example.com", i), "no-password", eventstore.Metadata{Actor: "bench"})
+		s, err := devseed.New(ctx, pool, devseed.Options{Email: fmt.Sprintf("bench-%d@example.com", i), Credits: 1_000_000_000, Actor: "bench"})
 		if err != nil {
-			return nil, err
-		}
-		if _, err := repo.Update(ctx, s.AccountID, eventstore.UpdateOptions{Metadata: eventstore.Metadata{Actor: "bench"}},
-			func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-				return nil, a.GrantCredits(domain.CreditsGranted{Amount: 1_000_000_000, Source: domain.SourcePromo}, now)
-			}); err != nil {
 			return nil, err
 		}
 		out = append(out, s.APIKey)

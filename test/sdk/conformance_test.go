@@ -21,8 +21,8 @@ import (
 
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/devseed"
 	"github.com/a2e-automation/app/internal/testing/faultproxy"
-	"github.com/a2e-automation/app/test/sdk/seller"
 )
 
 func TestConformance(t *testing.T) {
@@ -57,7 +57,7 @@ type runner struct {
 // runCase runs c's steps in order with a new account and checks what the
 // account was charged.
 func (s *server) runCase(t *testing.T, r runner, c testCase) {
-	acct := s.seller(t, seller.Options{Credits: c.Account.Credits, Frozen: c.Account.Frozen})
+	acct := s.seller(t, devseed.Options{Credits: c.Account.Credits, Frozen: c.Account.Frozen})
 	vars := map[string]string{"key": "conformance-" + randomHex(8), "email": acct.Email}
 	if c.OtherListing {
 		vars["otherListingId"] = s.otherListing(t)
@@ -73,7 +73,7 @@ func (s *server) runCase(t *testing.T, r runner, c testCase) {
 // runStep arranges the server for st, runs the runner once through a
 // recorder, and checks its line and its attempts; it saves st's variables
 // into vars.
-func (s *server) runStep(t *testing.T, r runner, acct seller.Seller, st step, vars map[string]string, n int) {
+func (s *server) runStep(t *testing.T, r runner, acct devseed.Seller, st step, vars map[string]string, n int) {
 	t.Helper()
 	op, err := expand(st.Op, vars)
 	if err != nil {

@@ -20,11 +20,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/devseed"
 	"github.com/a2e-automation/app/internal/testing/faultproxy"
 	"github.com/a2e-automation/app/internal/testing/syncbuf"
 	"github.com/a2e-automation/app/internal/testing/testbin"
 	"github.com/a2e-automation/app/internal/testing/testdb"
-	"github.com/a2e-automation/app/test/sdk/seller"
 )
 
 // rateLimit is bin/api's RATE_LIMIT_PER_MINUTE: a key that used it up may
@@ -96,9 +96,9 @@ func listening(r io.Reader) (string, error) {
 }
 
 // seller makes an account with its API key (test/sdk/seller).
-func (s *server) seller(t *testing.T, o seller.Options) seller.Seller {
+func (s *server) seller(t *testing.T, o devseed.Options) devseed.Seller {
 	t.Helper()
-	sl, err := seller.New(context.Background(), s.db, o)
+	sl, err := devseed.New(context.Background(), s.db, o)
 	if err != nil {
 		t.Fatalf("seed a seller: %v", err)
 	}
@@ -132,7 +132,7 @@ func (s *server) do(method, path, key string, body any) (int, []byte, error) {
 // otherListing is the id of a listing of a new account.
 func (s *server) otherListing(t *testing.T) string {
 	t.Helper()
-	other := s.seller(t, seller.Options{Credits: 1})
+	other := s.seller(t, devseed.Options{Credits: 1})
 	status, body, err := s.do(http.MethodPost, "/v1/listings", other.APIKey,
 		map[string]string{"amazonUrl": "https://www.amazon.com/dp/B08N5WRWNW"})
 	var l struct{ ID string }

@@ -18,13 +18,13 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/a2e-automation/app/internal/devseed"
 	"github.com/a2e-automation/app/migrations"
-	"github.com/a2e-automation/app/test/sdk/seller"
 )
 
 func main() {
 	db := flag.String("db", "", "PostgreSQL URL of the database (required)")
-	var o seller.Options
+	var o devseed.Options
 	flag.StringVar(&o.Email, "email", "", "the seller's email (default a fresh one)")
 	flag.Int64Var(&o.Credits, "credits", 0, "promotional credits to grant")
 	flag.BoolVar(&o.Frozen, "frozen", false, "open a payment dispute, freezing spending")
@@ -41,7 +41,7 @@ func main() {
 	fmt.Println(key)
 }
 
-func seed(ctx context.Context, db string, o seller.Options) (string, error) {
+func seed(ctx context.Context, db string, o devseed.Options) (string, error) {
 	if err := migrations.Apply(ctx, db); err != nil {
 		return "", err
 	}
@@ -50,6 +50,6 @@ func seed(ctx context.Context, db string, o seller.Options) (string, error) {
 		return "", err
 	}
 	defer pool.Close()
-	s, err := seller.New(ctx, pool, o)
+	s, err := devseed.New(ctx, pool, o)
 	return s.APIKey, err
 }

@@ -1,8 +1,9 @@
-// Package seller makes sellers for trying the SDKs against a real bin/api
-// in development: an account registered in the ledger, with promotional
-// credits, optionally frozen by a payment dispute. Its API key is made with
-// the development secret, so only a bin/api in development accepts it.
-package seller
+// Package devseed makes sellers for a bin/api run in development (trying
+// the SDKs, their conformance cases, make bench-load): an account
+// registered in the ledger, with promotional credits, optionally frozen by
+// a payment dispute. Its API key is made with the development secret, so
+// only a bin/api in development accepts it.
+package devseed
 
 import (
 	"context"
@@ -24,6 +25,7 @@ type Options struct {
 	Email   string // empty: a fresh one
 	Credits int64  // promotional credits granted
 	Frozen  bool   // a payment dispute is open, so spending answers 403
+	Actor   string // the events' metadata actor; empty: "seed"
 }
 
 // Seller is a seller made by New.
@@ -42,7 +44,10 @@ func New(ctx context.Context, pool *pgxpool.Pool, o Options) (Seller, error) {
 	if err != nil {
 		return Seller{}, err
 	}
-	md := eventstore.Metadata{Actor: "seed"}
+	if o.Actor == "" {
+		o.Actor = "seed"
+	}
+	md := eventstore.Metadata{Actor: o.Actor}
 	repo := accounts.NewRepository(eventstore.New(pool), nil)
 	s, err := repo.Register(ctx, keys, o.Email, "no-password", md)
 	if err != nil {
