@@ -95,7 +95,7 @@ func listening(r io.Reader) (string, error) {
 	return "", fmt.Errorf("bin/api exited before listening")
 }
 
-// seller makes an account with its API key (test/sdk/seller).
+// seller makes an account with its API key (internal/devseed).
 func (s *server) seller(t *testing.T, o devseed.Options) devseed.Seller {
 	t.Helper()
 	sl, err := devseed.New(context.Background(), s.db, o)
