@@ -154,6 +154,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Accounts: repo, Auth: authStore, Keys: keys, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
 		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
+		SupportReplyMail: supportReplyMail(cfg.ProductName, cfg.SupportEmail, cfg.BaseURL),
 	})
 	return Deps{
 		Config: cfg, Log: log, Resets: resets,

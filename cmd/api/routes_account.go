@@ -24,6 +24,7 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Get("/usage-statistics", handleUsageStatistics(d))
 		r.Get("/transactions", handleTransactions(d))
 		r.Post("/support/requests", handleSupportRequest(d))
+		r.Get("/support/requests", handleSupportRequests(d))
 		r.Get("/download/windows", handleDownloadWindows(d))
 		r.Post("/download/windows/link", handleDownloadLink(d))
 	})

@@ -13,5 +13,10 @@ func addStaffRoutes(r chi.Router, d Deps) {
 		r.Get("/accounts/{id}/comparison", handleStaffComparison(d))
 		r.Post("/accounts/{id}/adjustments", handleStaffAdjustment(d))
 		r.Post("/projections/{name}/rebuild", handleStaffRebuild(d))
+		// The support inbox (issue 26).
+		r.Get("/support-requests", handleStaffSupportInbox(d))
+		r.Get("/support-requests/{id}", handleStaffSupportRequest(d))
+		r.Post("/support-requests/{id}/replies", handleStaffSupportReply(d))
+		r.Post("/support-requests/{id}/status", handleStaffSupportStatus(d))
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/staff"
 )
 
@@ -27,8 +28,8 @@ type staffEnv struct {
 	past            *accounts.Repository
 }
 
-func newStaffEnv(t *testing.T) *staffEnv {
-	e := newTestEnv(t)
+func newStaffEnv(t *testing.T, configure ...func(*config.Config)) *staffEnv {
+	e := newTestEnv(t, configure...)
 	s := &staffEnv{testEnv: e, staff: e.seedAccount("support@example.com"),
 		clock: time.Now().UTC().Add(-60 * 24 * time.Hour).Truncate(time.Second)}
 	s.past = accounts.NewRepository(e.deps.Store, func() time.Time { return s.clock })

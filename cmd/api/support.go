@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/a2e-automation/app/internal/app/command"
@@ -73,6 +74,61 @@ func supportMail(supportEmail string) func(supportrequests.Request) mail.Message
 			To: supportEmail, ReplyTo: sr.Email,
 			Subject: "Support request: " + strings.Join(strings.Fields(sr.Subject), " "),
 			Text:    fmt.Sprintf("From %s (account %s), request %s:\n\n%s\n", sr.Email, sr.AccountID, sr.ID, sr.Message),
+		}
+	}
+}
+
+// sellerSupportRequest is one of the seller's own requests with the
+// replies to it, as GET /api/support/requests lists them. Staff addresses
+// are not shown: a reply is from support.
+type sellerSupportRequest struct {
+	ID        string               `json:"id"`
+	Subject   string               `json:"subject"`
+	Message   string               `json:"message"`
+	Status    string               `json:"status"`
+	CreatedAt time.Time            `json:"createdAt"`
+	Replies   []sellerSupportReply `json:"replies"`
+}
+
+type sellerSupportReply struct {
+	Message   string    `json:"message"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// handleSupportRequests lists the signed-in seller's latest requests,
+// newest first, each with its replies.
+func handleSupportRequests(d Deps) http.HandlerFunc {
+	type response struct {
+		Requests []sellerSupportRequest `json:"requests"`
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		threads, err := d.Support.OfAccount(r.Context(), currentSession(r.Context()).AccountID)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		out := response{Requests: make([]sellerSupportRequest, len(threads))}
+		for i, t := range threads {
+			out.Requests[i] = sellerSupportRequest{ID: t.ID, Subject: t.Subject, Message: t.Message, Status: t.Status,
+				CreatedAt: t.CreatedAt, Replies: make([]sellerSupportReply, len(t.Thread))}
+			for j, reply := range t.Thread {
+				out.Requests[i].Replies[j] = sellerSupportReply{Message: reply.Message, CreatedAt: reply.CreatedAt}
+			}
+		}
+		encode(w, http.StatusOK, out)
+	}
+}
+
+// supportReplyMail is the mail of a staff reply to the seller who asked:
+// the reply's text, and where the whole thread is (APP_BASE_URL/support);
+// the seller's answer by mail goes to the support mailbox.
+func supportReplyMail(productName, supportEmail, baseURL string) func(supportrequests.Request, supportrequests.Reply) mail.Message {
+	return func(sr supportrequests.Request, reply supportrequests.Reply) mail.Message {
+		return mail.Message{
+			To: sr.Email, ReplyTo: supportEmail,
+			Subject: "Re: " + strings.Join(strings.Fields(sr.Subject), " "),
+			Text: fmt.Sprintf("%s\n\n-- \n%s support. Your request and every reply: %s/support\n\n> %s\n",
+				reply.Message, productName, strings.TrimSuffix(baseURL, "/"), strings.ReplaceAll(sr.Message, "\n", "\n> ")),
 		}
 	}
 }

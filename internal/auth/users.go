@@ -86,3 +86,22 @@ func (s *Store) FindUsers(ctx context.Context, q string, limit int) ([]UserHit, 
 	}
 	return hits, nil
 }
+
+// UsersByID reads the users of accountIDs (those that exist), for the
+// staff console's summaries beside other lists (the support inbox).
+func (s *Store) UsersByID(ctx context.Context, accountIDs []string) ([]UserHit, error) {
+	rows, err := s.pool.Query(ctx, `SELECT account_id::text, email, is_staff, created_at FROM users
+		WHERE account_id::text = ANY($1)`, accountIDs)
+	if err != nil {
+		return nil, fmt.Errorf("read users: %w", err)
+	}
+	hits, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (UserHit, error) {
+		var h UserHit
+		err := r.Scan(&h.AccountID, &h.Email, &h.IsStaff, &h.CreatedAt)
+		return h, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read users: %w", err)
+	}
+	return hits, nil
+}

@@ -15,21 +15,24 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/projections"
 )
 
 // Console is what staff routes call.
 type Console struct {
-	users   *auth.Store          // owner of users
-	read    *projections.Reader  // owner of the read tables
-	repo    *accounts.Repository // the events
+	users   *auth.Store            // owner of users
+	read    *projections.Reader    // owner of the read tables
+	repo    *accounts.Repository   // the events
+	support *supportrequests.Store // owner of the support requests
 	History *History
 }
 
 // NewConsole returns a Console; secret signs history cursors. It reads
 // users through auth and the read tables through projections, their owners.
 func NewConsole(pool *pgxpool.Pool, repo *accounts.Repository, secret string) *Console {
-	return &Console{users: auth.NewStore(pool, secret), read: projections.NewReader(pool), repo: repo, History: NewHistory(repo.Store(), secret)}
+	return &Console{users: auth.NewStore(pool, secret), read: projections.NewReader(pool), repo: repo,
+		support: supportrequests.NewStore(pool), History: NewHistory(repo.Store(), secret)}
 }
 
 // AccountSummary is a search hit.
@@ -55,13 +58,37 @@ func (c *Console) Search(ctx context.Context, q string) ([]AccountSummary, error
 	if err != nil {
 		return nil, fmt.Errorf("search accounts: %w", err)
 	}
+	return c.summarize(ctx, hits)
+}
+
+// Summaries are the summaries of accountIDs, by id; an account that does
+// not exist is absent.
+func (c *Console) Summaries(ctx context.Context, accountIDs []string) (map[string]AccountSummary, error) {
+	users, err := c.users.UsersByID(ctx, accountIDs)
+	if err != nil {
+		return nil, fmt.Errorf("account summaries: %w", err)
+	}
+	list, err := c.summarize(ctx, users)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]AccountSummary, len(list))
+	for _, s := range list {
+		out[s.ID] = s
+	}
+	return out, nil
+}
+
+// summarize adds to each user its account's balance, subscription, debt
+// and frozen state from the read tables.
+func (c *Console) summarize(ctx context.Context, hits []auth.UserHit) ([]AccountSummary, error) {
 	ids := make([]string, len(hits))
 	for i, h := range hits {
 		ids[i] = h.AccountID
 	}
 	briefs, err := c.read.Briefs(ctx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("search accounts: %w", err)
+		return nil, fmt.Errorf("account summaries: %w", err)
 	}
 	now := c.repo.Now()
 	out := make([]AccountSummary, len(hits))

@@ -1,5 +1,6 @@
 // Package supportrequests keeps the support requests sellers send from the
-// dashboard (table support_requests).
+// dashboard (table support_requests) and the thread of staff replies to
+// each (support_replies): the console's support inbox.
 package supportrequests
 
 import (
@@ -22,7 +23,10 @@ type Request struct {
 	Email     string // the seller's address, to answer to
 	Subject   string
 	Message   string
+	Status    string // StatusOpen, StatusAnswered or StatusClosed
 	CreatedAt time.Time
+	UpdatedAt time.Time
+	Replies   int // replies in its thread (lists only)
 }
 
 // Store writes support requests.
@@ -56,7 +60,8 @@ func (e *TooManyError) Error() string {
 // lock): over any of limits, nothing is stored and the error is a
 // *TooManyError.
 func (s *Store) Create(ctx context.Context, accountID, email, subject, message string, now time.Time, limits []Limit, notify func(Request) mail.Message) (Request, error) {
-	r := Request{ID: uuid.NewString(), AccountID: accountID, Email: email, Subject: subject, Message: message, CreatedAt: now}
+	r := Request{ID: uuid.NewString(), AccountID: accountID, Email: email, Subject: subject, Message: message,
+		Status: StatusOpen, CreatedAt: now, UpdatedAt: now}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('support_requests:' || $1, 0))`, accountID); err != nil {
 			return fmt.Errorf("lock support requests: %w", err)
@@ -66,8 +71,8 @@ func (s *Store) Create(ctx context.Context, accountID, email, subject, message s
 				return err
 			}
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO support_requests (id, account_id, email, subject, message, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6)`, r.ID, r.AccountID, r.Email, r.Subject, r.Message, r.CreatedAt); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO support_requests (id, account_id, email, subject, message, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $6)`, r.ID, r.AccountID, r.Email, r.Subject, r.Message, r.CreatedAt); err != nil {
 			return fmt.Errorf("store support request: %w", err)
 		}
 		return mail.Enqueue(ctx, tx, mail.KindSupport, notify(r), now)

@@ -31,6 +31,8 @@ type Deps struct {
 	// one to the support mailbox.
 	Support     *supportrequests.Store
 	SupportMail func(supportrequests.Request) mail.Message
+	// SupportReplyMail composes the mail of a staff reply to the seller.
+	SupportReplyMail func(supportrequests.Request, supportrequests.Reply) mail.Message
 	// MailQueued is called after a mail was queued in the outbox (the
 	// sender's Nudge), so it goes out at once.
 	MailQueued func()
@@ -46,6 +48,9 @@ type Commands struct {
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
+	// The console's support inbox (issue 26).
+	ReplySupportRequest     ReplySupportRequestHandler
+	SetSupportRequestStatus SetSupportRequestStatusHandler
 }
 
 // New builds every use case on d.
@@ -63,5 +68,8 @@ func New(d Deps) Commands {
 		VeroCheck:            VeroCheckHandler{accounts: d.Accounts},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
+		ReplySupportRequest: ReplySupportRequestHandler{store: d.Support, now: d.Now, compose: d.SupportReplyMail,
+			queued: d.MailQueued},
+		SetSupportRequestStatus: SetSupportRequestStatusHandler{store: d.Support, now: d.Now},
 	}
 }
