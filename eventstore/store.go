@@ -60,7 +60,11 @@ type Metadata struct {
 	CorrelationID string `json:"correlationId,omitempty"`
 	CausationID   string `json:"causationId,omitempty"`
 	Actor         string `json:"actor,omitempty"`
-	RequestID     string `json:"requestId,omitempty"`
+	// Reason is why a staff member asked for what the events record (a
+	// refund or cancellation from the console, applied from the provider's
+	// webhook): shown beside them in the staff history. Never a secret.
+	Reason    string `json:"reason,omitempty"`
+	RequestID string `json:"requestId,omitempty"`
 	// IdempotencyKey is the key the client sent with the request, as sent
 	// (the desktop API reads a listing back by it after the key's replay
 	// window). Never a secret.

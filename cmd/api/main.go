@@ -150,19 +150,21 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		return resetMail(cfg.ProductName, cfg.BaseURL, to, token)
 	}, sender.Nudge, log)
 	support := supportrequests.NewStore(pool)
+	paymentService := payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
+		payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge))
 	commands := command.New(command.Deps{
 		Accounts: repo, Auth: authStore, Keys: keys, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
 		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
 		SupportReplyMail: supportReplyMail(cfg.ProductName, cfg.SupportEmail, cfg.BaseURL),
+		Payments:         paymentService,
 	})
 	return Deps{
 		Config: cfg, Log: log, Resets: resets,
 		Readiness: db.Readiness(),
 		Accounts:  repo, Commands: commands,
-		Staff: staff.NewConsole(pool, repo, cfg.Secret),
-		Payments: payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
-			payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge)),
+		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
+		Payments:    paymentService,
 		Projections: projections.NewProjector(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: authStore, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),

@@ -13,6 +13,9 @@ func addStaffRoutes(r chi.Router, d Deps) {
 		r.Get("/accounts/{id}/comparison", handleStaffComparison(d))
 		r.Post("/accounts/{id}/adjustments", handleStaffAdjustment(d))
 		r.Post("/projections/{name}/rebuild", handleStaffRebuild(d))
+		// Money actions through the payment provider (issue 26).
+		r.Post("/accounts/{id}/refunds", handleStaffRefund(d))
+		r.Post("/accounts/{id}/subscription/cancel", handleStaffCancelSubscription(d))
 		// The support inbox (issue 26).
 		r.Get("/support-requests", handleStaffSupportInbox(d))
 		r.Get("/support-requests/{id}", handleStaffSupportRequest(d))

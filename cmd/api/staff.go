@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 )
 
@@ -35,7 +36,7 @@ func requireStaff(d Deps) func(http.Handler) http.Handler {
 	}
 }
 
-func staffActor(r *http.Request) string { return "staff:" + currentSession(r.Context()).AccountID }
+func staffActor(r *http.Request) string { return command.StaffActor(currentSession(r.Context()).AccountID) }
 
 // accountParam is the {id} of a staff route, a uuid.
 func accountParam(r *http.Request) (string, error) {

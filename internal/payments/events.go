@@ -85,6 +85,9 @@ type change struct {
 	// retryUnknown: a payment the ledger does not know yet is worth a
 	// redelivery (a refund or dispute that overtook its payment's event).
 	retryUnknown bool
+	// staff: the console requests (refunds, cancellations) the event
+	// applies, whose staff member and reason go into its metadata.
+	staff *attribution
 }
 
 // ignore is a change that records nothing, for reason.
@@ -137,6 +140,9 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 		return out, nil
 	}
 	md.CausationID = ev.ID
+	if c.staff != nil {
+		md.Actor, md.Reason = c.staff.actor, c.staff.reason
+	}
 	created := time.Unix(ev.Created, 0).UTC()
 	var recorded bool
 	out.Result, err = s.accounts.Update(ctx, c.accountID, eventstore.UpdateOptions{
@@ -155,6 +161,9 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 		}
 		recorded = len(a.Changes()) > before
 		if err := s.queueBillingMail(ctx, tx, a, at); err != nil {
+			return nil, err
+		}
+		if err := c.staff.save(ctx, tx, ev.ID); err != nil {
 			return nil, err
 		}
 		return nil, c.settles.save(ctx, tx)
@@ -340,8 +349,14 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 	c := change{accountID: accountID}
 	switch {
 	case ev.Type == stripe.EventTypeCustomerSubscriptionDeleted || sub.Status == stripe.SubscriptionStatusCanceled:
+		if c.staff, err = s.staffAttribution(ctx, accountID, actionStaffCancelNow, sub.ID, 0, -1); err != nil {
+			return change{}, err
+		}
 		c.apply = func(a *domain.Account, at time.Time) error { return a.EndSubscription(sub.ID, at) }
 	case sub.CancelAtPeriodEnd || sub.CancelAt != 0:
+		if c.staff, err = s.staffAttribution(ctx, accountID, actionStaffCancel, sub.ID, 0, -1); err != nil {
+			return change{}, err
+		}
 		c.apply = func(a *domain.Account, at time.Time) error {
 			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusActive || staleFor(a, ev) {
 				return nil // another subscription, or not active (already cancelling, past due or ended)

@@ -72,6 +72,20 @@ type Provider interface {
 	// InvoiceOfPaymentIntent is the invoice a PaymentIntent paid ("" for
 	// none known): how a refunded or disputed renewal finds its cycle.
 	InvoiceOfPaymentIntent(ctx context.Context, paymentIntentID string) (string, error)
+	// PaymentIntentOfInvoice is the PaymentIntent that paid an invoice (""
+	// for none known): what a staff refund of a renewal refunds.
+	PaymentIntentOfInvoice(ctx context.Context, invoiceID string) (string, error)
+	// Refund refunds part or all of a PaymentIntent's charge and returns
+	// the refund's id; the ledger changes when its charge.refunded arrives.
+	Refund(ctx context.Context, r RefundRequest) (refundID string, err error)
+}
+
+// RefundRequest asks for a refund of AmountCents of a PaymentIntent.
+type RefundRequest struct {
+	AccountID       string
+	PaymentIntentID string
+	AmountCents     int64
+	IdempotencyKey  string // the reservation's: a retry refunds once
 }
 
 // PortalRequest asks for a billing portal session of a customer.

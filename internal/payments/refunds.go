@@ -11,6 +11,7 @@ import (
 	"github.com/stripe/stripe-go/v82"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/accounts"
 )
 
 // paymentRef is the ledger's payment behind a charge: its account and
@@ -80,9 +81,31 @@ func (s *Service) onChargeRefunded(ctx context.Context, ev stripe.Event) (change
 	if err != nil || !ok {
 		return ignore("not a payment of this product"), err
 	}
-	return change{accountID: ref.accountID, retryUnknown: true, apply: func(a *domain.Account, at time.Time) error {
+	staff, err := s.refundAttribution(ctx, ref, ch.AmountRefunded)
+	if err != nil {
+		return change{}, err
+	}
+	return change{accountID: ref.accountID, retryUnknown: true, staff: staff, apply: func(a *domain.Account, at time.Time) error {
 		return a.RefundPayment(ref.paymentID, ch.AmountRefunded, at)
 	}}, nil
+}
+
+// refundAttribution finds the staff refunds of ref that a new refunded
+// total of total covers: those asked from the console, in order, whose
+// amounts fit between what the ledger has refunded so far and total.
+func (s *Service) refundAttribution(ctx context.Context, ref paymentRef, total int64) (*attribution, error) {
+	a, err := s.accounts.FromSnapshot(ctx, ref.accountID)
+	if accounts.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, _ := a.Paid(ref.paymentID)
+	if total <= p.RefundedCents {
+		return nil, nil // a redelivery or a late event: it changes nothing
+	}
+	return s.staffAttribution(ctx, ref.accountID, actionStaffRefund, ref.paymentID, p.RefundedCents, total)
 }
 
 // onRefundCreated acknowledges refund.created: the refund is applied from

@@ -36,6 +36,7 @@ const (
 	simInvoice      = "in_sim_"
 	simIntent       = "pi_sim_"
 	simEvent        = "evt_sim_"
+	simRefund       = "re_sim_"
 )
 
 // Name implements Provider.
@@ -90,6 +91,19 @@ const SimulatedPortalPath = "/dev/billing-portal"
 // InvoiceOfPaymentIntent implements Provider: the simulated renewals are
 // paid without a PaymentIntent, so none is known.
 func (*Simulated) InvoiceOfPaymentIntent(context.Context, string) (string, error) { return "", nil }
+
+// PaymentIntentOfInvoice implements Provider: a simulated subscription's
+// first invoice is paid by the PaymentIntent of its checkout (found in
+// payment_intents by the service); renewals by none.
+func (*Simulated) PaymentIntentOfInvoice(context.Context, string) (string, error) { return "", nil }
+
+// Refund implements Provider: the refund's id, the same for the same
+// idempotency key; the service then applies the charge.refunded Stripe
+// would send.
+func (*Simulated) Refund(_ context.Context, r RefundRequest) (string, error) {
+	t, _ := simObject(r.IdempotencyKey)
+	return simRefund + t, nil
+}
 
 // simToken is a random id part.
 func simToken() string { return strings.ToLower(rand.Text()) }

@@ -274,6 +274,48 @@ func (p *Stripe) InvoiceOfPaymentIntent(ctx context.Context, paymentIntentID str
 	return "", nil
 }
 
+// PaymentIntentOfInvoice implements Provider through the invoice's
+// payments: the one that paid it.
+func (p *Stripe) PaymentIntentOfInvoice(ctx context.Context, invoiceID string) (string, error) {
+	params := &stripe.InvoicePaymentListParams{Invoice: stripe.String(invoiceID), Status: stripe.String("paid")}
+	params.Limit = stripe.Int64(1)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	for ip, err := range p.client.V1InvoicePayments.List(ctx, params) {
+		if err != nil {
+			return "", stripeError(err)
+		}
+		if ip.Payment != nil && ip.Payment.PaymentIntent != nil {
+			return ip.Payment.PaymentIntent.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// Refund implements Provider with the Refunds API. Stripe's refusals a
+// staff member can act on (more than is left, already refunded, disputed)
+// answer with Stripe's message.
+func (p *Stripe) Refund(ctx context.Context, r RefundRequest) (string, error) {
+	params := &stripe.RefundCreateParams{
+		PaymentIntent: stripe.String(r.PaymentIntentID), Amount: stripe.Int64(r.AmountCents),
+		Reason: stripe.String(string(stripe.RefundReasonRequestedByCustomer)),
+	}
+	params.AddMetadata(metaAccountID, r.AccountID)
+	params.SetIdempotencyKey(r.IdempotencyKey)
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	refund, err := p.client.V1Refunds.Create(ctx, params)
+	var se *stripe.Error
+	if errors.As(err, &se) && (se.Code == stripe.ErrorCodeAmountTooLarge || se.Code == stripe.ErrorCodeChargeAlreadyRefunded ||
+		se.Code == stripe.ErrorCodeChargeDisputed) {
+		return "", domain.Errorf(domain.CodeConflict, "Stripe refused the refund: %s", se.Msg)
+	}
+	if err != nil {
+		return "", stripeError(err)
+	}
+	return refund.ID, nil
+}
+
 // ErrProviderUnavailable answers a call during which Stripe did not answer
 // in time, failed on its side or was out of reach: nothing was decided, and
 // the same call may be tried again in a few seconds.

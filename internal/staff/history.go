@@ -29,6 +29,7 @@ type Entry struct {
 	Time           time.Time `json:"time"`
 	Type           string    `json:"type"`
 	Actor          string    `json:"actor"`
+	Reason         string    `json:"reason,omitempty"` // a staff member's, for an action asked from the console
 	Summary        string    `json:"summary"`
 	CreditChange   int64     `json:"creditChange"`
 	RunningBalance int64     `json:"runningBalance"`
@@ -89,7 +90,7 @@ func (h *History) Page(ctx context.Context, id string, asOf *time.Time, cursor s
 		balance += change
 		page.Entries = append(page.Entries, Entry{
 			Version: rec.StreamVersion, Position: rec.GlobalPosition, Time: rec.RecordedAt, Type: rec.Type,
-			Actor: rec.Metadata.Actor, Summary: summary, CreditChange: change, RunningBalance: balance,
+			Actor: rec.Metadata.Actor, Reason: rec.Metadata.Reason, Summary: summary, CreditChange: change, RunningBalance: balance,
 		})
 	}
 	if more && len(page.Entries) > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/supportrequests"
 )
 
@@ -33,6 +34,9 @@ type Deps struct {
 	SupportMail func(supportrequests.Request) mail.Message
 	// SupportReplyMail composes the mail of a staff reply to the seller.
 	SupportReplyMail func(supportrequests.Request, supportrequests.Reply) mail.Message
+	// Payments asks the payment provider for staff refunds and
+	// cancellations.
+	Payments *payments.Service
 	// MailQueued is called after a mail was queued in the outbox (the
 	// sender's Nudge), so it goes out at once.
 	MailQueued func()
@@ -51,6 +55,9 @@ type Commands struct {
 	// The console's support inbox (issue 26).
 	ReplySupportRequest     ReplySupportRequestHandler
 	SetSupportRequestStatus SetSupportRequestStatusHandler
+	// Money actions from the console, through the provider (issue 26).
+	StaffRefund             StaffRefundHandler
+	StaffCancelSubscription StaffCancelSubscriptionHandler
 }
 
 // New builds every use case on d.
@@ -71,5 +78,7 @@ func New(d Deps) Commands {
 		ReplySupportRequest: ReplySupportRequestHandler{store: d.Support, now: d.Now, compose: d.SupportReplyMail,
 			queued: d.MailQueued},
 		SetSupportRequestStatus: SetSupportRequestStatusHandler{store: d.Support, now: d.Now},
+		StaffRefund:             StaffRefundHandler{payments: d.Payments},
+		StaffCancelSubscription: StaffCancelSubscriptionHandler{payments: d.Payments},
 	}
 }

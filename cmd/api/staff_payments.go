@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/payments"
+)
+
+// Reasons of staff money actions: as an adjustment's.
+const (
+	minStaffReason = 3
+	maxStaffReason = 500
+)
+
+func staffReasonProblem(reason string) string {
+	if n := utf8.RuneCountInString(strings.TrimSpace(reason)); n < minStaffReason || n > maxStaffReason {
+		return fmt.Sprintf("A reason of %d to %d characters is required", minStaffReason, maxStaffReason)
+	}
+	return ""
+}
+
+// staffActionResponse is the answer of a refund or cancellation: applied
+// (the simulated provider; the history shows it) or requested (Stripe took
+// it; the history shows it when its webhook arrives).
+type staffActionResponse struct {
+	Status      string `json:"status"`
+	Message     string `json:"message"`
+	AmountCents int64  `json:"amountCents,omitempty"`
+	RefundID    string `json:"refundId,omitempty"`
+	Replayed    bool   `json:"replayed,omitempty"`
+}
+
+func writeStaffAction(d Deps, w http.ResponseWriter, r *http.Request, out payments.StaffAction) {
+	status := http.StatusAccepted
+	if out.Status == payments.StaffActionApplied {
+		awaitProjections(d, r, out.Position)
+		status = http.StatusOK
+	}
+	encode(w, status, staffActionResponse{Status: out.Status, Message: out.Message, AmountCents: out.AmountCents,
+		RefundID: out.RefundID, Replayed: out.Replayed})
+}
+
+type staffRefundRequest struct {
+	PaymentID string `json:"paymentId"`
+	Credits   *int64 `json:"credits"`
+	Reason    string `json:"reason"`
+}
+
+// Valid implements validator.
+func (q staffRefundRequest) Valid(context.Context) map[string]string {
+	p := map[string]string{}
+	if n := len(strings.TrimSpace(q.PaymentID)); n == 0 || n > 255 {
+		p["paymentId"] = "The payment to refund is required"
+	}
+	if q.Credits != nil && *q.Credits < 1 {
+		p["credits"] = "Credits to refund must be a whole number of at least 1, or left out to refund what is left"
+	}
+	if msg := staffReasonProblem(q.Reason); msg != "" {
+		p["reason"] = msg
+	}
+	return p
+}
+
+// handleStaffRefund refunds a payment of the account through the payment
+// provider; an Idempotency-Key makes a retry refund once.
+func handleStaffRefund(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := accountParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		key := r.Header.Get("Idempotency-Key")
+		if len(key) > maxIdempotencyKey {
+			writeError(w, r, d.Log, invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)}))
+			return
+		}
+		req, err := decode[staffRefundRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		out, err := d.Commands.StaffRefund.Handle(r.Context(), command.StaffRefund{
+			StaffID: currentSession(r.Context()).AccountID, AccountID: id, PaymentID: strings.TrimSpace(req.PaymentID),
+			Credits: req.Credits, Reason: strings.TrimSpace(req.Reason), IdempotencyKey: key,
+		})
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		d.Log.InfoContext(r.Context(), "staff refund", "staff", staffActor(r), "account", id, "payment", req.PaymentID, "cents", out.AmountCents)
+		writeStaffAction(d, w, r, out)
+	}
+}
+
+type staffCancelRequest struct {
+	AtPeriodEnd *bool  `json:"atPeriodEnd"`
+	Reason      string `json:"reason"`
+}
+
+// Valid implements validator.
+func (q staffCancelRequest) Valid(context.Context) map[string]string {
+	p := map[string]string{}
+	if q.AtPeriodEnd == nil {
+		p["atPeriodEnd"] = "Say whether to cancel at the period end (true) or now (false)"
+	}
+	if msg := staffReasonProblem(q.Reason); msg != "" {
+		p["reason"] = msg
+	}
+	return p
+}
+
+// handleStaffCancelSubscription cancels the account's subscription through
+// the payment provider, at the period end or now.
+func handleStaffCancelSubscription(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := accountParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		req, err := decode[staffCancelRequest](r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		out, err := d.Commands.StaffCancelSubscription.Handle(r.Context(), command.StaffCancelSubscription{
+			StaffID: currentSession(r.Context()).AccountID, AccountID: id, AtPeriodEnd: *req.AtPeriodEnd, Reason: strings.TrimSpace(req.Reason),
+		})
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		d.Log.InfoContext(r.Context(), "staff cancellation", "staff", staffActor(r), "account", id, "atPeriodEnd", *req.AtPeriodEnd)
+		writeStaffAction(d, w, r, out)
+	}
+}

@@ -1,0 +1,415 @@
+package payments
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/stripe/stripe-go/v82"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/catalog"
+)
+
+// Refunds and cancellations staff ask for from the console (issue 26). They
+// go through the provider like the seller's own calls: reserve (a
+// provider_requests row carrying the staff member and the reason), call
+// with the reservation's idempotency key and no transaction open, record
+// the answer. The ledger changes only when the provider's event arrives
+// (the webhook; the simulated provider builds the same event and applies it
+// at once), and Apply takes the staff member and the reason from the
+// reservation into that event's metadata, so the staff history shows them
+// beside the refund or cancellation.
+
+// Actions of staff reservations in provider_requests.
+const (
+	actionStaffRefund    = "staff_refund"
+	actionStaffCancel    = "staff_cancel"
+	actionStaffCancelNow = "staff_cancel_now"
+)
+
+// StaffRefund asks for a refund from the staff console.
+type StaffRefund struct {
+	AccountID, PaymentID string
+	Credits              *int64 // the price of this many of its credits; nil: all that is left
+	Actor, Reason        string // staff:<id>, and why
+	// IdempotencyKey is the console's Idempotency-Key: the same key again
+	// refunds once and answers the first refund. "": every call is new.
+	IdempotencyKey string
+}
+
+// StaffCancel asks for a subscription's cancellation from the console.
+type StaffCancel struct {
+	AccountID     string
+	AtPeriodEnd   bool // else now
+	Actor, Reason string
+}
+
+// StaffAction is what a staff refund or cancellation did.
+type StaffAction struct {
+	Status      string // StaffActionApplied or StaffActionRequested
+	Message     string
+	AmountCents int64  // a refund's amount
+	RefundID    string // the provider's refund
+	Replayed    bool   // the same Idempotency-Key answered before
+	Position    int64  // the applied event's position; 0 while only requested
+}
+
+// Statuses of a StaffAction.
+const (
+	// StaffActionRequested: the provider took it; the ledger shows it when
+	// the provider's webhook arrives (seconds).
+	StaffActionRequested = "requested"
+	// StaffActionApplied: the ledger shows it already (the simulated
+	// provider applies its event at once).
+	StaffActionApplied = "applied"
+)
+
+// staffRequest is a staff reservation.
+type staffRequest struct {
+	key, status, requestHash string
+	amountCents              int64
+	refundID                 string
+	applied                  bool
+}
+
+// RefundByStaff refunds a paid payment of the account, wholly or the price
+// of r.Credits of its credits, through the provider. A console
+// Idempotency-Key used again answers the first refund and refunds nothing
+// more; used with another payment or amount, it is refused
+// (eventstore.ErrIdempotencyKeyReused). When the provider does not answer
+// the reservation stays, and the retry with the same key gets the refund
+// that call may have made: never two.
+func (s *Service) RefundByStaff(ctx context.Context, r StaffRefund) (StaffAction, error) {
+	hash := staffRefundHash(r)
+	key := actionStaffRefund + ":" + uuid.NewString()
+	if r.IdempotencyKey != "" {
+		sum := sha256.Sum256([]byte(r.AccountID + "\x00" + r.IdempotencyKey))
+		key = actionStaffRefund + ":" + hex.EncodeToString(sum[:20])
+	}
+	req, found, err := s.staffRequest(ctx, key)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	switch {
+	case found && req.requestHash != hash:
+		return StaffAction{}, fmt.Errorf("staff refund %s: %w", key, eventstore.ErrIdempotencyKeyReused)
+	case found && req.status == "done" && (s.provider.Name() != ProviderSimulated || req.applied):
+		return StaffAction{Status: StaffActionRequested, AmountCents: req.amountCents, RefundID: req.refundID, Replayed: true,
+			Message: fmt.Sprintf("Already refunded with this Idempotency-Key: %s (refund %s)", catalog.Dollars(req.amountCents), req.refundID)}, nil
+	}
+	a, err := s.accounts.Replay(ctx, r.AccountID)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	p, ok := a.Paid(r.PaymentID)
+	if !ok {
+		return StaffAction{}, domain.Errorf(domain.CodeNotFound, "This account has no paid payment %s", r.PaymentID)
+	}
+	if !found {
+		amount, err := refundAmount(p, r.Credits)
+		if err != nil {
+			return StaffAction{}, err
+		}
+		req = staffRequest{key: key, amountCents: amount, requestHash: hash}
+	}
+	pi, err := s.paymentIntentOfPayment(ctx, r.AccountID, r.PaymentID, p.Kind)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	if !found {
+		if err := s.reserveStaffRefund(ctx, r, req); err != nil {
+			return StaffAction{}, err
+		}
+	}
+	refundID, err := s.provider.Refund(ctx, RefundRequest{AccountID: r.AccountID, PaymentIntentID: pi, AmountCents: req.amountCents, IdempotencyKey: key})
+	if err != nil {
+		return StaffAction{}, s.refused(ctx, key, fmt.Errorf("refund %s of %s: %w", r.PaymentID, r.AccountID, err))
+	}
+	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE provider_requests SET provider_ref = $2 WHERE idempotency_key = $1`, key, refundID)
+		return err
+	}); err != nil {
+		return StaffAction{}, err
+	}
+	out := StaffAction{Status: StaffActionRequested, AmountCents: req.amountCents, RefundID: refundID,
+		Message: fmt.Sprintf("Refund of %s sent to Stripe; the account's history shows it when Stripe confirms it", catalog.Dollars(req.amountCents))}
+	if s.provider.Name() != ProviderSimulated || req.applied {
+		return out, nil
+	}
+	return s.simulateStaffRefund(ctx, r.AccountID, pi, req.amountCents, out)
+}
+
+// refundAmount is the amount of a refund of p: what is left of it, or the
+// price share of credits of its credits.
+func refundAmount(p domain.PaidPayment, credits *int64) (int64, error) {
+	if p.Disputed() {
+		return 0, domain.Errorf(domain.CodeConflict, "This payment is disputed: the dispute decides its money, so it cannot be refunded now")
+	}
+	left := p.RefundableCents()
+	if left <= 0 {
+		return 0, domain.Errorf(domain.CodeConflict, "This payment is already refunded in full")
+	}
+	if credits == nil {
+		return left, nil
+	}
+	if *credits < 1 || *credits > p.Credits {
+		return 0, domain.Errorf(domain.CodeInvalid, "Credits to refund must be between 1 and %d", p.Credits)
+	}
+	amount := p.AmountCents * *credits / p.Credits
+	if amount < 1 {
+		return 0, domain.Errorf(domain.CodeInvalid, "%d credits of this payment are worth less than a cent: refund more", *credits)
+	}
+	if amount > left {
+		return 0, domain.Errorf(domain.CodeConflict, "Only %s of this payment can still be refunded (%s of %s refunded already); %d credits are worth %s",
+			catalog.Dollars(left), catalog.Dollars(p.RefundedCents), catalog.Dollars(p.AmountCents), *credits, catalog.Dollars(amount))
+	}
+	return amount, nil
+}
+
+// staffRefundHash identifies what a refund asks for, for its
+// Idempotency-Key: the account, the payment and the credits.
+func staffRefundHash(r StaffRefund) string {
+	credits := "all"
+	if r.Credits != nil {
+		credits = strconv.FormatInt(*r.Credits, 10)
+	}
+	sum := sha256.Sum256([]byte(r.AccountID + "\x00" + r.PaymentID + "\x00" + credits))
+	return hex.EncodeToString(sum[:])
+}
+
+// staffRequest reads the staff reservation key; found is false without one.
+func (s *Service) staffRequest(ctx context.Context, key string) (req staffRequest, found bool, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT idempotency_key, status, coalesce(request_hash, ''), coalesce(amount_cents, 0),
+			coalesce(provider_ref, ''), applied_event IS NOT NULL
+		FROM provider_requests WHERE idempotency_key = $1`, key).
+		Scan(&req.key, &req.status, &req.requestHash, &req.amountCents, &req.refundID, &req.applied)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return staffRequest{}, false, nil
+	}
+	if err != nil {
+		return staffRequest{}, false, fmt.Errorf("read staff request %s: %w", key, err)
+	}
+	return req, true, nil
+}
+
+// reserveStaffRefund records the refund req is about to ask for, with who
+// asked and why. Two attempts with one key reserve once.
+func (s *Service) reserveStaffRefund(ctx context.Context, r StaffRefund, req staffRequest) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO provider_requests
+			(idempotency_key, account_id, action, target, created_at, actor, reason, amount_cents, request_hash)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (idempotency_key) DO NOTHING`,
+		req.key, r.AccountID, actionStaffRefund, r.PaymentID, time.Now(), r.Actor, r.Reason, req.amountCents, req.requestHash)
+	if err != nil {
+		return fmt.Errorf("reserve staff refund: %w", err)
+	}
+	return nil
+}
+
+// paymentIntentOfPayment is the PaymentIntent a refund of ledger payment
+// paymentID refunds: a credit pack's own, a subscription's first invoice's
+// from its checkout, a renewal's from the provider.
+func (s *Service) paymentIntentOfPayment(ctx context.Context, accountID, paymentID, kind string) (string, error) {
+	if kind == KindCredits {
+		return paymentID, nil
+	}
+	var pi string
+	err := s.pool.QueryRow(ctx, `SELECT intent_id FROM payment_intents WHERE invoice_id = $1 AND account_id = $2`, paymentID, accountID).Scan(&pi)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return "", fmt.Errorf("find payment intent of %s: %w", paymentID, err)
+	}
+	if pi == "" {
+		if pi, err = s.provider.PaymentIntentOfInvoice(ctx, paymentID); err != nil { // no transaction is open
+			return "", fmt.Errorf("find payment intent of %s: %w", paymentID, err)
+		}
+	}
+	if pi == "" {
+		return "", domain.Errorf(domain.CodeConflict, "No charge is known for payment %s, so it cannot be refunded from the console", paymentID)
+	}
+	return pi, nil
+}
+
+// simulateStaffRefund applies the charge.refunded the simulated provider's
+// refund of amount from PaymentIntent pi means, as Stripe would send it.
+func (s *Service) simulateStaffRefund(ctx context.Context, accountID, pi string, amount int64, out StaffAction) (StaffAction, error) {
+	in, err := s.intentOf(ctx, accountID, pi)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	a, err := s.accounts.Replay(ctx, accountID)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	total := min(a.RefundedCents(in.paymentID())+amount, in.amountCents)
+	ev, err := simulatedEvent(stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total))
+	if err != nil {
+		return StaffAction{}, err
+	}
+	sim, err := s.simulate(ctx, ev, OutcomeSucceeded, eventstore.Metadata{})
+	if err != nil {
+		return StaffAction{}, err
+	}
+	out.Status, out.Position = StaffActionApplied, sim.Outcome.Result.LastPosition
+	out.Message = fmt.Sprintf("Refunded %s: %s of %s refunded in total", catalog.Dollars(amount), catalog.Dollars(total), catalog.Dollars(in.amountCents))
+	return out, nil
+}
+
+// intentOf reads accountID's checkout of PaymentIntent pi.
+func (s *Service) intentOf(ctx context.Context, accountID, pi string) (intent, error) {
+	in := intent{accountID: accountID}
+	err := s.pool.QueryRow(ctx, `SELECT i.intent_id, i.kind, i.credits, i.amount_cents, i.currency,
+			coalesce(i.subscription_id, ''), coalesce(i.invoice_id, ''), i.status, c.customer_id
+		FROM payment_intents i JOIN stripe_customers c USING (account_id)
+		WHERE i.intent_id = $1 AND i.account_id = $2`, pi, accountID).
+		Scan(&in.id, &in.kind, &in.credits, &in.amountCents, &in.currency, &in.subscriptionID, &in.invoiceID, &in.status, &in.customerID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return intent{}, ErrUnknownPayment
+	}
+	if err != nil {
+		return intent{}, fmt.Errorf("find payment intent %s: %w", pi, err)
+	}
+	return in, nil
+}
+
+// CancelByStaff cancels the account's subscription through the provider,
+// at the end of its paid period or now. An active subscription may end
+// either way, a cancelling one only now, a past due one (no paid period
+// left) only now. An unanswered call keeps its reservation, and the retry
+// reuses its key.
+func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction, error) {
+	a, err := s.accounts.Replay(ctx, r.AccountID)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	subscriptionID, now := a.SubscriptionID(), s.accounts.Now()
+	switch status := a.SubscriptionStatusAt(now); {
+	case status == domain.StatusCancelling && r.AtPeriodEnd:
+		return StaffAction{}, domain.Errorf(domain.CodeConflict, "The subscription is already cancelled; it stays active until %s",
+			a.SubscriptionEndsAt().Format("January 2, 2006"))
+	case status == domain.StatusPastDue && r.AtPeriodEnd:
+		return StaffAction{}, domain.Errorf(domain.CodeConflict, "The subscription is past due: it has no paid period to run out. Cancel it now instead.")
+	case !running(a, now):
+		return StaffAction{}, domain.Errorf(domain.CodeConflict, "No active subscription to cancel")
+	}
+	action, call := actionStaffCancelNow, s.provider.CancelNow
+	if r.AtPeriodEnd {
+		action, call = actionStaffCancel, s.provider.CancelAtPeriodEnd
+	}
+	key, err := s.reserve(ctx, r.AccountID, action, 0, subscriptionID)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	if _, err := s.pool.Exec(ctx, `UPDATE provider_requests SET actor = $2, reason = $3 WHERE idempotency_key = $1`, key, r.Actor, r.Reason); err != nil {
+		return StaffAction{}, fmt.Errorf("reserve staff cancellation: %w", err)
+	}
+	if err := call(ctx, subscriptionID, key); err != nil {
+		return StaffAction{}, s.refused(ctx, key, fmt.Errorf("%s subscription %s: %w", action, subscriptionID, err))
+	}
+	if err := s.settle(ctx, key, func(pgx.Tx) error { return nil }); err != nil {
+		return StaffAction{}, err
+	}
+	out := StaffAction{Status: StaffActionRequested, Message: "Cancellation sent to Stripe; the account's history shows it when Stripe confirms it"}
+	if s.provider.Name() != ProviderSimulated {
+		return out, nil
+	}
+	customerID, err := s.customerOf(ctx, r.AccountID)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	sub := &stripe.Subscription{ID: subscriptionID, Object: "subscription", Customer: &stripe.Customer{ID: customerID},
+		Status: stripe.SubscriptionStatusActive, CancelAtPeriodEnd: true, Metadata: map[string]string{metaAccountID: r.AccountID}}
+	typ := stripe.EventTypeCustomerSubscriptionUpdated
+	out.Message = "Subscription cancelled: it stays active until " + a.PeriodEnd().Format("January 2, 2006")
+	if !r.AtPeriodEnd {
+		typ, sub.Status, sub.CancelAtPeriodEnd, sub.EndedAt = stripe.EventTypeCustomerSubscriptionDeleted, stripe.SubscriptionStatusCanceled, false, now.Unix()
+		out.Message = "Subscription cancelled now"
+	}
+	ev, err := simulatedEvent(typ, now, sub)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	sim, err := s.simulate(ctx, ev, OutcomeSucceeded, eventstore.Metadata{})
+	if err != nil {
+		return StaffAction{}, err
+	}
+	out.Status, out.Position = StaffActionApplied, sim.Outcome.Result.LastPosition
+	return out, nil
+}
+
+// attribution is the staff members and reasons of the console requests an
+// event applies: its metadata's actor and reason, and the reservations it
+// marks applied (once each).
+type attribution struct {
+	keys          []string
+	actor, reason string
+}
+
+// staffAttribution finds the pending console requests of action about
+// target whose amounts the event's new refunded total covers (refunds:
+// refundedBefore and total), or the latest one (cancellations: total < 0).
+// nil when there is none.
+func (s *Service) staffAttribution(ctx context.Context, accountID, action, target string, refundedBefore, total int64) (*attribution, error) {
+	rows, err := s.pool.Query(ctx, `SELECT idempotency_key, coalesce(actor, ''), coalesce(reason, ''), coalesce(amount_cents, 0)
+		FROM provider_requests WHERE account_id = $1 AND action = $2 AND target = $3 AND status IN ('reserved', 'done')
+		  AND applied_event IS NULL ORDER BY created_at`, accountID, action, target)
+	if err != nil {
+		return nil, fmt.Errorf("find staff requests: %w", err)
+	}
+	type pending struct {
+		key, actor, reason string
+		amount             int64
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (pending, error) {
+		var p pending
+		return p, r.Scan(&p.key, &p.actor, &p.reason, &p.amount)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find staff requests: %w", err)
+	}
+	if total < 0 && len(list) > 0 {
+		list = list[len(list)-1:]
+	}
+	var at attribution
+	covered := refundedBefore
+	for _, p := range list {
+		if total >= 0 {
+			if covered+p.amount > total {
+				continue
+			}
+			covered += p.amount
+		}
+		at.keys = append(at.keys, p.key)
+		at.actor, at.reason = joinText(at.actor, p.actor, ", "), joinText(at.reason, p.reason, "; ")
+	}
+	if len(at.keys) == 0 {
+		return nil, nil
+	}
+	return &at, nil
+}
+
+func joinText(have, more, sep string) string {
+	if have == "" || have == more {
+		return more
+	}
+	return have + sep + more
+}
+
+// save marks the attributed requests applied by event eventID, in the
+// event's transaction.
+func (at *attribution) save(ctx context.Context, tx pgx.Tx, eventID string) error {
+	if at == nil {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `UPDATE provider_requests SET applied_event = $2 WHERE idempotency_key = ANY($1) AND applied_event IS NULL`,
+		at.keys, eventID); err != nil {
+		return fmt.Errorf("attribute staff requests: %w", err)
+	}
+	return nil
+}
