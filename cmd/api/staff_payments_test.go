@@ -8,6 +8,8 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
+	"github.com/a2e-automation/app/internal/testing/stripetest"
 )
 
 // staffPost posts body to path as the staff member, with an
@@ -176,5 +178,127 @@ func TestStaffCancelSimulated(t *testing.T) {
 	s.checkStaffEntry("SubscriptionEnded", "Fraud suspected")
 	if r := s.staffPost(cancel, "", map[string]any{"atPeriodEnd": false, "reason": "Again"}); r.status != 409 || r.message(t) != "No active subscription to cancel" {
 		t.Fatalf("nothing to cancel = %d %s", r.status, r.body)
+	}
+}
+
+// TestStaffRefundThroughStripe: a console refund asks Stripe (stripe-mock)
+// for the refund and changes no ledger itself; the signed charge.refunded
+// that follows applies it, with the staff member and reason in the
+// history. While Stripe is down the console answers 503 "try again" and
+// keeps the reservation; the retry with the same Idempotency-Key reuses
+// its key, so Stripe refunds once.
+func TestStaffRefundThroughStripe(t *testing.T) {
+	configure, stripe := withStripeBehind(t)
+	s := newStaffEnv(t, configure)
+	pi := stripetest.PaymentIntent{ID: "pi_console", CustomerID: "cus_console", AccountID: s.customer.ID, Credits: 100, AmountCents: 999, Succeeded: true}
+	if r := s.webhook("evt_console_paid", "payment_intent.succeeded", pi.Object()); r.status != 200 {
+		t.Fatalf("payment = %d %s", r.status, r.body)
+	}
+	s.settle(s.customer.ID)
+	refunds := "/api/staff/accounts/" + s.customer.ID + "/refunds"
+	charge := stripetest.Charge{ID: "ch_console", PaymentIntentID: pi.ID, CustomerID: "cus_console", AccountID: s.customer.ID, Credits: 100, AmountCents: 999}
+
+	var got staffActionResponse
+	r := s.staffPost(refunds, "console-1", map[string]any{"paymentId": pi.ID, "credits": 20, "reason": "Duplicate purchase"})
+	r.json(t, &got)
+	if r.status != 202 || got.Status != "requested" || got.AmountCents != 199 || got.RefundID == "" {
+		t.Fatalf("refund = %d %s", r.status, r.body)
+	}
+	if n := s.countEvents(s.customer.ID, "PaymentRefunded"); n != 0 {
+		t.Fatalf("the console appended %d refunds itself", n)
+	}
+	charge.RefundedCents = 199
+	if r := s.webhook("evt_console_refund_1", "charge.refunded", charge.Object()); r.status != 200 {
+		t.Fatalf("charge.refunded = %d %s", r.status, r.body)
+	}
+	s.settle(s.customer.ID)
+	s.checkStaffEntry("PaymentRefunded", "Duplicate purchase")
+	if p := s.billingProfile(s.customer); p.CreditsAvailable != 80 {
+		t.Fatalf("after the refund: %+v", p)
+	}
+	if r := s.staffPost(refunds, "console-1", map[string]any{"paymentId": pi.ID, "credits": 20, "reason": "Duplicate purchase"}); r.status != 202 || !strings.Contains(string(r.body), `"replayed":true`) {
+		t.Fatalf("same key again = %d %s", r.status, r.body)
+	}
+
+	// Stripe down: 503 with the outage code, nothing recorded, the
+	// reservation kept; Stripe back: the retry reuses its key.
+	stripe.Set(faultproxy.Down)
+	r = s.staffPost(refunds, "console-2", map[string]any{"paymentId": pi.ID, "credits": 30, "reason": "Goodwill"})
+	if r.status != 503 || r.errorCode(t) != CodeServiceUnavailable || !strings.Contains(r.message(t), "try again") || r.header.Get("Retry-After") == "" {
+		t.Fatalf("refund while Stripe is down = %d %s", r.status, r.body)
+	}
+	stripe.Set(faultproxy.Up)
+	if r := s.staffPost(refunds, "console-2", map[string]any{"paymentId": pi.ID, "credits": 30, "reason": "Goodwill"}); r.status != 202 {
+		t.Fatalf("retry = %d %s", r.status, r.body)
+	}
+	var rows, done int
+	if err := s.deps.Pool.QueryRow(context.Background(), `SELECT count(*), count(*) FILTER (WHERE status = 'done')
+		FROM provider_requests WHERE account_id = $1 AND action = 'staff_refund'`, s.customer.ID).Scan(&rows, &done); err != nil {
+		t.Fatal(err)
+	}
+	if rows != 2 || done != 2 {
+		t.Fatalf("staff refund reservations = %d, done %d; want one per key", rows, done)
+	}
+	charge.RefundedCents = 199 + 299
+	if r := s.webhook("evt_console_refund_2", "charge.refunded", charge.Object()); r.status != 200 {
+		t.Fatalf("charge.refunded = %d %s", r.status, r.body)
+	}
+	s.settle(s.customer.ID)
+	s.checkStaffEntry("PaymentRefunded", "Goodwill")
+	if p := s.billingProfile(s.customer); p.CreditsAvailable != 50 {
+		t.Fatalf("after the second refund: %+v", p)
+	}
+	if r := s.staffPost(refunds, "console-3", map[string]any{"paymentId": pi.ID, "credits": 60, "reason": "Too much"}); r.status != 409 ||
+		!strings.Contains(r.message(t), "can still be refunded") {
+		t.Fatalf("more than is left = %d %s", r.status, r.body)
+	}
+	// A refund made in the Stripe Dashboard names no staff member.
+	charge.RefundedCents = 999
+	s.webhook("evt_dashboard_refund", "charge.refunded", charge.Object())
+	s.settle(s.customer.ID)
+	if e, _ := s.historyEntry("PaymentRefunded"); e.Actor != "stripe" || e.Reason != "" {
+		t.Fatalf("a dashboard refund in the history = %+v", e)
+	}
+}
+
+// TestStaffCancelThroughStripe cancels at the period end, then now, through
+// stripe-mock; each is applied by its signed customer.subscription event,
+// with the staff member and reason in the history.
+func TestStaffCancelThroughStripe(t *testing.T) {
+	s := newStaffEnv(t, withStripe(t))
+	now := time.Now().UTC().Truncate(time.Second)
+	inv := stripetest.Invoice{ID: "in_console", CustomerID: "cus_console", SubscriptionID: "sub_console", AccountID: s.customer.ID,
+		PeriodStart: now.Add(-time.Hour), PeriodEnd: now.AddDate(0, 1, 0), AmountCents: 2999, Paid: true}
+	if r := s.webhook("evt_console_invoice", "invoice.paid", inv.Object()); r.status != 200 {
+		t.Fatalf("invoice.paid = %d %s", r.status, r.body)
+	}
+	cancel := "/api/staff/accounts/" + s.customer.ID + "/subscription/cancel"
+	if r := s.staffPost(cancel, "", map[string]any{"atPeriodEnd": true, "reason": "Moving to another tool"}); r.status != 202 {
+		t.Fatalf("cancel at period end = %d %s", r.status, r.body)
+	}
+	if last := s.lastEvent(s.customer.ID); last == "SubscriptionCancelled" {
+		t.Fatal("the console recorded the cancellation itself")
+	}
+	sub := stripetest.Subscription{ID: "sub_console", CustomerID: "cus_console", AccountID: s.customer.ID, Status: "active",
+		CancelAtPeriodEnd: true, PeriodStart: inv.PeriodStart, PeriodEnd: inv.PeriodEnd}
+	if r := s.webhook("evt_console_cancel", "customer.subscription.updated", sub.Object()); r.status != 200 {
+		t.Fatalf("subscription.updated = %d %s", r.status, r.body)
+	}
+	s.settle(s.customer.ID)
+	s.checkStaffEntry("SubscriptionCancelled", "Moving to another tool")
+	if p := s.billingProfile(s.customer); p.SubscriptionStatus != domain.StatusCancelling {
+		t.Fatalf("profile = %+v", p)
+	}
+	if r := s.staffPost(cancel, "", map[string]any{"atPeriodEnd": false, "reason": "Chargeback risk"}); r.status != 202 {
+		t.Fatalf("cancel now = %d %s", r.status, r.body)
+	}
+	sub.Status, sub.CancelAtPeriodEnd = "canceled", false
+	if r := s.webhook("evt_console_deleted", "customer.subscription.deleted", sub.Object()); r.status != 200 {
+		t.Fatalf("subscription.deleted = %d %s", r.status, r.body)
+	}
+	s.settle(s.customer.ID)
+	s.checkStaffEntry("SubscriptionEnded", "Chargeback risk")
+	if p := s.billingProfile(s.customer); p.SubscriptionStatus != domain.StatusCancelled {
+		t.Fatalf("profile = %+v", p)
 	}
 }

@@ -155,3 +155,42 @@ func TestStripeAmountTooSmallIsTheUsersToFix(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestStripeStaffRefund: the console's refund is a POST /v1/refunds of the
+// PaymentIntent with the amount and the reservation's idempotency key; a
+// renewal's PaymentIntent is found through its invoice's payments; Stripe's
+// refusals a staff member can act on are conflicts with Stripe's words.
+func TestStripeStaffRefund(t *testing.T) {
+	p, rec := newStripe(t, stripemock.URL(t))
+	ctx := context.Background()
+	id, err := p.Refund(ctx, payments.RefundRequest{AccountID: "acc", PaymentIntentID: "pi_123", AmountCents: 199, IdempotencyKey: "staff_refund:k1"})
+	if err != nil || !strings.HasPrefix(id, "re_") {
+		t.Fatalf("refund = %q, %v", id, err)
+	}
+	wantForm(t, rec.last(t), "POST", "/v1/refunds", map[string]string{
+		"payment_intent": "pi_123", "amount": "199", "reason": "requested_by_customer", "metadata[account_id]": "acc",
+	})
+	if key := rec.last(t).header.Get("Idempotency-Key"); key != "staff_refund:k1" {
+		t.Errorf("refund Idempotency-Key = %q", key)
+	}
+	if _, err := p.PaymentIntentOfInvoice(ctx, "in_123"); err != nil {
+		t.Fatal(err)
+	}
+	s := rec.last(t)
+	if s.method != "GET" || s.path != "/v1/invoice_payments" {
+		t.Errorf("invoice payments request = %s %s", s.method, s.path)
+	}
+
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"error":{"type":"invalid_request_error","code":"charge_already_refunded",
+			"message":"Charge ch_1 has already been refunded."}}`)
+	}))
+	defer srv.Close()
+	refusing, _ := newStripe(t, srv.URL)
+	_, err = refusing.Refund(ctx, payments.RefundRequest{AccountID: "a", PaymentIntentID: "pi_1", AmountCents: 10, IdempotencyKey: "k"})
+	if domain.ErrorCode(err) != domain.CodeConflict || !strings.Contains(domain.ErrorMessage(err), "already been refunded") {
+		t.Fatalf("err = %v", err)
+	}
+}
