@@ -15,7 +15,9 @@ func (p PaidPayment) RefundableCents() int64 { return max(p.AmountCents-p.Refund
 
 // Disputed reports whether a dispute decides the payment's money: the
 // provider refuses refunds of a disputed charge.
-func (p PaidPayment) Disputed() bool { return p.Status == PaymentDisputed || p.Status == PaymentChargedBack }
+func (p PaidPayment) Disputed() bool {
+	return p.Status == PaymentDisputed || p.Status == PaymentChargedBack
+}
 
 // Paid returns paid payment paymentID; ok is false for a payment the
 // account does not know as paid.

@@ -36,7 +36,9 @@ func requireStaff(d Deps) func(http.Handler) http.Handler {
 	}
 }
 
-func staffActor(r *http.Request) string { return command.StaffActor(currentSession(r.Context()).AccountID) }
+func staffActor(r *http.Request) string {
+	return command.StaffActor(currentSession(r.Context()).AccountID)
+}
 
 // accountParam is the {id} of a staff route, a uuid.
 func accountParam(r *http.Request) (string, error) {
