@@ -33,6 +33,9 @@ export const paths = {
 
   staff: '/staff',
   staffAccount: (id: string) => `/staff/accounts/${encodeURIComponent(id)}`,
+  /** The support inbox, and one request's thread. */
+  staffSupport: '/staff/support',
+  staffSupportRequest: (id: string) => `/staff/support/${encodeURIComponent(id)}`,
 } as const;
 
 /** Checkout for n credits. */

@@ -3,7 +3,7 @@ import * as data from './data';
 
 /** What a fake endpoint answers. */
 export type Reply = { status?: number; body?: unknown; statusText?: string };
-export type Call = { method: string; path: string; url: string; body: unknown };
+export type Call = { method: string; path: string; url: string; body: unknown; headers: Record<string, string> };
 export type Handler = Reply | ((call: Call) => Reply | Promise<Reply>);
 
 /** Every endpoint a signed-in, verified user with an active subscription reaches. */
@@ -15,6 +15,7 @@ export function defaultRoutes(): Record<string, Handler> {
     'GET /api/transactions': { body: data.transactions },
     'GET /api/plans': { body: data.plans },
     'GET /api/config': { body: data.simulatedConfig },
+    'GET /api/support/requests': { body: { requests: [] } },
   };
 }
 
@@ -35,7 +36,8 @@ export function installFakeApi(overrides: Record<string, Handler> = {}) {
     const method = (init?.method ?? 'GET').toUpperCase();
     const path = new URL(url, 'http://localhost').pathname;
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    const call = { method, path, url, body };
+    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    const call = { method, path, url, body, headers };
     calls.push(call);
     const handler = routes[`${method} ${path}`];
     const reply: Reply = handler === undefined ? { status: 404, body: { message: 'Not found' } } : typeof handler === 'function' ? await handler(call) : handler;

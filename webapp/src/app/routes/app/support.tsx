@@ -6,6 +6,7 @@ import { Faq } from '@/components/ui/faq';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { SupportForm } from '@/features/support/components/support-form';
+import { SupportRequestsList } from '@/features/support/components/support-requests-list';
 import { useAppConfig } from '@/lib/app-config';
 import { paths } from '@/config/paths';
 
@@ -25,6 +26,8 @@ export default function SupportRoute() {
         <Card>
           <CardHeader title="Contact Support" description="Tell us what you need and we'll get back to you." />
           <SupportForm />
+          <h2 className="section-title">Your Requests</h2>
+          <SupportRequestsList />
         </Card>
         <div className="stack">
           <Card>

@@ -7,10 +7,12 @@ import { useAccountSearch } from '@/features/staff/api/search-accounts';
 import { AdjustmentForm } from '@/features/staff/components/adjustment-form';
 import { AsOfPicker } from '@/features/staff/components/as-of-picker';
 import { BalanceCard } from '@/features/staff/components/balance-card';
+import { CancelDialog } from '@/features/staff/components/cancel-dialog';
 import { ComparisonCard } from '@/features/staff/components/comparison-card';
 import { endOfDayIso } from '@/features/staff/components/format';
 import { HistoryCard } from '@/features/staff/components/history-card';
 import { RebuildProjection } from '@/features/staff/components/rebuild-projection';
+import { RefundDialog } from '@/features/staff/components/refund-dialog';
 import { StaffCard } from '@/features/staff/components/staff-card';
 import { ApiError } from '@/lib/api-client';
 import { paths } from '@/config/paths';
@@ -22,7 +24,8 @@ export default function StaffAccountRoute() {
   const asOf = endOfDayIso(params.get('asOf'));
   const day = asOf ? params.get('asOf') : null;
 
-  const account = useAccountSearch(id).data?.find((a) => a.id === id);
+  const search = useAccountSearch(id);
+  const account = search.data?.find((a) => a.id === id);
   const history = useAccountHistory(id, asOf);
   const balance = useAccountBalance(id, asOf);
   const comparison = useAccountComparison(id);
@@ -62,6 +65,15 @@ export default function StaffAccountRoute() {
         <ComparisonCard comparison={comparison} />
       </div>
       <HistoryCard history={history} />
+      <StaffCard
+        title="Payments"
+        description="Refunds and cancellations go through Stripe; the timeline shows them, with you and your reason, when Stripe confirms."
+      >
+        <div className="button-row">
+          <RefundDialog accountId={id} onDone={() => Promise.all([afterAdjustment(), search.mutate()])} />
+          <CancelDialog accountId={id} onDone={() => Promise.all([afterAdjustment(), search.mutate()])} />
+        </div>
+      </StaffCard>
       <div className="grid-2">
         <StaffCard title="Adjust credits" description="Recorded with you as the actor and your reason.">
           <AdjustmentForm accountId={id} onRecorded={afterAdjustment} />

@@ -1,10 +1,17 @@
+import { Link } from 'react-router';
 import { AccountSearch } from '@/features/staff/components/account-search';
 import { StaffCard } from '@/features/staff/components/staff-card';
+import { paths } from '@/config/paths';
 
 export default function StaffSearchRoute() {
   return (
     <div className="page">
       <h1 className="page-title">Staff console</h1>
+      <p>
+        <Link className="link" to={paths.staffSupport}>
+          Support inbox
+        </Link>
+      </p>
       <StaffCard title="Find an account" description="Part of an email, or a whole account id.">
         <AccountSearch />
       </StaffCard>

@@ -9,6 +9,8 @@ export type HistoryEntry = {
   time: string;
   type: string;
   actor: string;
+  /** Why a staff member asked for it (a refund or cancellation from the console). */
+  reason?: string;
   summary: string;
   creditChange: number;
   runningBalance: number;

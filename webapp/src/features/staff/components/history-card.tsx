@@ -46,6 +46,7 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
                     <td>{e.type}</td>
                     <td>
                       <code>{e.actor || 'unknown'}</code>
+                      {e.reason && <div className="muted">Reason: {e.reason}</div>}
                     </td>
                     <td>{e.summary}</td>
                     <td className="num">

@@ -1,12 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { useSWRConfig } from 'swr';
 import { Button } from '@/components/ui/button';
 import { InputField, TextareaField } from '@/components/ui/form-field';
 import { toast } from '@/components/ui/toast-store';
 import { serverMessage } from '@/lib/api-client';
 import { createSupportRequest, supportRequestSchema, type SupportRequestInput } from '../api/create-support-request';
+import { supportRequestsKey } from '../api/get-support-requests';
 
 export function SupportForm() {
+  const { mutate } = useSWRConfig();
   const {
     register,
     handleSubmit,
@@ -26,6 +29,7 @@ export function SupportForm() {
         variant: 'success',
       });
       reset();
+      await mutate(supportRequestsKey);
     } catch (error) {
       toast({
         title: 'Error',
