@@ -158,4 +158,73 @@ test.describe.serial('staff', () => {
     await screenshot(page, 'staff', 'comparison');
     await expectNoSeriousA11yViolations(page, 'staff account after the comparison');
   });
+  // Issue 26, part B: kept as steps of their own (part A adds the second factor to the staff sign-in above).
+  test('the seller writes to support, the staff member replies from the inbox, and the seller reads the reply', async () => {
+    const sellerPage = await seller.newPage();
+    failures.watch(sellerPage);
+    await sellerPage.goto('/support');
+    await sellerPage.getByLabel('Subject').fill('Where did my credits go?');
+    await sellerPage.getByLabel('Message').fill('I bought 100 credits yesterday and want to check them.');
+    await sellerPage.getByRole('button', { name: 'Send Message' }).click();
+    await expect(toast(sellerPage, 'Support Request Submitted')).toBeVisible();
+    const mine = sellerPage.getByRole('article', { name: 'Where did my credits go?' });
+    await expect(mine.getByText('Waiting for support')).toBeVisible();
+
+    await page.goto('/staff');
+    await page.getByRole('link', { name: 'Support inbox' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Support inbox' })).toBeVisible();
+    await page.getByLabel('Status').selectOption('open');
+    await expect(page).toHaveURL(/status=open$/);
+    const row = page.getByRole('region', { name: 'Support requests' }).getByRole('row').filter({ hasText: sellerEmail });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole('cell').nth(4)).toHaveText('125');
+    await screenshot(page, 'staff', 'support-inbox');
+    await expectNoSeriousA11yViolations(page, 'staff support inbox');
+    await row.getByRole('link', { name: 'Where did my credits go?' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Where did my credits go?' })).toBeVisible();
+    await expect(page.getByLabel('Account summary')).toContainText(sellerEmail);
+
+    const reply = page.getByRole('region', { name: 'Reply' });
+    await reply.getByRole('button', { name: 'Send reply' }).click();
+    await expect(reply.getByText('A reply message is required')).toBeVisible();
+    await reply.getByLabel('Message').fill('Your 100 credits are there, and we added 25 for the trouble.');
+    await reply.getByRole('button', { name: 'Send reply' }).click();
+    await expect(toast(page, 'Reply sent')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Request' }).getByText('Answered')).toBeVisible();
+    await screenshot(page, 'staff', 'support-thread');
+    await expectNoSeriousA11yViolations(page, 'staff support thread');
+
+    await sellerPage.reload();
+    await expect(mine.getByText('Answered')).toBeVisible();
+    await expect(mine.getByLabel('Reply from support')).toContainText('we added 25 for the trouble');
+    await screenshot(sellerPage, 'support', 'reply');
+    await sellerPage.close();
+  });
+
+  test('refunds 20 of the 100 credits through the simulated provider, with the reason on the timeline', async () => {
+    const transactions = (await (await seller.request.get('/api/transactions')).json()) as { id: string; amount: number }[];
+    expect(transactions).toHaveLength(1);
+    await page.goto('/staff');
+    await page.getByRole('searchbox', { name: 'Email or account id' }).fill(sellerEmail);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: sellerEmail }).click();
+    await expect(page.getByRole('heading', { level: 1, name: sellerEmail })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Refund a payment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Refund a payment' });
+    await dialog.getByRole('button', { name: 'Refund' }).click();
+    await expect(dialog.getByText('A reason of 3 to 500 characters is required')).toBeVisible();
+    await dialog.getByLabel('Payment id').fill(transactions[0].id);
+    await dialog.getByLabel('Credits to refund').fill('20');
+    await dialog.getByLabel('Reason').fill('Refund requested through support');
+    await screenshot(page, 'staff', 'refund-dialog');
+    await dialog.getByRole('button', { name: 'Refund' }).click();
+    await expect(toast(page, 'Refund recorded')).toBeVisible();
+    await expect(figure(page.getByRole('region', { name: 'Balance' }))).toHaveText('105 credits');
+    const row = page.getByRole('region', { name: 'Timeline' }).getByRole('row').filter({ hasText: 'Reason: Refund requested through support' });
+    await expect(row.filter({ hasText: 'PaymentRefunded' })).toHaveCount(1);
+    await expect(row.filter({ hasText: 'PaymentRefunded' }).getByRole('cell').nth(2)).toContainText(/staff:[0-9a-f-]{36}/);
+    await screenshot(page, 'staff', 'refunded');
+    await expectNoSeriousA11yViolations(page, 'staff account after the refund');
+  });
 });
