@@ -40,6 +40,7 @@ func handleStaffSupportInbox(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
+		// audit: staff read the support inbox (status, cursor) and the account summaries of its requests
 		encode(w, http.StatusOK, page)
 	}
 }
