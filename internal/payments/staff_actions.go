@@ -326,7 +326,10 @@ func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction
 	sub := &stripe.Subscription{ID: subscriptionID, Object: "subscription", Customer: &stripe.Customer{ID: customerID},
 		Status: stripe.SubscriptionStatusActive, CancelAtPeriodEnd: true, Metadata: map[string]string{metaAccountID: r.AccountID}}
 	typ := stripe.EventTypeCustomerSubscriptionUpdated
-	out.Message = "Subscription cancelled: it stays active until " + a.PeriodEnd().Format("January 2, 2006")
+	out.Message = "Subscription cancelled: it stays active until the end of its paid period"
+	if end := a.PeriodEnd(); end != nil {
+		out.Message = "Subscription cancelled: it stays active until " + end.Format("January 2, 2006")
+	}
 	if !r.AtPeriodEnd {
 		typ, sub.Status, sub.CancelAtPeriodEnd, sub.EndedAt = stripe.EventTypeCustomerSubscriptionDeleted, stripe.SubscriptionStatusCanceled, false, now.Unix()
 		out.Message = "Subscription cancelled now"
