@@ -32,14 +32,14 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected
 	if err != nil {
 		return nil, err
 	}
-	// The head, the events and their outbox rows in one round trip, as a
-	// group commit writes them.
+	// The head, the events and the commit's wake-up message in one round
+	// trip, as a group commit writes them.
 	batch := &pgx.Batch{}
 	records, err := s.queueAppend(batch, stream, expected, events, md, at, st, positions)
 	if err != nil {
 		return nil, err
 	}
-	if err := queueOutbox(ctx, batch, records); err != nil {
+	if err := queueWakeUp(ctx, batch, records); err != nil {
 		return nil, err
 	}
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {

@@ -28,8 +28,8 @@ type Outcome struct {
 // Update would (deciders write, if at all, through the transaction's Exec,
 // SendBatch or CopyFrom, which it watches; a decider that writes and then
 // refuses makes everyone run on their own, so a refusal never commits): lock the streams' rows in a fixed order, decide each command
-// against its own snapshot, write every event, outbox row, snapshot and
-// idempotency key in one round trip and commit once.
+// against its own snapshot, write every event, snapshot and idempotency
+// key, and the commit's one wake-up message, in one round trip and commit once.
 //
 // A command that is refused (its decider's error, a reused idempotency
 // key) or replayed writes nothing and does not touch the others. When the
@@ -164,11 +164,12 @@ func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, 
 		}
 	}
 	if len(records) > 0 {
-		if err := queueOutbox(ctx, batch, records); err != nil {
+		if err := queueWakeUp(ctx, batch, records); err != nil {
 			return nil, err
 		}
 	}
-	// Heads, snapshots, events, outbox rows and idempotency keys: one round trip.
+	// Heads, snapshots, events, the wake-up message and idempotency keys: one
+	// round trip.
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, fmt.Errorf("write batch: %w", err)
 	}

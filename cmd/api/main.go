@@ -293,7 +293,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		})
 	}
 	pruner := retention.New(db.Pool, log, retention.Options{IdempotencyKeyTTL: cfg.IdempotencyKeyTTL,
-		ConsumerGroups: eventbus.OutboxGroups(cfg.MessageTransport, d.Projections.Names())})
+		ConsumerGroups: eventbus.OutboxGroups(cfg.MessageTransport)})
 	if err := pruner.Register(d.Registry); err != nil {
 		return err
 	}
