@@ -144,7 +144,7 @@ func spendOf(r *http.Request, idem idempotency) command.Spend {
 	id := apiAccount(r.Context())
 	md := metadata(r, "apikey:"+id)
 	md.IdempotencyKey = idem.sent
-	return command.Spend{AccountID: id, IdempotencyKey: idem.key, RequestHash: idem.hash, Metadata: md}
+	return command.Spend{AccountID: id, APIKeyHash: apiKeyHash(r.Context()), IdempotencyKey: idem.key, RequestHash: idem.hash, Metadata: md}
 }
 
 // writeMetered writes a metered command's answer with status: the JSON kept

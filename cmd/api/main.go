@@ -150,8 +150,9 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		return resetMail(cfg.ProductName, cfg.BaseURL, to, token)
 	}, sender.Nudge, log)
 	support := supportrequests.NewStore(pool)
+	keyCache := auth.NewKeyCache(authStore, auth.DefaultKeyCacheSize)
 	commands := command.New(command.Deps{
-		Accounts: repo, Auth: authStore, Keys: keys, Now: time.Now, Log: log, MailQueued: sender.Nudge,
+		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
 		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
 	})
@@ -163,7 +164,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Payments: payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
 			payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge)),
 		Projections: projections.NewProjector(pool, store, log, projections.All()...),
-		Registry:    reg, Auth: authStore, Keys: keys, Limits: lims,
+		Registry:    reg, Auth: authStore, APIKeys: keyCache, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool), Support: support,
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
