@@ -46,8 +46,7 @@ type Batcher struct {
 
 // queued is one caller's command waiting in a lane.
 type queued struct {
-	ctx   context.Context
-	cmd   Command
+	cmd   Command      // cmd.Context is the caller's
 	state atomic.Int32 // queuedWaiting, queuedTaken or queuedAbandoned
 	done  chan Outcome
 }
@@ -87,7 +86,7 @@ func (s *Store) NewBatcher(opts BatcherOptions) *Batcher {
 // dropped; once its batch has started, the caller waits for the outcome
 // (bounded by Timeout), so an answer is never lost to a disconnect.
 func (b *Batcher) Update(ctx context.Context, stream string, opts UpdateOptions, decide DecideFunc) (Result, error) {
-	q := &queued{ctx: ctx, cmd: Command{Stream: stream, Opts: opts, Decide: decide}, done: make(chan Outcome, 1)}
+	q := &queued{cmd: Command{Stream: stream, Opts: opts, Decide: decide, Context: ctx}, done: make(chan Outcome, 1)}
 	select {
 	case <-b.stop:
 		return Result{}, ErrBatcherClosed
@@ -215,8 +214,9 @@ func (b *Batcher) commit(batch []*queued) {
 	if len(cmds) == 0 {
 		return
 	}
-	// Not any one caller's deadline: the batch is everybody's.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(taken[0].ctx), b.opts.Timeout)
+	// Not any one caller's deadline or values: the batch is everybody's.
+	// Each decider sees its own caller's values (Command.Context).
+	ctx, cancel := context.WithTimeout(context.Background(), b.opts.Timeout)
 	defer cancel()
 	outs := b.store.UpdateMany(ctx, cmds)
 	b.batches.Add(1)

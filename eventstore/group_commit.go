@@ -16,7 +16,30 @@ type Command struct {
 	Stream string
 	Opts   UpdateOptions
 	Decide DecideFunc
+	// Context is the context of the request the command belongs to, nil
+	// for none. Its decider, and its run on its own if the batch fails,
+	// see that request's values (request id, logger, trace) under the
+	// batch's deadline and cancellation (the transaction is everyone's, so
+	// one caller going away must not break it); see callerContext.
+	Context context.Context
 }
+
+// callerContext is ctx, a batch's context, carrying the values of caller,
+// one command's own request: Deadline, Done and Err are the batch's, Value
+// is the caller's.
+func callerContext(ctx, caller context.Context) context.Context {
+	if caller == nil {
+		return ctx
+	}
+	return withValuesOf{Context: ctx, values: caller}
+}
+
+type withValuesOf struct {
+	context.Context
+	values context.Context
+}
+
+func (c withValuesOf) Value(key any) any { return c.values.Value(key) }
 
 // Outcome is what one command of a group commit came to: Update's answers.
 type Outcome struct {
@@ -46,7 +69,7 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 		cmds[i].Decide = safely(cmds[i].Decide)
 	}
 	if len(cmds) == 1 {
-		out[0].Result, out[0].Err = s.Update(ctx, cmds[0].Stream, cmds[0].Opts, cmds[0].Decide)
+		out[0].Result, out[0].Err = s.Update(callerContext(ctx, cmds[0].Context), cmds[0].Stream, cmds[0].Opts, cmds[0].Decide)
 		return out
 	}
 	var group, alone []int
@@ -73,7 +96,7 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 		}
 	}
 	for _, i := range alone {
-		out[i].Result, out[i].Err = s.Update(ctx, cmds[i].Stream, cmds[i].Opts, cmds[i].Decide)
+		out[i].Result, out[i].Err = s.Update(callerContext(ctx, cmds[i].Context), cmds[i].Stream, cmds[i].Opts, cmds[i].Decide)
 	}
 	return out
 }
@@ -108,7 +131,7 @@ func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, 
 			continue
 		}
 		wtx := &writeWatch{Tx: tx}
-		d, err := c.Decide(ctx, wtx, snaps[i])
+		d, err := c.Decide(callerContext(ctx, c.Context), wtx, snaps[i])
 		if err != nil {
 			if wtx.wrote || tx.Conn().PgConn().TxStatus() != 'T' {
 				// A refusal must write nothing, as in Update, but this
