@@ -133,6 +133,8 @@ func run() error {
 		return err
 	}
 
+	meter := newCPUMeter(ctx, pool, func() int { return api.cmd.Process.Pid }, func() int { return projector.cmd.Process.Pid })
+	var cpuRows []string
 	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	for i, c := range o.levels {
@@ -148,18 +150,36 @@ func run() error {
 				profiled <- errors.Join(<-errs, <-errs)
 			}()
 		}
+		before := meter.sample()
 		res := load(ctx, pool, base, keys[:o.sellers], c, time.Duration(o.seconds)*time.Second)
+		used := meter.sample().sub(before)
 		if profiled != nil {
 			if err := <-profiled; err != nil {
 				return err
 			}
 		}
+		before = meter.sample()
 		floor, err := pgbench(db, o.floor, c, o.seconds)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d |\n", c, res.rate, floor, res.rate/floor,
+		floorUsed := meter.sample().sub(before)
+		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d |\n", c, res.rate, floor.tps, res.rate/floor.tps,
 			ms(res.p50), ms(res.p99), ms(res.lagP99), res.non201)
+		byParts := used.api + used.projector + used.pg + used.loadgen
+		floorParts := floorUsed.pg + floor.cpu
+		cpuRows = append(cpuRows, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", c,
+			perOp(used.api, res.spends), perOp(used.projector, res.spends), perOp(used.pg, res.spends), perOp(used.loadgen, res.spends),
+			perOp(byParts, res.spends), perOp(used.machine, res.spends),
+			perOp(floorUsed.pg, floor.transactions), perOp(floor.cpu, floor.transactions),
+			perOp(floorParts, floor.transactions), perOp(floorUsed.machine, floor.transactions)))
+	}
+	fmt.Println("\nCPU per operation, ms (from /proc: each process's user + system time over the level; PostgreSQL is every process of the server, exited backends included; the load generator is this process, with its lag sampler; machine is every core's busy time):")
+	fmt.Println()
+	fmt.Println("| clients | spend: API | projector | PostgreSQL | load generator | sum | machine | floor tx: PostgreSQL | pgbench | sum | machine |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, row := range cpuRows {
+		fmt.Println(row)
 	}
 
 	// A 15 s projector outage under load, then one spend on an idle account.
