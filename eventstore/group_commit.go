@@ -159,18 +159,20 @@ func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, 
 		}
 	}
 
-	batch := &pgx.Batch{}
+	var g groupWrites
 	var records []Record
 	for _, w := range writes {
 		c := cmds[w.index]
 		d := w.decision
 		res := &out[w.index].Result
+		st := stateWrite{state: d.State, wakeAt: d.WakeAt}
 		if len(d.Events) > 0 {
 			at := c.Opts.At
 			if !d.At.IsZero() {
 				at = d.At
 			}
-			recs, err := s.queueAppend(batch, c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, &stateWrite{state: d.State, wakeAt: d.WakeAt}, positions[w.first:w.first+len(d.Events)])
+			g.head(c.Stream, w.snap.Version, w.snap.Version+int64(len(d.Events)), st)
+			recs, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, positions[w.first:w.first+len(d.Events)])
 			if err != nil {
 				return nil, err
 			}
@@ -179,13 +181,14 @@ func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, 
 			res.FirstPosition = recs[0].GlobalPosition
 			res.LastPosition = recs[len(recs)-1].GlobalPosition
 		} else if d.State != nil && w.snap.Version > 0 {
-			queueMoveHead(batch, c.Stream, w.snap.Version, w.snap.Version, &stateWrite{state: d.State, wakeAt: d.WakeAt})
+			g.head(c.Stream, w.snap.Version, w.snap.Version, st)
 		}
 		if c.Opts.IdempotencyKey != "" {
-			batch.Queue(insertIdempotencyKey, c.Stream, c.Opts.IdempotencyKey, c.Opts.RequestHash, d.Result,
-				res.FirstPosition, res.LastPosition, res.StreamVersion)
+			g.key(c.Stream, c.Opts.IdempotencyKey, c.Opts.RequestHash, *res)
 		}
 	}
+	batch := &pgx.Batch{}
+	g.queue(batch)
 	if len(records) > 0 {
 		if err := queueWakeUp(ctx, batch, records); err != nil {
 			return nil, err
