@@ -19,13 +19,20 @@ const clockTick = 10 * time.Millisecond
 // the PostgreSQL server (every process of it, the exited ones included),
 // this process (the load generator and the lag sampler), and the whole
 // machine (busy time of every core, from /proc/stat).
+//
+// pgAPI and pgProjector are the shares of pg spent by the backends serving
+// the API's and the projector's connections (by application_name); the rest
+// of pg is the server's own processes (WAL writer, checkpointer…) and the
+// other clients (the lag sampler, pgbench).
 type cpuSample struct {
 	api, projector, pg, loadgen, machine time.Duration
+	pgAPI, pgProjector                   time.Duration
 }
 
 func (a cpuSample) sub(b cpuSample) cpuSample {
 	return cpuSample{api: a.api - b.api, projector: a.projector - b.projector, pg: a.pg - b.pg,
-		loadgen: a.loadgen - b.loadgen, machine: a.machine - b.machine}
+		loadgen: a.loadgen - b.loadgen, machine: a.machine - b.machine,
+		pgAPI: a.pgAPI - b.pgAPI, pgProjector: a.pgProjector - b.pgProjector}
 }
 
 // cpuMeter reads cpuSamples from /proc. pg is 0 when the server is not a
@@ -33,12 +40,13 @@ func (a cpuSample) sub(b cpuSample) cpuSample {
 type cpuMeter struct {
 	api, projector func() int // their current pids
 	postmaster     int
+	pool           *pgxpool.Pool
 }
 
 // newCPUMeter finds the PostgreSQL server's postmaster: the parent of the
 // backend serving pool, when that backend runs on this machine.
 func newCPUMeter(ctx context.Context, pool *pgxpool.Pool, api, projector func() int) *cpuMeter {
-	m := &cpuMeter{api: api, projector: projector}
+	m := &cpuMeter{api: api, projector: projector, pool: pool}
 	var backend int
 	if err := pool.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&backend); err != nil {
 		return m
@@ -52,7 +60,7 @@ func newCPUMeter(ctx context.Context, pool *pgxpool.Pool, api, projector func() 
 }
 
 // sample reads every part's CPU time now.
-func (m *cpuMeter) sample() cpuSample {
+func (m *cpuMeter) sample(ctx context.Context) cpuSample {
 	var s cpuSample
 	if st, err := procStat(m.api()); err == nil {
 		s.api = st.self
@@ -65,6 +73,7 @@ func (m *cpuMeter) sample() cpuSample {
 	}
 	if m.postmaster > 0 {
 		s.pg = serverCPU(m.postmaster)
+		s.pgAPI, s.pgProjector = m.backendsCPU(ctx)
 	}
 	s.machine = machineBusy()
 	return s
@@ -90,6 +99,34 @@ func serverCPU(postmaster int) time.Duration {
 		}
 	}
 	return total
+}
+
+// backendsCPU is the CPU time of the live backends serving the API's and
+// the projector's connections (a backend keeps its pool connection for the
+// whole run, so its time is the connection's).
+func (m *cpuMeter) backendsCPU(ctx context.Context) (api, projector time.Duration) {
+	rows, err := m.pool.Query(ctx, `SELECT pid, application_name FROM pg_stat_activity WHERE application_name IN ('a2e-api', 'a2e-projector')`)
+	if err != nil {
+		return 0, 0
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pid int
+		var app string
+		if rows.Scan(&pid, &app) != nil {
+			continue
+		}
+		st, err := procStat(pid)
+		if err != nil {
+			continue
+		}
+		if app == "a2e-api" {
+			api += st.self
+		} else {
+			projector += st.self
+		}
+	}
+	return api, projector
 }
 
 type stat struct {

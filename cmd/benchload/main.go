@@ -150,34 +150,35 @@ func run() error {
 				profiled <- errors.Join(<-errs, <-errs)
 			}()
 		}
-		before := meter.sample()
+		before := meter.sample(ctx)
 		res := load(ctx, pool, base, keys[:o.sellers], c, time.Duration(o.seconds)*time.Second)
-		used := meter.sample().sub(before)
+		used := meter.sample(ctx).sub(before)
 		if profiled != nil {
 			if err := <-profiled; err != nil {
 				return err
 			}
 		}
-		before = meter.sample()
+		before = meter.sample(ctx)
 		floor, err := pgbench(db, o.floor, c, o.seconds)
 		if err != nil {
 			return err
 		}
-		floorUsed := meter.sample().sub(before)
+		floorUsed := meter.sample(ctx).sub(before)
 		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d |\n", c, res.rate, floor.tps, res.rate/floor.tps,
 			ms(res.p50), ms(res.p99), ms(res.lagP99), res.non201)
 		byParts := used.api + used.projector + used.pg + used.loadgen
 		floorParts := floorUsed.pg + floor.cpu
-		cpuRows = append(cpuRows, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", c,
-			perOp(used.api, res.spends), perOp(used.projector, res.spends), perOp(used.pg, res.spends), perOp(used.loadgen, res.spends),
+		cpuRows = append(cpuRows, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", c,
+			perOp(used.api, res.spends), perOp(used.pgAPI, res.spends), perOp(used.projector, res.spends), perOp(used.pgProjector, res.spends),
+			perOp(used.pg-used.pgAPI-used.pgProjector, res.spends), perOp(used.loadgen, res.spends),
 			perOp(byParts, res.spends), perOp(used.machine, res.spends),
 			perOp(floorUsed.pg, floor.transactions), perOp(floor.cpu, floor.transactions),
 			perOp(floorParts, floor.transactions), perOp(floorUsed.machine, floor.transactions)))
 	}
-	fmt.Println("\nCPU per operation, ms (from /proc: each process's user + system time over the level; PostgreSQL is every process of the server, exited backends included; the load generator is this process, with its lag sampler; machine is every core's busy time):")
+	fmt.Println("\nCPU per operation, ms (from /proc: each process's user + system time over the level. PostgreSQL is every process of the server, exited backends included: its backends for the API's and the projector's connections, and the rest (WAL writer, checkpointer, the lag sampler's backend). The load generator is this process, with its lag sampler. Machine is every core's busy time, whatever ran):")
 	fmt.Println()
-	fmt.Println("| clients | spend: API | projector | PostgreSQL | load generator | sum | machine | floor tx: PostgreSQL | pgbench | sum | machine |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| clients | spend: API | its PG backends | projector | its PG backends | other PG | load generator | sum | machine | floor tx: PostgreSQL | pgbench | sum | machine |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, row := range cpuRows {
 		fmt.Println(row)
 	}
