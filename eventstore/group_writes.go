@@ -3,7 +3,6 @@ package eventstore
 import (
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -29,7 +28,7 @@ type groupWrites struct {
 	}
 	events struct {
 		position, version []int64
-		id                []uuid.UUID
+		id                [][16]byte // not uuid.UUID: its driver.Valuer would format and parse each
 		stream, typ       []string
 		schema            []int32
 		data, metadata    []string
@@ -76,7 +75,7 @@ func (g *groupWrites) append(stream string, expected int64, events []NewEvent, m
 	for i := range records {
 		r := &records[i]
 		r.GlobalPosition = positions[i]
-		e.position, e.id, e.stream = append(e.position, r.GlobalPosition), append(e.id, r.EventID), append(e.stream, stream)
+		e.position, e.id, e.stream = append(e.position, r.GlobalPosition), append(e.id, [16]byte(r.EventID)), append(e.stream, stream)
 		e.version, e.typ, e.schema = append(e.version, r.StreamVersion), append(e.typ, r.Type), append(e.schema, int32(r.SchemaVersion))
 		e.data, e.metadata, e.at = append(e.data, string(r.Data)), append(e.metadata, mdJSON), append(e.at, at)
 	}
