@@ -234,3 +234,57 @@ func TestBatchDecidersSeeTheirOwnRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestBatcherPipelinesBatchesOfOtherStreams: with InFlight 2, a batch
+// whose decider is slow does not hold back the next batch of other streams,
+// but a later command of a stream in the slow batch waits for it and runs
+// after it, in order.
+func TestBatcherPipelinesBatchesOfOtherStreams(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	b := s.NewBatcher(eventstore.BatcherOptions{InFlight: 2})
+	defer b.Close()
+	ctx := context.Background()
+	release := make(chan struct{})
+	slowStarted := make(chan struct{})
+	slow := func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+		close(slowStarted)
+		<-release
+		return decideAppend("Slow")(ctx, tx, snap)
+	}
+	type answer struct {
+		res eventstore.Result
+		err error
+	}
+	first := make(chan answer, 1)
+	go func() {
+		res, err := b.Update(ctx, "s-1", eventstore.UpdateOptions{}, slow)
+		first <- answer{res, err}
+	}()
+	<-slowStarted
+	// The same stream: queued behind the slow batch, not run beside it.
+	second := make(chan answer, 1)
+	go func() {
+		res, err := b.Update(ctx, "s-1", eventstore.UpdateOptions{}, decideAppend("After"))
+		second <- answer{res, err}
+	}()
+	// Another stream commits while the slow batch is still deciding.
+	if res, err := b.Update(ctx, "s-2", eventstore.UpdateOptions{}, decideAppend("Other")); err != nil || res.StreamVersion != 1 {
+		t.Fatalf("the other stream's command = %+v, %v", res, err)
+	}
+	select {
+	case a := <-second:
+		t.Fatalf("a command ran beside its stream's running batch: %+v", a)
+	default:
+	}
+	close(release)
+	if a := <-first; a.err != nil || a.res.StreamVersion != 1 {
+		t.Fatalf("slow command = %+v", a)
+	}
+	if a := <-second; a.err != nil || a.res.StreamVersion != 2 {
+		t.Fatalf("the stream's next command = %+v, want version 2 after the slow one", a)
+	}
+	recs, err := s.ReadStream(ctx, "s-1", 0, 0)
+	if err != nil || len(recs) != 2 || recs[0].Type != "Slow" || recs[1].Type != "After" {
+		t.Fatalf("s-1 = %+v, %v", recs, err)
+	}
+}

@@ -133,9 +133,17 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
 	if cfg.GroupCommit {
-		repo.UseGroupCommit(store.NewBatcher(eventstore.BatcherOptions{
-			Lanes: cfg.GroupCommitLanes, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
-		}))
+		b := store.NewBatcher(eventstore.BatcherOptions{
+			Lanes: cfg.GroupCommitLanes, InFlight: cfg.GroupCommitInFlight, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
+		})
+		repo.UseGroupCommit(b)
+		reg.MustRegister(
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commits_total",
+				Help: "Group commits (transactions of the spend path's batcher) run."},
+				func() float64 { n, _ := b.Stats(); return float64(n) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commit_commands_total",
+				Help: "Commands the group commits carried; divided by group_commits_total, the mean batch."},
+				func() float64 { _, n := b.Stats(); return float64(n) }))
 	}
 	provider, err := payments.NewProvider(cfg)
 	if err != nil {

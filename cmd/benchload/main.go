@@ -104,14 +104,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	apiEnv := env
-	metricsAddr := ""
-	if o.pprof != "" {
-		if metricsAddr, err = freeAddr(); err != nil {
-			return err
-		}
-		apiEnv = append(slices.Clone(env), "METRICS_ADDR="+metricsAddr)
+	// The API's metrics endpoint: its group commit counters, and profiles.
+	metricsAddr, err := freeAddr()
+	if err != nil {
+		return err
 	}
+	apiEnv := append(slices.Clone(env), "METRICS_ADDR="+metricsAddr)
 	api, err := startProc(o.api, []string{"-addr", addr, "-mail-sender=false"}, apiEnv, "listening on")
 	if err != nil {
 		return err
@@ -134,7 +132,7 @@ func run() error {
 	}
 
 	meter := newCPUMeter(ctx, pool, func() int { return api.cmd.Process.Pid }, func() int { return projector.cmd.Process.Pid })
-	var cpuRows []string
+	var cpuRows, batches []string
 	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	for i, c := range o.levels {
@@ -151,8 +149,12 @@ func run() error {
 			}()
 		}
 		before := meter.sample(ctx)
+		commits0, commands0 := groupCommits(metricsAddr)
 		res := load(ctx, pool, base, keys[:o.sellers], c, time.Duration(o.seconds)*time.Second)
 		used := meter.sample(ctx).sub(before)
+		commits1, commands1 := groupCommits(metricsAddr)
+		batches = append(batches, fmt.Sprintf("%d clients: %.0f group commits/s, %.1f spends each", c,
+			(commits1-commits0)/float64(o.seconds), (commands1-commands0)/max(commits1-commits0, 1)))
 		if profiled != nil {
 			if err := <-profiled; err != nil {
 				return err
@@ -182,6 +184,7 @@ func run() error {
 	for _, row := range cpuRows {
 		fmt.Println(row)
 	}
+	fmt.Printf("\nGroup commits (bin/api's group_commits_total and group_commit_commands_total over each level): %s.\n", strings.Join(batches, "; "))
 
 	// A 15 s projector outage under load, then one spend on an idle account.
 	idle := keys[o.sellers]
