@@ -86,7 +86,7 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	for j, i := range group {
 		groupCmds[j] = cmds[i]
 	}
-	res, err := s.updateManyOnce(ctx, groupCmds)
+	res, err := s.transact(ctx, groupCmds, false)
 	if err != nil && !errors.Is(err, ErrCommitUnknown) {
 		// Nothing was written: each command on its own, as if alone.
 		alone = append(group, alone...)
@@ -99,121 +99,6 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 		out[i].Result, out[i].Err = s.Update(callerContext(ctx, cmds[i].Context), cmds[i].Stream, cmds[i].Opts, cmds[i].Decide)
 	}
 	return out
-}
-
-// pendingWrite is a decided command's writes.
-type pendingWrite struct {
-	index    int // in the batch
-	snap     Snapshot
-	decision Decision
-	first    int // index of its first event in the batch's positions
-}
-
-// updateManyOnce is UpdateMany's one transaction. Its error means nothing
-// was committed, except ErrCommitUnknown, which every outcome then carries.
-func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, error) {
-	out := make([]Outcome, len(cmds))
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-
-	snaps, replays, err := s.lockMany(ctx, tx, cmds)
-	if err != nil {
-		return nil, err
-	}
-	var writes []pendingWrite
-	events := 0
-	for i, c := range cmds {
-		if r, ok := replays[i]; ok {
-			out[i] = r
-			continue
-		}
-		wtx := &writeWatch{Tx: tx}
-		d, err := c.Decide(callerContext(ctx, c.Context), wtx, snaps[i])
-		if err != nil {
-			if wtx.wrote || tx.Conn().PgConn().TxStatus() != 'T' {
-				// A refusal must write nothing, as in Update, but this
-				// decider wrote in the shared transaction (or lost it): run
-				// everyone on their own.
-				return nil, fmt.Errorf("decide %s in a group commit: %w", c.Stream, err)
-			}
-			out[i].Err = err
-			continue
-		}
-		out[i].Result = Result{StreamVersion: snaps[i].Version, Result: d.Result}
-		if len(d.Events) > 0 || (d.State != nil && snaps[i].Version > 0) || c.Opts.IdempotencyKey != "" || wtx.wrote {
-			writes = append(writes, pendingWrite{index: i, snap: snaps[i], decision: d, first: events})
-			events += len(d.Events)
-		}
-	}
-	if len(writes) == 0 {
-		return out, nil // nothing to commit: refusals and replays only
-	}
-
-	var positions []int64
-	if events > 0 {
-		if positions, err = drawPositions(ctx, tx, events); err != nil {
-			return nil, err
-		}
-	}
-
-	var g groupWrites
-	var records []Record
-	for _, w := range writes {
-		c := cmds[w.index]
-		d := w.decision
-		res := &out[w.index].Result
-		st := stateWrite{state: d.State, wakeAt: d.WakeAt}
-		if len(d.Events) > 0 {
-			at := c.Opts.At
-			if !d.At.IsZero() {
-				at = d.At
-			}
-			g.head(c.Stream, w.snap.Version, w.snap.Version+int64(len(d.Events)), st)
-			recs, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, positions[w.first:w.first+len(d.Events)])
-			if err != nil {
-				return nil, err
-			}
-			records = append(records, recs...)
-			res.StreamVersion = recs[len(recs)-1].StreamVersion
-			res.FirstPosition = recs[0].GlobalPosition
-			res.LastPosition = recs[len(recs)-1].GlobalPosition
-		} else if d.State != nil && w.snap.Version > 0 {
-			g.head(c.Stream, w.snap.Version, w.snap.Version, st)
-		}
-		if c.Opts.IdempotencyKey != "" {
-			g.key(c.Stream, c.Opts.IdempotencyKey, c.Opts.RequestHash, *res)
-		}
-	}
-	batch := &pgx.Batch{}
-	g.queue(batch)
-	if len(records) > 0 {
-		if err := queueWakeUp(ctx, batch, records); err != nil {
-			return nil, err
-		}
-	}
-	// Heads, snapshots, events, the wake-up message and idempotency keys: one
-	// round trip.
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, fmt.Errorf("write batch: %w", err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) {
-			// No answer to COMMIT: it may have committed, so no command may
-			// run again; their idempotency keys tell on a retry.
-			// Refusals and replays keep their answers: they wrote nothing.
-			err = fmt.Errorf("commit of %d commands: %w: %w", len(cmds), ErrCommitUnknown, err)
-			for _, w := range writes {
-				out[w.index] = Outcome{Err: err}
-			}
-			return out, err
-		}
-		return nil, fmt.Errorf("commit of %d commands: %w", len(cmds), err)
-	}
-	return out, nil
 }
 
 // lockMany locks the commands' streams in stream order and loads their
@@ -298,11 +183,6 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 	return snaps, replays, nil
 }
 
-// insertIdempotencyKey keeps a command's answer with its idempotency key.
-const insertIdempotencyKey = `INSERT INTO idempotency_keys
-	(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
-	VALUES ($1, $2, $3, $4, $5, $6, $7)`
-
 // queueAppend queues, on batch, the head move and the inserts of events at
 // the given positions (drawn by the caller after marking the transaction
 // as appending), and returns their records.
@@ -325,7 +205,7 @@ func (s *Store) queueAppend(batch *pgx.Batch, stream string, expected int64, eve
 	return records, nil
 }
 
-// queueMoveHead is moveHead on a batch: the statement fails the batch (a
+// queueMoveHead is moveHeadSQL on a batch: the statement fails the batch (a
 // conflict) unless it moves exactly one row.
 func queueMoveHead(batch *pgx.Batch, stream string, expected, newVersion int64, st *stateWrite) {
 	sql, args := moveHeadSQL(stream, expected, newVersion, st)
