@@ -100,10 +100,11 @@ test: vet openapi-lint go-test sdk-test webapp-test e2e
 
 # The spend path under load beside the SQL floor (../shared/perf), on a
 # durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private
-# server under .data/benchpg with fsync on. Needs pgbench.
+# server under .data/benchpg with fsync on. Needs pgbench. BENCH_FLAGS passes
+# flags on, e.g. BENCH_FLAGS="-pprof prof -clients 16,64".
 bench-load: pg-binaries build
 	@url="$${BENCH_DATABASE_URL:-$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb -data .data/benchpg -fast=false)}}" && \
-	$(GO) run ./cmd/benchload -server "$$url" -floor ../shared/perf
+	$(GO) run ./cmd/benchload -server "$$url" -floor ../shared/perf $(BENCH_FLAGS)
 
 bench: pg-binaries
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \

@@ -143,6 +143,20 @@ func (a *Account) IsVerified() bool { return a.s.Verified }
 // APIKeyHash returns the lookup hash of the current API key.
 func (a *Account) APIKeyHash() string { return a.s.APIKeyHash }
 
+// ErrAPIKeyNotCurrent refuses a call made with a key that is not the
+// account's current one (it was rotated).
+var ErrAPIKeyNotCurrent = Errorf(CodeUnauthorized, "Invalid API key")
+
+// RequireAPIKey refuses keyHash unless it is the lookup hash of the
+// account's current API key: a caller admitted by a remembered key is
+// checked against the account itself, inside the command that acts for it.
+func (a *Account) RequireAPIKey(keyHash string) error {
+	if keyHash == "" || keyHash != a.s.APIKeyHash {
+		return ErrAPIKeyNotCurrent
+	}
+	return nil
+}
+
 // APIKeyID returns the id of the current API key.
 func (a *Account) APIKeyID() string { return a.s.APIKeyID }
 

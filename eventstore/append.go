@@ -32,14 +32,14 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected
 	if err != nil {
 		return nil, err
 	}
-	// The head, the events and their outbox rows in one round trip, as a
-	// group commit writes them.
+	// The head, the events and the commit's wake-up message in one round
+	// trip, as a group commit writes them.
 	batch := &pgx.Batch{}
 	records, err := s.queueAppend(batch, stream, expected, events, md, at, st, positions)
 	if err != nil {
 		return nil, err
 	}
-	if err := queueOutbox(ctx, batch, records); err != nil {
+	if err := queueWakeUp(ctx, batch, records); err != nil {
 		return nil, err
 	}
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
@@ -86,22 +86,8 @@ func encodeMetadata(md Metadata) (string, error) {
 	return string(b), nil
 }
 
-// moveHead advances the stream's head from expected to newVersion, the
-// optimistic concurrency check, and writes the snapshot when given.
-func (s *Store) moveHead(ctx context.Context, tx pgx.Tx, stream string, expected, newVersion int64, st *stateWrite) error {
-	sql, args := moveHeadSQL(stream, expected, newVersion, st)
-	tag, err := tx.Exec(ctx, sql, args...)
-	if err != nil {
-		return fmt.Errorf("move head of %s: %w", stream, err)
-	}
-	if tag.RowsAffected() != 1 {
-		return &ConflictError{Stream: stream, Expected: expected}
-	}
-	return nil
-}
-
-// moveHeadSQL is moveHead's statement: it moves one row, or none on a
-// conflict.
+// moveHeadSQL is the statement that moves stream's head (Append's): it
+// moves one row, or none on a conflict.
 func moveHeadSQL(stream string, expected, newVersion int64, st *stateWrite) (string, []any) {
 	var state []byte
 	var wakeAt *time.Time

@@ -11,11 +11,17 @@ import (
 
 // BatcherOptions size a Batcher.
 type BatcherOptions struct {
-	// Lanes is how many group commits may run at once (each on its own
-	// connection); a stream always goes through the same lane, so its
-	// commands keep their order. Default 1: one committer whose batches
-	// grow with the load (bench-load measured 1 ahead of 2 and 4).
+	// Lanes is how many queues of commands there are, each forming its own
+	// batches; a stream always goes through the same lane. Default 1: one
+	// queue whose batches grow with the load.
 	Lanes int
+	// InFlight is how many group commits a lane may have running at once
+	// (each on its own connection): while one waits for its COMMIT to be
+	// flushed, the next batch is already formed and sent, and PostgreSQL
+	// flushes their commits together. A stream is in at most one running
+	// batch; its later commands wait for that batch, so they keep their
+	// order. Default 1: one at a time.
+	InFlight int
 	// MaxBatch bounds the commands of one transaction. Default 64.
 	MaxBatch int
 	// Linger is how long a lane that found a single command waits for
@@ -46,8 +52,7 @@ type Batcher struct {
 
 // queued is one caller's command waiting in a lane.
 type queued struct {
-	ctx   context.Context
-	cmd   Command
+	cmd   Command      // cmd.Context is the caller's
 	state atomic.Int32 // queuedWaiting, queuedTaken or queuedAbandoned
 	done  chan Outcome
 }
@@ -65,6 +70,9 @@ var ErrBatcherClosed = errors.New("event store batcher closed")
 func (s *Store) NewBatcher(opts BatcherOptions) *Batcher {
 	if opts.Lanes <= 0 {
 		opts.Lanes = 1
+	}
+	if opts.InFlight <= 0 {
+		opts.InFlight = 1
 	}
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 64
@@ -87,7 +95,7 @@ func (s *Store) NewBatcher(opts BatcherOptions) *Batcher {
 // dropped; once its batch has started, the caller waits for the outcome
 // (bounded by Timeout), so an answer is never lost to a disconnect.
 func (b *Batcher) Update(ctx context.Context, stream string, opts UpdateOptions, decide DecideFunc) (Result, error) {
-	q := &queued{ctx: ctx, cmd: Command{Stream: stream, Opts: opts, Decide: decide}, done: make(chan Outcome, 1)}
+	q := &queued{cmd: Command{Stream: stream, Opts: opts, Decide: decide, Context: ctx}, done: make(chan Outcome, 1)}
 	select {
 	case <-b.stop:
 		return Result{}, ErrBatcherClosed
@@ -137,31 +145,64 @@ func (b *Batcher) laneOf(stream string) int {
 	return int(h.Sum32() % uint32(len(b.lanes)))
 }
 
-// run is one lane: it takes a batch of commands on distinct streams, in
-// queue order (a command whose stream is already in the batch waits, with
-// the ones after it on that stream, for the next), and commits it.
+// run is one lane: it takes a batch of commands on distinct streams that
+// no running batch holds, in queue order (a command whose stream is
+// already taken waits, with the ones after it on that stream, for a later
+// batch), and commits it, with up to InFlight batches running at once.
 func (b *Batcher) run(lane chan *queued) {
 	defer b.wg.Done()
-	var held []*queued // taken from the lane, waiting for a later batch
+	var held []*queued          // taken from the lane, waiting for a later batch
+	busy := map[string]bool{}   // streams of the running batches
+	done := make(chan []string) // a running batch's streams, once it has answered
+	running := 0
+	finished := func(streams []string) {
+		running--
+		for _, st := range streams {
+			delete(busy, st)
+		}
+	}
 	for {
-		if len(held) == 0 {
-			select {
-			case q := <-lane:
-				held = append(held, q)
-			case <-b.stop:
-				b.drain(lane, held)
-				return
+		if running < b.opts.InFlight {
+			batch, rest := b.take(held, lane, busy)
+			held = rest
+			if len(batch) > 0 {
+				streams := make([]string, len(batch))
+				for i, q := range batch {
+					streams[i] = q.cmd.Stream
+					busy[q.cmd.Stream] = true
+				}
+				running++
+				go func() {
+					b.commit(batch)
+					done <- streams
+				}()
+				continue
 			}
 		}
-		batch, rest := b.take(held, lane)
-		held = rest
-		b.commit(batch)
+		// Nothing to start: wait for a batch to end or a command to come.
+		var arrivals chan *queued
+		if running < b.opts.InFlight {
+			arrivals = lane
+		}
+		select {
+		case streams := <-done:
+			finished(streams)
+		case q := <-arrivals:
+			held = append(held, q)
+		case <-b.stop:
+			for running > 0 {
+				finished(<-done)
+			}
+			b.drain(lane, held)
+			return
+		}
 	}
 }
 
-// take forms a batch from held, then from the lane; it returns the batch
-// and what must wait for the next one.
-func (b *Batcher) take(held []*queued, lane chan *queued) ([]*queued, []*queued) {
+// take forms a batch from held, then from the lane, leaving out streams
+// that busy (the running batches) or the batch already hold; it returns
+// the batch and what must wait for a later one.
+func (b *Batcher) take(held []*queued, lane chan *queued, busy map[string]bool) ([]*queued, []*queued) {
 	batch := make([]*queued, 0, b.opts.MaxBatch)
 	streams := make(map[string]bool, b.opts.MaxBatch)
 	var rest []*queued
@@ -169,8 +210,9 @@ func (b *Batcher) take(held []*queued, lane chan *queued) ([]*queued, []*queued)
 		if q.state.Load() == queuedAbandoned {
 			return
 		}
-		if len(batch) >= b.opts.MaxBatch || streams[q.cmd.Stream] {
+		if len(batch) >= b.opts.MaxBatch || streams[q.cmd.Stream] || busy[q.cmd.Stream] {
 			rest = append(rest, q)
+			streams[q.cmd.Stream] = true // its later commands wait behind it
 			return
 		}
 		streams[q.cmd.Stream] = true
@@ -215,8 +257,9 @@ func (b *Batcher) commit(batch []*queued) {
 	if len(cmds) == 0 {
 		return
 	}
-	// Not any one caller's deadline: the batch is everybody's.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(taken[0].ctx), b.opts.Timeout)
+	// Not any one caller's deadline or values: the batch is everybody's.
+	// Each decider sees its own caller's values (Command.Context).
+	ctx, cancel := context.WithTimeout(context.Background(), b.opts.Timeout)
 	defer cancel()
 	outs := b.store.UpdateMany(ctx, cmds)
 	b.batches.Add(1)

@@ -16,7 +16,30 @@ type Command struct {
 	Stream string
 	Opts   UpdateOptions
 	Decide DecideFunc
+	// Context is the context of the request the command belongs to, nil
+	// for none. Its decider, and its run on its own if the batch fails,
+	// see that request's values (request id, logger, trace) under the
+	// batch's deadline and cancellation (the transaction is everyone's, so
+	// one caller going away must not break it); see callerContext.
+	Context context.Context
 }
+
+// callerContext is ctx, a batch's context, carrying the values of caller,
+// one command's own request: Deadline, Done and Err are the batch's, Value
+// is the caller's.
+func callerContext(ctx, caller context.Context) context.Context {
+	if caller == nil {
+		return ctx
+	}
+	return withValuesOf{Context: ctx, values: caller}
+}
+
+type withValuesOf struct {
+	context.Context
+	values context.Context
+}
+
+func (c withValuesOf) Value(key any) any { return c.values.Value(key) }
 
 // Outcome is what one command of a group commit came to: Update's answers.
 type Outcome struct {
@@ -28,8 +51,8 @@ type Outcome struct {
 // Update would (deciders write, if at all, through the transaction's Exec,
 // SendBatch or CopyFrom, which it watches; a decider that writes and then
 // refuses makes everyone run on their own, so a refusal never commits): lock the streams' rows in a fixed order, decide each command
-// against its own snapshot, write every event, outbox row, snapshot and
-// idempotency key in one round trip and commit once.
+// against its own snapshot, write every event, snapshot and idempotency
+// key, and the commit's one wake-up message, in one round trip and commit once.
 //
 // A command that is refused (its decider's error, a reused idempotency
 // key) or replayed writes nothing and does not touch the others. When the
@@ -46,7 +69,7 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 		cmds[i].Decide = safely(cmds[i].Decide)
 	}
 	if len(cmds) == 1 {
-		out[0].Result, out[0].Err = s.Update(ctx, cmds[0].Stream, cmds[0].Opts, cmds[0].Decide)
+		out[0].Result, out[0].Err = s.Update(callerContext(ctx, cmds[0].Context), cmds[0].Stream, cmds[0].Opts, cmds[0].Decide)
 		return out
 	}
 	var group, alone []int
@@ -63,7 +86,7 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	for j, i := range group {
 		groupCmds[j] = cmds[i]
 	}
-	res, err := s.updateManyOnce(ctx, groupCmds)
+	res, err := s.transact(ctx, groupCmds, false)
 	if err != nil && !errors.Is(err, ErrCommitUnknown) {
 		// Nothing was written: each command on its own, as if alone.
 		alone = append(group, alone...)
@@ -73,120 +96,9 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 		}
 	}
 	for _, i := range alone {
-		out[i].Result, out[i].Err = s.Update(ctx, cmds[i].Stream, cmds[i].Opts, cmds[i].Decide)
+		out[i].Result, out[i].Err = s.Update(callerContext(ctx, cmds[i].Context), cmds[i].Stream, cmds[i].Opts, cmds[i].Decide)
 	}
 	return out
-}
-
-// pendingWrite is a decided command's writes.
-type pendingWrite struct {
-	index    int // in the batch
-	snap     Snapshot
-	decision Decision
-	first    int // index of its first event in the batch's positions
-}
-
-// updateManyOnce is UpdateMany's one transaction. Its error means nothing
-// was committed, except ErrCommitUnknown, which every outcome then carries.
-func (s *Store) updateManyOnce(ctx context.Context, cmds []Command) ([]Outcome, error) {
-	out := make([]Outcome, len(cmds))
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-
-	snaps, replays, err := s.lockMany(ctx, tx, cmds)
-	if err != nil {
-		return nil, err
-	}
-	var writes []pendingWrite
-	events := 0
-	for i, c := range cmds {
-		if r, ok := replays[i]; ok {
-			out[i] = r
-			continue
-		}
-		wtx := &writeWatch{Tx: tx}
-		d, err := c.Decide(ctx, wtx, snaps[i])
-		if err != nil {
-			if wtx.wrote || tx.Conn().PgConn().TxStatus() != 'T' {
-				// A refusal must write nothing, as in Update, but this
-				// decider wrote in the shared transaction (or lost it): run
-				// everyone on their own.
-				return nil, fmt.Errorf("decide %s in a group commit: %w", c.Stream, err)
-			}
-			out[i].Err = err
-			continue
-		}
-		out[i].Result = Result{StreamVersion: snaps[i].Version, Result: d.Result}
-		if len(d.Events) > 0 || (d.State != nil && snaps[i].Version > 0) || c.Opts.IdempotencyKey != "" || wtx.wrote {
-			writes = append(writes, pendingWrite{index: i, snap: snaps[i], decision: d, first: events})
-			events += len(d.Events)
-		}
-	}
-	if len(writes) == 0 {
-		return out, nil // nothing to commit: refusals and replays only
-	}
-
-	var positions []int64
-	if events > 0 {
-		if positions, err = drawPositions(ctx, tx, events); err != nil {
-			return nil, err
-		}
-	}
-
-	batch := &pgx.Batch{}
-	var records []Record
-	for _, w := range writes {
-		c := cmds[w.index]
-		d := w.decision
-		res := &out[w.index].Result
-		if len(d.Events) > 0 {
-			at := c.Opts.At
-			if !d.At.IsZero() {
-				at = d.At
-			}
-			recs, err := s.queueAppend(batch, c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, &stateWrite{state: d.State, wakeAt: d.WakeAt}, positions[w.first:w.first+len(d.Events)])
-			if err != nil {
-				return nil, err
-			}
-			records = append(records, recs...)
-			res.StreamVersion = recs[len(recs)-1].StreamVersion
-			res.FirstPosition = recs[0].GlobalPosition
-			res.LastPosition = recs[len(recs)-1].GlobalPosition
-		} else if d.State != nil && w.snap.Version > 0 {
-			queueMoveHead(batch, c.Stream, w.snap.Version, w.snap.Version, &stateWrite{state: d.State, wakeAt: d.WakeAt})
-		}
-		if c.Opts.IdempotencyKey != "" {
-			batch.Queue(insertIdempotencyKey, c.Stream, c.Opts.IdempotencyKey, c.Opts.RequestHash, d.Result,
-				res.FirstPosition, res.LastPosition, res.StreamVersion)
-		}
-	}
-	if len(records) > 0 {
-		if err := queueOutbox(ctx, batch, records); err != nil {
-			return nil, err
-		}
-	}
-	// Heads, snapshots, events, outbox rows and idempotency keys: one round trip.
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, fmt.Errorf("write batch: %w", err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) {
-			// No answer to COMMIT: it may have committed, so no command may
-			// run again; their idempotency keys tell on a retry.
-			// Refusals and replays keep their answers: they wrote nothing.
-			err = fmt.Errorf("commit of %d commands: %w: %w", len(cmds), ErrCommitUnknown, err)
-			for _, w := range writes {
-				out[w.index] = Outcome{Err: err}
-			}
-			return out, err
-		}
-		return nil, fmt.Errorf("commit of %d commands: %w", len(cmds), err)
-	}
-	return out, nil
 }
 
 // lockMany locks the commands' streams in stream order and loads their
@@ -271,11 +183,6 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 	return snaps, replays, nil
 }
 
-// insertIdempotencyKey keeps a command's answer with its idempotency key.
-const insertIdempotencyKey = `INSERT INTO idempotency_keys
-	(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
-	VALUES ($1, $2, $3, $4, $5, $6, $7)`
-
 // queueAppend queues, on batch, the head move and the inserts of events at
 // the given positions (drawn by the caller after marking the transaction
 // as appending), and returns their records.
@@ -298,7 +205,7 @@ func (s *Store) queueAppend(batch *pgx.Batch, stream string, expected int64, eve
 	return records, nil
 }
 
-// queueMoveHead is moveHead on a batch: the statement fails the batch (a
+// queueMoveHead is moveHeadSQL on a batch: the statement fails the batch (a
 // conflict) unless it moves exactly one row.
 func queueMoveHead(batch *pgx.Batch, stream string, expected, newVersion int64, st *stateWrite) {
 	sql, args := moveHeadSQL(stream, expected, newVersion, st)

@@ -170,3 +170,121 @@ func TestPositionSequenceCachesNothing(t *testing.T) {
 		t.Fatalf("events_position_seq cache = %d (%v), want 1", cache, err)
 	}
 }
+
+type requestKey struct{}
+
+// TestBatchDecidersSeeTheirOwnRequest: commands coalesced into one group
+// commit each decide with their own request's values (request id, logger),
+// not the first caller's, and a caller that goes away while its batch runs
+// does not cancel its batch-mates' transaction.
+func TestBatchDecidersSeeTheirOwnRequest(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	b := s.NewBatcher(eventstore.BatcherOptions{MaxBatch: 2, Linger: 300 * time.Millisecond})
+	defer b.Close()
+	release := make(chan struct{})
+	seen := make(chan [2]string, 2)
+	decide := func(stream string) eventstore.DecideFunc {
+		return func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+			id, _ := ctx.Value(requestKey{}).(string)
+			seen <- [2]string{stream, id}
+			if stream == "s-1" {
+				<-release // the first caller is gone by now
+			}
+			return decideAppend("E")(ctx, tx, snap)
+		}
+	}
+	type answer struct {
+		stream string
+		err    error
+	}
+	answers := make(chan answer, 2)
+	first, cancelFirst := context.WithCancel(context.WithValue(context.Background(), requestKey{}, "req-s-1"))
+	for i, stream := range []string{"s-1", "s-2"} {
+		ctx := context.WithValue(context.Background(), requestKey{}, "req-"+stream)
+		if i == 0 {
+			ctx = first
+		}
+		go func() {
+			_, err := b.Update(ctx, stream, eventstore.UpdateOptions{}, decide(stream))
+			answers <- answer{stream, err}
+		}()
+		time.Sleep(20 * time.Millisecond) // queue order s-1, s-2; the linger joins them
+	}
+	got := <-seen
+	cancelFirst()
+	close(release)
+	if got2 := <-seen; got2[1] != "req-"+got2[0] {
+		t.Errorf("decider of %s saw request %q", got2[0], got2[1])
+	}
+	if got[1] != "req-"+got[0] {
+		t.Errorf("decider of %s saw request %q", got[0], got[1])
+	}
+	for range 2 {
+		a := <-answers
+		if a.stream != "s-1" && a.err != nil {
+			t.Errorf("%s failed beside a caller that went away: %v", a.stream, a.err)
+		}
+	}
+	if batches, commands := b.Stats(); batches != 1 || commands != 2 {
+		t.Fatalf("%d batches of %d commands; the test needs one of two", batches, commands)
+	}
+	for _, stream := range []string{"s-1", "s-2"} { // the gone caller's command committed too
+		if v, err := s.StreamVersion(context.Background(), stream); err != nil || v != 1 {
+			t.Errorf("%s at version %d (%v)", stream, v, err)
+		}
+	}
+}
+
+// TestBatcherPipelinesBatchesOfOtherStreams: with InFlight 2, a batch
+// whose decider is slow does not hold back the next batch of other streams,
+// but a later command of a stream in the slow batch waits for it and runs
+// after it, in order.
+func TestBatcherPipelinesBatchesOfOtherStreams(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	b := s.NewBatcher(eventstore.BatcherOptions{InFlight: 2})
+	defer b.Close()
+	ctx := context.Background()
+	release := make(chan struct{})
+	slowStarted := make(chan struct{})
+	slow := func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+		close(slowStarted)
+		<-release
+		return decideAppend("Slow")(ctx, tx, snap)
+	}
+	type answer struct {
+		res eventstore.Result
+		err error
+	}
+	first := make(chan answer, 1)
+	go func() {
+		res, err := b.Update(ctx, "s-1", eventstore.UpdateOptions{}, slow)
+		first <- answer{res, err}
+	}()
+	<-slowStarted
+	// The same stream: queued behind the slow batch, not run beside it.
+	second := make(chan answer, 1)
+	go func() {
+		res, err := b.Update(ctx, "s-1", eventstore.UpdateOptions{}, decideAppend("After"))
+		second <- answer{res, err}
+	}()
+	// Another stream commits while the slow batch is still deciding.
+	if res, err := b.Update(ctx, "s-2", eventstore.UpdateOptions{}, decideAppend("Other")); err != nil || res.StreamVersion != 1 {
+		t.Fatalf("the other stream's command = %+v, %v", res, err)
+	}
+	select {
+	case a := <-second:
+		t.Fatalf("a command ran beside its stream's running batch: %+v", a)
+	default:
+	}
+	close(release)
+	if a := <-first; a.err != nil || a.res.StreamVersion != 1 {
+		t.Fatalf("slow command = %+v", a)
+	}
+	if a := <-second; a.err != nil || a.res.StreamVersion != 2 {
+		t.Fatalf("the stream's next command = %+v, want version 2 after the slow one", a)
+	}
+	recs, err := s.ReadStream(ctx, "s-1", 0, 0)
+	if err != nil || len(recs) != 2 || recs[0].Type != "Slow" || recs[1].Type != "After" {
+		t.Fatalf("s-1 = %+v, %v", recs, err)
+	}
+}

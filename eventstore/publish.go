@@ -13,24 +13,23 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// queueOutbox queues on batch the outbox rows of records: watermill-sql's
-// own insert into its table for Topic (its schema adapter writes the
-// statement), in the append's transaction, so publication is never a dual
-// write.
-func queueOutbox(ctx context.Context, batch *pgx.Batch, records []Record) error {
-	msgs := make(message.Messages, len(records))
-	for i, r := range records {
-		payload, err := json.Marshal(Notification{StreamID: r.StreamID, StreamVersion: r.StreamVersion, GlobalPosition: r.GlobalPosition, EventType: r.Type})
-		if err != nil {
-			return fmt.Errorf("encode notification: %w", err)
-		}
-		m := message.NewMessage(r.EventID.String(), payload)
-		m.SetContext(ctx)
-		m.Metadata.Set("correlation_id", r.Metadata.CorrelationID)
-		m.Metadata.Set("request_id", r.Metadata.RequestID)
-		msgs[i] = m
+// queueWakeUp queues on batch the one outbox message of a commit that
+// appended records: watermill-sql's own insert into its table for Topic
+// (its schema adapter writes the statement), in the append's transaction,
+// so publication is never a dual write. The message only says how far the
+// log has moved (LogMoved); projections read the events themselves, so one
+// message per transaction, not per event, is all they need.
+func queueWakeUp(ctx context.Context, batch *pgx.Batch, records []Record) error {
+	first, last := records[0], records[len(records)-1]
+	payload, err := json.Marshal(LogMoved{FirstPosition: first.GlobalPosition, LastPosition: last.GlobalPosition, Events: len(records)})
+	if err != nil {
+		return fmt.Errorf("encode wake-up: %w", err)
 	}
-	q, err := wsql.DefaultPostgreSQLSchema{}.InsertQuery(wsql.InsertQueryParams{Topic: Topic, Msgs: msgs})
+	// The first event's id names the message: unique, and the same on a
+	// forwarder's retry (JetStream's duplicate window keys on it).
+	m := message.NewMessage(first.EventID.String(), payload)
+	m.SetContext(ctx)
+	q, err := wsql.DefaultPostgreSQLSchema{}.InsertQuery(wsql.InsertQueryParams{Topic: Topic, Msgs: message.Messages{m}})
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}

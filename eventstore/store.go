@@ -21,7 +21,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Topic is the watermill topic on which every appended event is published.
+// Topic is the watermill topic on which every transaction that appended
+// events publishes one LogMoved message.
 const Topic = "account_events"
 
 // appendingKey is the advisory lock every appending transaction holds in
@@ -94,12 +95,16 @@ type Record struct {
 // Upcaster rewrites an old record into its current shape when it is read.
 type Upcaster func(Record) (Record, error)
 
-// Notification is the payload published for each appended event.
-type Notification struct {
-	StreamID       string `json:"streamId"`
-	StreamVersion  int64  `json:"streamVersion"`
-	GlobalPosition int64  `json:"globalPosition"`
-	EventType      string `json:"eventType"`
+// LogMoved is the payload of the one message a committed transaction that
+// appended events publishes: the global positions of its first and last
+// events and how many it appended. Messages of releases before it (one per
+// event, with streamId, streamVersion, globalPosition and eventType) may
+// still sit in the outbox after an upgrade; consumers only take either as
+// "the log moved".
+type LogMoved struct {
+	FirstPosition int64 `json:"firstPosition"`
+	LastPosition  int64 `json:"lastPosition"`
+	Events        int   `json:"events"`
 }
 
 // Store reads and writes the event log.

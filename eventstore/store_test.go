@@ -172,27 +172,52 @@ func TestFailedDecisionWritesNothing(t *testing.T) {
 	}
 }
 
+// Each committed transaction that appends publishes one LogMoved message in
+// that transaction: a single command of two events, and a group commit of
+// three commands, are one message each, naming the positions they wrote.
 func TestPublicationInSameTransaction(t *testing.T) {
 	pool := testdb.New(t)
 	s := eventstore.New(pool)
 	ctx := context.Background()
-	res, err := s.Update(ctx, "s-1", eventstore.UpdateOptions{Metadata: eventstore.Metadata{CorrelationID: "corr-1"}}, decideAppend("A"))
+	res, err := s.Update(ctx, "s-1", eventstore.UpdateOptions{Metadata: eventstore.Metadata{CorrelationID: "corr-1"}},
+		func(context.Context, pgx.Tx, eventstore.Snapshot) (eventstore.Decision, error) {
+			return eventstore.Decision{Events: []eventstore.NewEvent{ev("A", 1), ev("A", 2)}}, nil
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var payload []byte
-	var eventID string
-	err = pool.QueryRow(ctx, `SELECT m.payload::text, e.event_id::text FROM watermill_account_events m
-		JOIN events e ON e.event_id::text = m.uuid`).Scan(&payload, &eventID)
-	if err != nil {
-		t.Fatalf("no message for the appended event: %v", err)
+	outs := s.UpdateMany(ctx, []eventstore.Command{
+		{Stream: "s-2", Decide: decideAppend("B")}, {Stream: "s-3", Decide: decideAppend("B")}, {Stream: "s-4", Decide: decideAppend("B")},
+	})
+	for _, o := range outs {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
 	}
-	var n eventstore.Notification
-	if err := json.Unmarshal(payload, &n); err != nil {
+	rows, err := pool.Query(ctx, `SELECT payload::text FROM watermill_account_events ORDER BY "offset"`)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if n.StreamID != "s-1" || n.StreamVersion != 1 || n.GlobalPosition != res.LastPosition || n.EventType != "A" {
-		t.Fatalf("notification = %+v, result %+v", n, res)
+	payloads, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(payloads) != 2 {
+		t.Fatalf("%d messages for two transactions: %v", len(payloads), payloads)
+	}
+	var single, group eventstore.LogMoved
+	if err := json.Unmarshal([]byte(payloads[0]), &single); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(payloads[1]), &group); err != nil {
+		t.Fatal(err)
+	}
+	if single != (eventstore.LogMoved{FirstPosition: res.FirstPosition, LastPosition: res.LastPosition, Events: 2}) {
+		t.Fatalf("single command's message = %+v, result %+v", single, res)
+	}
+	last := max(outs[0].Result.LastPosition, outs[1].Result.LastPosition, outs[2].Result.LastPosition)
+	if group.Events != 3 || group.LastPosition != last || group.FirstPosition != last-2 {
+		t.Fatalf("group commit's message = %+v, last position %d", group, last)
 	}
 }
 

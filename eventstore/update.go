@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Snapshot is what a command sees of its stream: the head version, the last
@@ -77,69 +76,13 @@ func (s *Store) Update(ctx context.Context, stream string, opts UpdateOptions, d
 	return Result{}, fmt.Errorf("update %s after %d retries: %w", stream, s.maxRetries, err)
 }
 
+// updateOnce is one attempt of Update: transact with the command alone.
 func (s *Store) updateOnce(ctx context.Context, stream string, opts UpdateOptions, decide DecideFunc) (Result, error) {
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return Result{}, fmt.Errorf("begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-
-	snap, err := s.snapshot(ctx, tx, stream, " FOR UPDATE")
+	out, err := s.transact(ctx, []Command{{Stream: stream, Opts: opts, Decide: decide}}, true)
 	if err != nil {
 		return Result{}, err
 	}
-
-	if opts.IdempotencyKey != "" {
-		res, found, err := s.findIdempotent(ctx, tx, stream, opts)
-		if err != nil || found {
-			return res, err
-		}
-	}
-
-	d, err := decide(ctx, tx, snap)
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{StreamVersion: snap.Version, Result: d.Result}
-	switch {
-	case len(d.Events) > 0:
-		at := opts.At
-		if !d.At.IsZero() {
-			at = d.At
-		}
-		recs, err := s.appendTx(ctx, tx, stream, snap.Version, d.Events, opts.Metadata, at, &stateWrite{state: d.State, wakeAt: d.WakeAt})
-		if err != nil {
-			return Result{}, err
-		}
-		res.StreamVersion = recs[len(recs)-1].StreamVersion
-		res.FirstPosition = recs[0].GlobalPosition
-		res.LastPosition = recs[len(recs)-1].GlobalPosition
-	case d.State != nil && snap.Version > 0:
-		if err := s.moveHead(ctx, tx, stream, snap.Version, snap.Version, &stateWrite{state: d.State, wakeAt: d.WakeAt}); err != nil {
-			return Result{}, err
-		}
-	}
-	if opts.IdempotencyKey != "" {
-		if _, err := tx.Exec(ctx, insertIdempotencyKey,
-			stream, opts.IdempotencyKey, opts.RequestHash, d.Result, res.FirstPosition, res.LastPosition, res.StreamVersion); err != nil {
-			if isUniqueViolation(err) {
-				return Result{}, &ConflictError{Stream: stream, Expected: snap.Version}
-			}
-			return Result{}, fmt.Errorf("record idempotency key: %w", err)
-		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		if isUniqueViolation(err) {
-			return Result{}, &ConflictError{Stream: stream, Expected: snap.Version}
-		}
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) {
-			// No answer from the server to COMMIT: it may have committed.
-			return Result{}, fmt.Errorf("commit %s: %w: %w", stream, ErrCommitUnknown, err)
-		}
-		return Result{}, fmt.Errorf("commit %s: %w", stream, err)
-	}
-	return res, nil
+	return out[0].Result, out[0].Err
 }
 
 // Snapshot reads stream's current snapshot without locking it: what a
@@ -169,23 +112,4 @@ func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream, lock string) (S
 		}
 	}
 	return snap, nil
-}
-
-func (s *Store) findIdempotent(ctx context.Context, tx pgx.Tx, stream string, opts UpdateOptions) (Result, bool, error) {
-	var hash string
-	var res Result
-	err := tx.QueryRow(ctx, `SELECT request_hash, result, first_position, last_position, stream_version
-		FROM idempotency_keys WHERE stream_id = $1 AND idempotency_key = $2`, stream, opts.IdempotencyKey).
-		Scan(&hash, &res.Result, &res.FirstPosition, &res.LastPosition, &res.StreamVersion)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Result{}, false, nil
-	}
-	if err != nil {
-		return Result{}, false, fmt.Errorf("idempotency key: %w", err)
-	}
-	if hash != opts.RequestHash {
-		return Result{}, true, ErrIdempotencyKeyReused
-	}
-	res.Replayed = true
-	return res, true, nil
 }

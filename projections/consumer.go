@@ -13,9 +13,15 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 )
 
-// ConsumerGroup is the watermill consumer group of projection name. Names
-// never change: a renamed handler would be a new subscriber replaying all.
-func ConsumerGroup(name string) string { return "projection_" + name }
+// WakeUpGroup is the watermill consumer group through which projector
+// processes receive the log's wake-up messages (one per committed
+// transaction); each message wakes every projection of the process that
+// receives it. Never renamed: a new name reads the whole outbox again.
+//
+// Releases before it had one group per projection ("projection_" + name)
+// reading one message per event; their offsets rows are left behind and
+// ignored (see docs/event-store.md, "Upgrading to one wake-up per commit").
+const WakeUpGroup = "projector_wakeup"
 
 // Metrics are the projector's Prometheus series.
 type Metrics struct {
@@ -91,10 +97,10 @@ func (r *Projector) Run(ctx context.Context, opts RunOptions) error {
 	defer wg.Wait()
 	defer cancel()
 	wg.Go(func() { r.measureLag(ctx, opts) })
-	wake := map[string]chan struct{}{}
+	wake := make([]chan struct{}, 0, len(r.order))
 	for _, name := range r.order {
 		w := make(chan struct{}, 1)
-		wake[name] = w
+		wake = append(wake, w)
 		wg.Go(func() { r.applyLoop(ctx, name, w, opts) })
 	}
 
@@ -108,26 +114,27 @@ func (r *Projector) Run(ctx context.Context, opts RunOptions) error {
 			return eventstore.NewSubscriber(r.pool, group, opts.PollInterval, opts.Logger)
 		}
 	}
-	for _, name := range r.order {
-		sub, err := subscribe(ConsumerGroup(name))
-		if err != nil {
-			return fmt.Errorf("subscriber %s: %w", name, err)
-		}
-		router.AddConsumerHandler("ProjectionOn"+name, eventstore.Topic, sub, nudge(wake[name]))
+	sub, err := subscribe(WakeUpGroup)
+	if err != nil {
+		return fmt.Errorf("subscriber: %w", err)
 	}
+	router.AddConsumerHandler("WakeProjections", eventstore.Topic, sub, nudge(wake))
 	if err := router.Run(ctx); err != nil {
 		return fmt.Errorf("projector: %w", err)
 	}
 	return nil
 }
 
-// nudge is a projection's message handler: it wakes the projection's
-// applier and acknowledges; the applier reads the log itself.
-func nudge(wake chan struct{}) message.NoPublishHandlerFunc {
+// nudge is the wake-up message's handler: it wakes every projection's
+// applier and acknowledges; the appliers read the log themselves, so the
+// payload is not even decoded.
+func nudge(wake []chan struct{}) message.NoPublishHandlerFunc {
 	return func(*message.Message) error {
-		select {
-		case wake <- struct{}{}:
-		default:
+		for _, w := range wake {
+			select {
+			case w <- struct{}{}:
+			default:
+			}
 		}
 		return nil
 	}

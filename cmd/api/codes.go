@@ -99,6 +99,9 @@ func codeOfDomain(err error, code domain.Code) string {
 	if errors.Is(err, domain.ErrSpendingFrozen) {
 		return CodeSpendingFrozen
 	}
+	if errors.Is(err, domain.ErrAPIKeyNotCurrent) {
+		return CodeAPIKeyInvalid
+	}
 	if code == domain.CodeInvalid {
 		return CodeInvalidRequest
 	}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -77,12 +75,7 @@ func (q *listingRequest) Valid(context.Context) map[string]string {
 // (command.CreateListingHandler).
 func handleCreateListing(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		idem, err := readIdempotency(r)
-		if err != nil {
-			writeError(w, r, d.Log, err)
-			return
-		}
-		req, err := decode[listingRequest](r)
+		req, idem, err := decodeMetered[listingRequest](r)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -119,12 +112,7 @@ func (q veroCheckRequest) Valid(context.Context) map[string]string {
 // VeRO protected-brand list (command.VeroCheckHandler).
 func handleVeroCheck(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		idem, err := readIdempotency(r)
-		if err != nil {
-			writeError(w, r, d.Log, err)
-			return
-		}
-		req, err := decode[veroCheckRequest](r)
+		req, idem, err := decodeMetered[veroCheckRequest](r)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -144,7 +132,7 @@ func spendOf(r *http.Request, idem idempotency) command.Spend {
 	id := apiAccount(r.Context())
 	md := metadata(r, "apikey:"+id)
 	md.IdempotencyKey = idem.sent
-	return command.Spend{AccountID: id, IdempotencyKey: idem.key, RequestHash: idem.hash, Metadata: md}
+	return command.Spend{AccountID: id, APIKeyHash: apiKeyHash(r.Context()), IdempotencyKey: idem.key, RequestHash: idem.hash, Metadata: md}
 }
 
 // writeMetered writes a metered command's answer with status: the JSON kept
@@ -175,29 +163,44 @@ type idempotency struct {
 	hash string
 }
 
-// readIdempotency reads the Idempotency-Key header and, when there is one,
-// hashes the request; the body is put back for decode.
-func readIdempotency(r *http.Request) (idempotency, error) {
-	key := r.Header.Get("Idempotency-Key")
-	if key == "" {
-		return idempotency{}, nil
-	}
-	if len(key) > maxIdempotencyKey {
-		return idempotency{}, invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)})
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
+// decodeMetered decodes a metered call's JSON body into T, as decode does,
+// and reads its Idempotency-Key header; when there is one, the request
+// (method, path and body, read once) is hashed with it.
+func decodeMetered[T any](r *http.Request) (T, idempotency, error) {
+	var v T
+	key, err := idempotencyKeyOf(r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return idempotency{}, errStatus(http.StatusRequestEntityTooLarge, "Request body is too large")
-		}
-		return idempotency{}, err
+		return v, idempotency{}, err
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	body, err := readJSONBody(r)
+	if err != nil {
+		return v, idempotency{}, err
+	}
+	if v, err = decodeJSON[T](r, body); err != nil {
+		return v, idempotency{}, err
+	}
+	if key == "" {
+		return v, idempotency{}, nil
+	}
+	return v, idempotencyOf(r, key, body), nil
+}
+
+// idempotencyKeyOf is the request's Idempotency-Key header, "" for none.
+func idempotencyKeyOf(r *http.Request) (string, error) {
+	key := r.Header.Get("Idempotency-Key")
+	if len(key) > maxIdempotencyKey {
+		return "", invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)})
+	}
+	return key, nil
+}
+
+// idempotencyOf is key with the hash of what the request asks: method,
+// path and body.
+func idempotencyOf(r *http.Request, key string, body []byte) idempotency {
 	h := sha256.New()
 	_, _ = io.WriteString(h, r.Method+" "+r.URL.Path+"\n")
 	_, _ = h.Write(body)
 	// The account's stream also holds Stripe's event ids ("stripe:…"): a
 	// prefix keeps a client's keys from ever meeting them.
-	return idempotency{key: listings.KeyPrefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}, nil
+	return idempotency{key: listings.KeyPrefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}
 }

@@ -13,9 +13,6 @@ import (
 // apiKeyHeader carries the desktop client's API key.
 const apiKeyHeader = "X-API-Key"
 
-// apiAccountKey holds the account id withAPIKey found.
-type apiAccountKey struct{}
-
 // withDesktopLimit counts every /v1 request that carries an X-API-Key
 // against that key's rate limit, d.Config.RateLimitPerMinute requests per
 // minute (GCRA), before anything else is looked at, so every answer to a
@@ -45,12 +42,32 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 	}
 }
 
-// withAPIKey admits the desktop client's requests (withDesktopLimit has
-// counted them): no X-API-Key header is 401 api_key_missing, counted against
-// no bucket (there is none to count against); a key of the wrong shape, or
-// one that is no account's current key (for example a rotated one), is 401
-// api_key_invalid.
+// withAPIKey admits the desktop client's free reads (withDesktopLimit has
+// counted them): no X-API-Key header is 401 api_key_missing, counted
+// against no bucket (there is none to count against); a key of the wrong
+// shape, or one that is no account's current key (for example a rotated
+// one), is 401 api_key_invalid. The key is looked up in api_keys, which
+// holds only current keys.
 func withAPIKey(d Deps) func(http.Handler) http.Handler {
+	return admitAPIKey(d, func(ctx context.Context, hash string) (string, error) {
+		return d.Auth.AccountForAPIKey(ctx, hash)
+	})
+}
+
+// withRememberedAPIKey admits the metered calls as withAPIKey does, but
+// through d.APIKeys: a key seen before costs no query. Whether it is still
+// the account's current key is decided by the command itself, on the
+// locked account (command.Spend's APIKeyHash), so a rotated key is refused
+// on its next call by every process, cached or not.
+func withRememberedAPIKey(d Deps) func(http.Handler) http.Handler {
+	return admitAPIKey(d, func(ctx context.Context, hash string) (string, error) {
+		id, _, err := d.APIKeys.Account(ctx, hash)
+		return id, err
+	})
+}
+
+// admitAPIKey is withAPIKey with lookup finding the key's account.
+func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (string, error)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			noStore(w)
@@ -63,7 +80,8 @@ func withAPIKey(d Deps) func(http.Handler) http.Handler {
 				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
 				return
 			}
-			id, err := d.Auth.AccountForAPIKey(r.Context(), apikeys.Hash(key))
+			hash := apikeys.Hash(key)
+			id, err := lookup(r.Context(), hash)
 			if errors.Is(err, auth.ErrUnknownAPIKey) {
 				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
 				return
@@ -72,13 +90,25 @@ func withAPIKey(d Deps) func(http.Handler) http.Handler {
 				writeError(w, r, d.Log, err)
 				return
 			}
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiAccountKey{}, id)))
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiCallerKey{}, apiCaller{accountID: id, keyHash: hash})))
 		})
 	}
 }
 
-// apiAccount is the account id withAPIKey put in ctx.
+// apiCallerKey holds the apiCaller admitAPIKey found.
+type apiCallerKey struct{}
+
+// apiCaller is an admitted desktop call's account and key hash.
+type apiCaller struct{ accountID, keyHash string }
+
+// apiAccount is the account id admitAPIKey put in ctx.
 func apiAccount(ctx context.Context) string {
-	id, _ := ctx.Value(apiAccountKey{}).(string)
-	return id
+	c, _ := ctx.Value(apiCallerKey{}).(apiCaller)
+	return c.accountID
+}
+
+// apiKeyHash is the hash of the key admitAPIKey admitted.
+func apiKeyHash(ctx context.Context) string {
+	c, _ := ctx.Value(apiCallerKey{}).(apiCaller)
+	return c.keyHash
 }

@@ -133,9 +133,17 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
 	if cfg.GroupCommit {
-		repo.UseGroupCommit(store.NewBatcher(eventstore.BatcherOptions{
-			Lanes: cfg.GroupCommitLanes, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
-		}))
+		b := store.NewBatcher(eventstore.BatcherOptions{
+			Lanes: cfg.GroupCommitLanes, InFlight: cfg.GroupCommitInFlight, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
+		})
+		repo.UseGroupCommit(b)
+		reg.MustRegister(
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commits_total",
+				Help: "Group commits (transactions of the spend path's batcher) run."},
+				func() float64 { n, _ := b.Stats(); return float64(n) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commit_commands_total",
+				Help: "Commands the group commits carried; divided by group_commits_total, the mean batch."},
+				func() float64 { _, n := b.Stats(); return float64(n) }))
 	}
 	provider, err := payments.NewProvider(cfg)
 	if err != nil {
@@ -152,8 +160,9 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	support := supportrequests.NewStore(pool)
 	paymentService := payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
 		payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge))
+	keyCache := auth.NewKeyCache(authStore, auth.DefaultKeyCacheSize)
 	commands := command.New(command.Deps{
-		Accounts: repo, Auth: authStore, Keys: keys, Now: time.Now, Log: log, MailQueued: sender.Nudge,
+		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
 		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
 		SupportReplyMail: supportReplyMail(cfg.ProductName, cfg.SupportEmail, cfg.BaseURL),
@@ -166,7 +175,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
 		Payments:    paymentService,
 		Projections: projections.NewProjector(pool, store, log, projections.All()...),
-		Registry:    reg, Auth: authStore, Keys: keys, Limits: lims,
+		Registry:    reg, Auth: authStore, APIKeys: keyCache, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool), Support: support,
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
@@ -296,7 +305,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		})
 	}
 	pruner := retention.New(db.Pool, log, retention.Options{IdempotencyKeyTTL: cfg.IdempotencyKeyTTL,
-		ConsumerGroups: eventbus.OutboxGroups(cfg.MessageTransport, d.Projections.Names())})
+		ConsumerGroups: eventbus.OutboxGroups(cfg.MessageTransport)})
 	if err := pruner.Register(d.Registry); err != nil {
 		return err
 	}

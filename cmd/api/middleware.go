@@ -70,15 +70,21 @@ func requestID(ctx context.Context) string {
 	return id
 }
 
-// withAccessLog logs one line per request (no bodies, no secrets).
+// withAccessLog logs one line per request (no bodies, no secrets) at info;
+// with LOG_LEVEL above info it costs nothing, and the attributes are typed
+// (LogAttrs), so a line costs no boxing of its values.
 func withAccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !log.Enabled(r.Context(), slog.LevelInfo) {
+				next.ServeHTTP(w, r)
+				return
+			}
 			start := time.Now()
 			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 			next.ServeHTTP(ww, r)
-			log.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", ww.Status(),
-				"ms", time.Since(start).Milliseconds(), "requestId", requestID(r.Context()))
+			log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.Int("status", ww.Status()), slog.Int64("ms", time.Since(start).Milliseconds()), slog.String("requestId", requestID(r.Context())))
 		})
 	}
 }

@@ -75,23 +75,40 @@ type normalizer interface{ normalize() }
 // decode reads a JSON body into T: JSON content type, at most maxBody bytes,
 // one value, no unknown fields, and T's own validation.
 func decode[T any](r *http.Request) (T, error) {
-	var v T
+	body, err := readJSONBody(r)
+	if err != nil {
+		var v T
+		return v, err
+	}
+	return decodeJSON[T](r, body)
+}
+
+// readJSONBody reads a JSON request's body: JSON content type, at most
+// maxBody bytes.
+func readJSONBody(r *http.Request) ([]byte, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" {
-			return v, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+			return nil, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		}
 	} else if r.ContentLength != 0 {
-		return v, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+		return nil, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return v, errStatus(http.StatusRequestEntityTooLarge, "Request body is too large")
+			return nil, errStatus(http.StatusRequestEntityTooLarge, "Request body is too large")
 		}
-		return v, errStatus(http.StatusBadRequest, "The request body could not be read")
+		return nil, errStatus(http.StatusBadRequest, "The request body could not be read")
 	}
+	return body, nil
+}
+
+// decodeJSON decodes body, read by readJSONBody, into T: one value, no
+// unknown fields, and T's own validation.
+func decodeJSON[T any](r *http.Request, body []byte) (T, error) {
+	var v T
 	if field, bad := bodyTextProblem(body); bad {
 		msg := fmt.Sprintf("%s %s", field, textRule)
 		return v, &httpError{Status: http.StatusBadRequest, Message: msg, Fields: map[string]string{field: msg}}

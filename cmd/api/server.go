@@ -32,6 +32,7 @@ type Deps struct {
 	Projections *projections.Projector
 	Registry    *prometheus.Registry
 	Auth        *auth.Store
+	APIKeys     *auth.KeyCache    // admits the metered /v1 calls without a query for a key seen before
 	Limits      *limits           // rate limits and throttles, in memory or shared in Redis
 	Resets      *auth.ResetWorker // mails the password resets that Auth queues
 	Keys        *apikeys.Keys

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -28,19 +29,36 @@ func floorSchema(ctx context.Context, pool *pgxpool.Pool, dir string) error {
 	return err
 }
 
-var tpsLine = regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`)
+var (
+	tpsLine = regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`)
+	txLine  = regexp.MustCompile(`number of transactions actually processed: ([0-9]+)`)
+)
 
-// pgbench runs the floor with c clients for seconds and returns its tx/s.
-func pgbench(db, dir string, c, seconds int) (float64, error) {
+// floorRun is one pgbench run of the floor.
+type floorRun struct {
+	tps          float64
+	transactions int64
+	cpu          time.Duration // pgbench's own (user + system)
+}
+
+// pgbench runs the floor with c clients for seconds.
+func pgbench(db, dir string, c, seconds int) (floorRun, error) {
 	cmd := exec.Command("pgbench", pgpool.WithoutPoolParams(db), "-n", "-f", filepath.Join(dir, "spend.sql"), "-D", "accounts=1000",
 		"-c", strconv.Itoa(c), "-j", strconv.Itoa(min(c, 2)), "-T", strconv.Itoa(seconds))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return 0, fmt.Errorf("pgbench: %v\n%s", err, out)
+		return floorRun{}, fmt.Errorf("pgbench: %v\n%s", err, out)
 	}
-	m := tpsLine.FindSubmatch(out)
-	if m == nil {
-		return 0, fmt.Errorf("pgbench printed no tps:\n%s", out)
+	m, n := tpsLine.FindSubmatch(out), txLine.FindSubmatch(out)
+	if m == nil || n == nil {
+		return floorRun{}, fmt.Errorf("pgbench printed no tps:\n%s", out)
 	}
-	return strconv.ParseFloat(string(m[1]), 64)
+	r := floorRun{cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	if r.tps, err = strconv.ParseFloat(string(m[1]), 64); err != nil {
+		return floorRun{}, err
+	}
+	if r.transactions, err = strconv.ParseInt(string(n[1]), 10, 64); err != nil {
+		return floorRun{}, err
+	}
+	return r, nil
 }

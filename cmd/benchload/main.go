@@ -104,14 +104,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	apiEnv := env
-	metricsAddr := ""
-	if o.pprof != "" {
-		if metricsAddr, err = freeAddr(); err != nil {
-			return err
-		}
-		apiEnv = append(slices.Clone(env), "METRICS_ADDR="+metricsAddr)
+	// The API's metrics endpoint: its group commit counters, and profiles.
+	metricsAddr, err := freeAddr()
+	if err != nil {
+		return err
 	}
+	apiEnv := append(slices.Clone(env), "METRICS_ADDR="+metricsAddr)
 	api, err := startProc(o.api, []string{"-addr", addr, "-mail-sender=false"}, apiEnv, "listening on")
 	if err != nil {
 		return err
@@ -133,6 +131,8 @@ func run() error {
 		return err
 	}
 
+	meter := newCPUMeter(ctx, pool, func() int { return api.cmd.Process.Pid }, func() int { return projector.cmd.Process.Pid })
+	var cpuRows, batches []string
 	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	for i, c := range o.levels {
@@ -148,19 +148,43 @@ func run() error {
 				profiled <- errors.Join(<-errs, <-errs)
 			}()
 		}
+		before := meter.sample(ctx)
+		commits0, commands0 := groupCommits(metricsAddr)
 		res := load(ctx, pool, base, keys[:o.sellers], c, time.Duration(o.seconds)*time.Second)
+		used := meter.sample(ctx).sub(before)
+		commits1, commands1 := groupCommits(metricsAddr)
+		batches = append(batches, fmt.Sprintf("%d clients: %.0f group commits/s, %.1f spends each", c,
+			(commits1-commits0)/float64(o.seconds), (commands1-commands0)/max(commits1-commits0, 1)))
 		if profiled != nil {
 			if err := <-profiled; err != nil {
 				return err
 			}
 		}
+		before = meter.sample(ctx)
 		floor, err := pgbench(db, o.floor, c, o.seconds)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d |\n", c, res.rate, floor, res.rate/floor,
+		floorUsed := meter.sample(ctx).sub(before)
+		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d |\n", c, res.rate, floor.tps, res.rate/floor.tps,
 			ms(res.p50), ms(res.p99), ms(res.lagP99), res.non201)
+		byParts := used.api + used.projector + used.pg + used.loadgen
+		floorParts := floorUsed.pg + floor.cpu
+		cpuRows = append(cpuRows, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", c,
+			perOp(used.api, res.spends), perOp(used.pgAPI, res.spends), perOp(used.projector, res.spends), perOp(used.pgProjector, res.spends),
+			perOp(used.pg-used.pgAPI-used.pgProjector, res.spends), perOp(used.loadgen, res.spends),
+			perOp(byParts, res.spends), perOp(used.machine, res.spends),
+			perOp(floorUsed.pg, floor.transactions), perOp(floor.cpu, floor.transactions),
+			perOp(floorParts, floor.transactions), perOp(floorUsed.machine, floor.transactions)))
 	}
+	fmt.Println("\nCPU per operation, ms (from /proc: each process's user + system time over the level. PostgreSQL is every process of the server, exited backends included: its backends for the API's and the projector's connections, and the rest (WAL writer, checkpointer, the lag sampler's backend). The load generator is this process, with its lag sampler. Machine is every core's busy time, whatever ran):")
+	fmt.Println()
+	fmt.Println("| clients | spend: API | its PG backends | projector | its PG backends | other PG | load generator | sum | machine | floor tx: PostgreSQL | pgbench | sum | machine |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, row := range cpuRows {
+		fmt.Println(row)
+	}
+	fmt.Printf("\nGroup commits (bin/api's group_commits_total and group_commit_commands_total over each level): %s.\n", strings.Join(batches, "; "))
 
 	// A 15 s projector outage under load, then one spend on an idle account.
 	idle := keys[o.sellers]

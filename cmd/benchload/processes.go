@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -87,4 +88,32 @@ func saveProfile(metricsAddr, dir, name string, seconds int) error {
 	defer f.Close()
 	_, err = io.Copy(f, resp.Body)
 	return err
+}
+
+// groupCommits reads bin/api's group commit counters from its metrics
+// endpoint: transactions run and the commands they carried.
+func groupCommits(metricsAddr string) (commits, commands float64) {
+	resp, err := http.Get("http://" + metricsAddr + "/metrics")
+	if err != nil {
+		return 0, 0
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			continue
+		}
+		switch name {
+		case "group_commits_total":
+			commits = v
+		case "group_commit_commands_total":
+			commands = v
+		}
+	}
+	return commits, commands
 }

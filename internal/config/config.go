@@ -64,7 +64,8 @@ type Config struct {
 	StaffSessionIdle     time.Duration // STAFF_SESSION_IDLE_TIMEOUT: the same for staff
 	DBStatementTimeout   time.Duration // DB_STATEMENT_TIMEOUT: PostgreSQL statement_timeout of the API's connections
 	GroupCommit          bool          // GROUP_COMMIT: on | off; the desktop API's spends share transactions
-	GroupCommitLanes     int           // GROUP_COMMIT_LANES: group commits running at once per API process
+	GroupCommitLanes     int           // GROUP_COMMIT_LANES: queues of spends per API process, each forming its own batches
+	GroupCommitInFlight  int           // GROUP_COMMIT_IN_FLIGHT: group commits a lane may have running at once
 	GroupCommitMaxBatch  int           // GROUP_COMMIT_MAX_BATCH: commands in one group commit at most
 	GroupCommitLinger    time.Duration // GROUP_COMMIT_LINGER: wait of a lone command for company (0: none)
 
@@ -143,6 +144,14 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.GroupCommitLanes, err = atoi(get("GROUP_COMMIT_LANES", "1"), "GROUP_COMMIT_LANES"); err != nil {
 		return Config{}, err
+	}
+	if c.GroupCommitInFlight, err = atoi(get("GROUP_COMMIT_IN_FLIGHT", "4"), "GROUP_COMMIT_IN_FLIGHT"); err != nil {
+		return Config{}, err
+	}
+	if c.GroupCommitLanes*c.GroupCommitInFlight > 8 {
+		// Each running group commit holds one of the API pool's connections.
+		return Config{}, fmt.Errorf("GROUP_COMMIT_LANES × GROUP_COMMIT_IN_FLIGHT must be at most 8 (each holds a database connection), not %d × %d",
+			c.GroupCommitLanes, c.GroupCommitInFlight)
 	}
 	if c.GroupCommitMaxBatch, err = atoi(get("GROUP_COMMIT_MAX_BATCH", "64"), "GROUP_COMMIT_MAX_BATCH"); err != nil {
 		return Config{}, err

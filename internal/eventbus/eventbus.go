@@ -1,5 +1,6 @@
-// Package eventbus chooses how "stream S moved" notifications reach the
-// projectors. Nothing outside this package knows which transport is in use.
+// Package eventbus chooses how "the log moved" wake-ups (one per committed
+// transaction that appended events) reach the projectors. Nothing outside
+// this package knows which transport is in use.
 //
 //   - sql (default): projectors read watermill-sql's table for the topic
 //     eventstore.Topic directly, on the same PostgreSQL.
@@ -8,10 +9,11 @@
 //     through durable queue consumers, so projector workers on several
 //     machines share the work.
 //
-// The append path never changes: an event is published into the SQL table in
-// the append's own transaction (no dual write). With nats, the forwarder only
-// carries those rows on, at least once; a duplicate is harmless because a
-// message only wakes a projection, which reads the events table itself.
+// The append path never changes: each transaction that appends publishes one
+// message into the SQL table in its own transaction (no dual write). With
+// nats, the forwarder only carries those rows on, at least once; a duplicate
+// is harmless because a message only wakes the projections, which read the
+// events table themselves.
 package eventbus
 
 import (
@@ -65,17 +67,13 @@ func FromConfig(cfg config.Config) Config {
 }
 
 // OutboxGroups are the consumer groups that read the outbox table with
-// transport kind, for projections names: each projection's own (sql), or
-// the forwarder alone (nats). Its rows may go once all have passed them.
-func OutboxGroups(kind string, names []string) []string {
+// transport kind: the projectors' (sql), or the forwarder (nats). Its rows
+// may go once the group has passed them.
+func OutboxGroups(kind string) []string {
 	if kind == KindNATS {
 		return []string{ForwarderConsumerGroup}
 	}
-	groups := make([]string, 0, len(names))
-	for _, n := range names {
-		groups = append(groups, projections.ConsumerGroup(n))
-	}
-	return groups
+	return []string{projections.WakeUpGroup}
 }
 
 // EnsureStreamLimits creates the JetStream stream of eventstore.Topic with

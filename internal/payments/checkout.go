@@ -37,7 +37,7 @@ type Purchase struct {
 // unpaid one first, so two can never both be paid. No transaction is open
 // while the provider is called.
 func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Checkout, error) {
-	a, err := s.accounts.Replay(ctx, accountID)
+	a, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return Checkout{}, err
 	}
@@ -100,7 +100,7 @@ func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits
 	if err != nil {
 		return Purchase{}, err
 	}
-	a, err := s.accounts.Replay(ctx, accountID)
+	a, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return Purchase{}, err
 	}
@@ -136,7 +136,7 @@ func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits
 // but the ledger did not record (a crash, a lost answer) is recorded by the
 // next attempt, which reuses the reservation's key, or by the webhook.
 func (s *Service) CancelSubscription(ctx context.Context, accountID string, md eventstore.Metadata) (eventstore.Result, error) {
-	a, err := s.accounts.Replay(ctx, accountID)
+	a, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return eventstore.Result{}, err
 	}
@@ -160,7 +160,7 @@ func (s *Service) CancelSubscription(ctx context.Context, accountID string, md e
 // ResumeSubscription undoes a pending cancellation, at the provider and
 // then in the ledger, as CancelSubscription does.
 func (s *Service) ResumeSubscription(ctx context.Context, accountID string, md eventstore.Metadata) (eventstore.Result, error) {
-	a, err := s.accounts.Replay(ctx, accountID)
+	a, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return eventstore.Result{}, err
 	}

@@ -173,7 +173,7 @@ func (s *Service) ConfirmSimulated(ctx context.Context, accountID, clientSecret,
 	}
 	in.accountID = accountID
 	if in.kind == KindSubscription {
-		a, err := s.accounts.Replay(ctx, accountID)
+		a, err := s.accounts.FromSnapshot(ctx, accountID)
 		if err != nil {
 			return Simulation{}, err
 		}
@@ -222,7 +222,7 @@ func (s *Service) AdvanceSimulatedCycle(ctx context.Context, accountID, outcome 
 	if err := s.checkSimulated(outcome); err != nil {
 		return Simulation{}, err
 	}
-	a, err := s.accounts.Replay(ctx, accountID)
+	a, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return Simulation{}, err
 	}

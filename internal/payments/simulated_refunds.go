@@ -70,7 +70,7 @@ func (s *Service) RefundSimulated(ctx context.Context, accountID, clientSecret s
 	if err != nil {
 		return Simulation{}, err
 	}
-	a, err := s.accounts.Replay(ctx, accountID)
+	a, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return Simulation{}, err
 	}
@@ -130,7 +130,7 @@ func (s *Service) DisputeSimulated(ctx context.Context, accountID, clientSecret,
 		return Simulation{}, err
 	}
 	disputeID := "dp_sim_" + strings.TrimPrefix(in.id, simIntent)
-	a, err := s.accounts.Replay(ctx, accountID)
+	a, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return Simulation{}, err
 	}
@@ -149,7 +149,7 @@ func (s *Service) DisputeSimulated(ctx context.Context, accountID, clientSecret,
 	if err != nil {
 		return Simulation{}, err
 	}
-	after, err := s.accounts.Replay(ctx, accountID)
+	after, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return Simulation{}, err
 	}

@@ -105,7 +105,7 @@ func (s *Service) RefundByStaff(ctx context.Context, r StaffRefund) (StaffAction
 		return StaffAction{Status: StaffActionRequested, AmountCents: req.amountCents, RefundID: req.refundID, Replayed: true,
 			Message: fmt.Sprintf("Already refunded with this Idempotency-Key: %s (refund %s)", catalog.Dollars(req.amountCents), req.refundID)}, nil
 	}
-	a, err := s.accounts.Replay(ctx, r.AccountID)
+	a, err := s.accounts.FromSnapshot(ctx, r.AccountID)
 	if err != nil {
 		return StaffAction{}, err
 	}
@@ -243,7 +243,7 @@ func (s *Service) simulateStaffRefund(ctx context.Context, accountID, pi string,
 	if err != nil {
 		return StaffAction{}, err
 	}
-	a, err := s.accounts.Replay(ctx, accountID)
+	a, err := s.accounts.FromSnapshot(ctx, accountID)
 	if err != nil {
 		return StaffAction{}, err
 	}
@@ -284,7 +284,7 @@ func (s *Service) intentOf(ctx context.Context, accountID, pi string) (intent, e
 // left) only now. An unanswered call keeps its reservation, and the retry
 // reuses its key.
 func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction, error) {
-	a, err := s.accounts.Replay(ctx, r.AccountID)
+	a, err := s.accounts.FromSnapshot(ctx, r.AccountID)
 	if err != nil {
 		return StaffAction{}, err
 	}

@@ -90,8 +90,8 @@ func TestIdempotencyKeysArePrunedByAge(t *testing.T) {
 func TestDeliveredOutboxRowsArePrunedOncePassedByEveryGroup(t *testing.T) {
 	r := newRig(t, "projection_a", "projection_b")
 	ctx := context.Background()
-	for range 3 {
-		accountstest.Register(t, r.repo) // two outbox rows each
+	for range 6 {
+		accountstest.Register(t, r.repo) // one outbox row each: one per transaction
 	}
 	const messages, offsets = "watermill_account_events", "watermill_offsets_account_events"
 	if _, err := r.pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+offsets+` (consumer_group VARCHAR(255) NOT NULL,

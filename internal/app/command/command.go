@@ -23,6 +23,9 @@ type Deps struct {
 	Accounts *accounts.Repository
 	Auth     *auth.Store
 	Keys     *apikeys.Keys
+	// KeyCache admits the desktop client's metered calls; the commands
+	// forget an entry found stale. Nil: nothing to forget.
+	KeyCache *auth.KeyCache
 	// Now is the clock of the operational tables (codes, reset tokens,
 	// sessions); the events take the repository's. Nil means time.Now.
 	Now func() time.Time
@@ -71,8 +74,8 @@ func New(d Deps) Commands {
 		SendVerificationCode: send,
 		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
-		CreateListing:        CreateListingHandler{accounts: d.Accounts},
-		VeroCheck:            VeroCheckHandler{accounts: d.Accounts},
+		CreateListing:        CreateListingHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
+		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
 		ReplySupportRequest: ReplySupportRequestHandler{store: d.Support, now: d.Now, compose: d.SupportReplyMail,

@@ -8,7 +8,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/amazonurl"
 	"github.com/a2e-automation/app/internal/listings"
 )
@@ -32,14 +31,14 @@ type Listing struct {
 
 // CreateListingHandler charges a credit for a listing request.
 type CreateListingHandler struct {
-	accounts *accounts.Repository
+	spender
 }
 
 // Handle charges 1 credit and records the queued listing request; the
 // domain refuses an account without credits.
 func (h CreateListingHandler) Handle(ctx context.Context, cmd CreateListing) (Metered, error) {
 	id, p := uuid.NewString(), cmd.Product
-	return spend(ctx, h.accounts, cmd.Spend, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	return h.spend(ctx, cmd.Spend, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 		if err := a.RequestListing(id, p.ASIN, p.URL(), now); err != nil {
 			return nil, err
 		}

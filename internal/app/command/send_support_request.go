@@ -40,7 +40,7 @@ type SendSupportRequestHandler struct {
 // retrying through outages. Over a limit: a domain.CodeRateLimited error
 // with its RetryAfter.
 func (h SendSupportRequestHandler) Handle(ctx context.Context, cmd SendSupportRequest) error {
-	a, err := h.accounts.Replay(ctx, cmd.AccountID)
+	a, err := h.accounts.FromSnapshot(ctx, cmd.AccountID)
 	if err != nil {
 		return err
 	}

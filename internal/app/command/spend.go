@@ -2,15 +2,25 @@ package command
 
 import (
 	"context"
+	"errors"
+	"time"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/auth"
 )
 
 // Spend is what every metered command carries: the account it charges
 // and the idempotency key its answer is kept with.
 type Spend struct {
-	AccountID      string
+	AccountID string
+	// APIKeyHash is the hash of the API key the call came with; the
+	// command refuses it unless it is the account's current key (the
+	// caller was admitted by a remembered key, auth.KeyCache).
+	APIKeyHash     string
 	IdempotencyKey string // empty: none
 	RequestHash    string // a hash of the request: the same key with another request is refused
 	Metadata       eventstore.Metadata
@@ -26,23 +36,53 @@ type Metered struct {
 	OriginalRequestID string
 }
 
+// spender runs metered commands: accounts' group commit, and the cache of
+// API keys whose stale entries it forgets.
+type spender struct {
+	accounts *accounts.Repository
+	keys     *auth.KeyCache // nil: keys are not remembered
+}
+
 // spend runs cmd, a command that charges a credit and returns its answer,
-// through accounts.Repository.Spend (the group commit when there is one).
-// A failed command keeps nothing, so its retry runs afresh.
-func spend(ctx context.Context, repo *accounts.Repository, s Spend, cmd accounts.Command) (Metered, error) {
-	res, err := repo.Spend(ctx, s.AccountID, eventstore.UpdateOptions{
+// through accounts.Repository.Spend (the group commit when there is one),
+// after checking, on the locked account, that the call's API key is its
+// current one. A failed command keeps nothing, so its retry runs afresh.
+func (sp spender) spend(ctx context.Context, s Spend, cmd accounts.Command) (Metered, error) {
+	res, err := sp.accounts.Spend(ctx, s.AccountID, eventstore.UpdateOptions{
 		Metadata: s.Metadata, IdempotencyKey: s.IdempotencyKey, RequestHash: s.RequestHash,
-	}, cmd)
+	}, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+		if err := a.RequireAPIKey(s.APIKeyHash); err != nil {
+			return nil, err
+		}
+		return cmd(ctx, tx, a, now)
+	})
+	if err == nil && res.Replayed {
+		// A replay is answered before any decision: check the key here.
+		// Only a retry pays this read.
+		err = sp.requireKey(ctx, s)
+	}
+	if errors.Is(err, domain.ErrAPIKeyNotCurrent) && sp.keys != nil {
+		sp.keys.Forget(s.APIKeyHash)
+	}
 	if err != nil {
 		return Metered{}, err
 	}
 	m := Metered{Body: res.Result, Replayed: res.Replayed}
 	if res.Replayed && res.FirstPosition > 0 {
-		// Only a retry pays this read. The answer was already decided, so a
-		// failed read costs the header, not the answer.
-		if md, err := repo.Store().MetadataAt(ctx, res.FirstPosition); err == nil {
+		// The answer was already decided, so a failed read costs the
+		// header, not the answer.
+		if md, err := sp.accounts.Store().MetadataAt(ctx, res.FirstPosition); err == nil {
 			m.OriginalRequestID = md.RequestID
 		}
 	}
 	return m, nil
+}
+
+// requireKey checks s's key against the account's current snapshot.
+func (sp spender) requireKey(ctx context.Context, s Spend) error {
+	a, err := sp.accounts.FromSnapshot(ctx, s.AccountID)
+	if err != nil {
+		return err
+	}
+	return a.RequireAPIKey(s.APIKeyHash)
 }

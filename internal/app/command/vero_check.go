@@ -8,7 +8,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/vero"
 )
 
@@ -30,14 +29,14 @@ type VeroCheckResult struct {
 
 // VeroCheckHandler charges a credit for a VeRO check.
 type VeroCheckHandler struct {
-	accounts *accounts.Repository
+	spender
 }
 
 // Handle charges 1 credit and answers whether the brand, cleaned of extra
 // spaces, is protected; the list is read in the command's transaction.
 func (h VeroCheckHandler) Handle(ctx context.Context, cmd VeroCheck) (Metered, error) {
 	id, brand := uuid.NewString(), vero.Clean(cmd.Brand)
-	return spend(ctx, h.accounts, cmd.Spend, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	return h.spend(ctx, cmd.Spend, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 		protected, err := vero.IsProtected(ctx, tx, brand)
 		if err != nil {
 			return nil, err

@@ -1,0 +1,137 @@
+package eventstore
+
+import (
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// groupWrites collects a group commit's rows and queues them as one
+// statement per table (arrays unnested by the server), so a batch of 64
+// spends costs the same few statements as a batch of one: the statements'
+// parsing, planning and encoding are paid once, not per command.
+type groupWrites struct {
+	// heads of existing streams: moved from expected to version, with state
+	heads struct {
+		stream                          []string
+		expected, version, stateVersion []int64
+		state                           []*string
+		wakeAt                          []*time.Time
+	}
+	// streams that do not exist yet
+	created struct {
+		stream                []string
+		version, stateVersion []int64
+		state                 []*string
+		wakeAt                []*time.Time
+	}
+	events struct {
+		position, version []int64
+		id                [][16]byte // not uuid.UUID: its driver.Valuer would format and parse each
+		stream, typ       []string
+		schema            []int32
+		data, metadata    []string
+		at                []time.Time
+	}
+	keys struct {
+		stream, key, hash          []string
+		result                     [][]byte
+		first, last, streamVersion []int64
+	}
+}
+
+// head records stream's move from expected to version with st.
+func (g *groupWrites) head(stream string, expected, version int64, st stateWrite) {
+	var state *string
+	if st.state != nil {
+		s := string(st.state)
+		state = &s
+	}
+	if expected == 0 {
+		c := &g.created
+		c.stream, c.version, c.stateVersion = append(c.stream, stream), append(c.version, version), append(c.stateVersion, version)
+		c.state, c.wakeAt = append(c.state, state), append(c.wakeAt, st.wakeAt)
+		return
+	}
+	h := &g.heads
+	h.stream, h.expected, h.version = append(h.stream, stream), append(h.expected, expected), append(h.version, version)
+	h.stateVersion, h.state, h.wakeAt = append(h.stateVersion, version), append(h.state, state), append(h.wakeAt, st.wakeAt)
+}
+
+// append records events appended to stream after version expected, at
+// positions, and returns their records.
+func (g *groupWrites) append(stream string, expected int64, events []NewEvent, md Metadata, at time.Time, positions []int64) ([]Record, error) {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	at = at.UTC()
+	mdJSON, err := encodeMetadata(md)
+	if err != nil {
+		return nil, err
+	}
+	records := newRecords(stream, expected, events, md, at)
+	e := &g.events
+	for i := range records {
+		r := &records[i]
+		r.GlobalPosition = positions[i]
+		e.position, e.id, e.stream = append(e.position, r.GlobalPosition), append(e.id, [16]byte(r.EventID)), append(e.stream, stream)
+		e.version, e.typ, e.schema = append(e.version, r.StreamVersion), append(e.typ, r.Type), append(e.schema, int32(r.SchemaVersion))
+		e.data, e.metadata, e.at = append(e.data, string(r.Data)), append(e.metadata, mdJSON), append(e.at, at)
+	}
+	return records, nil
+}
+
+// key records a command's idempotency key with its answer.
+func (g *groupWrites) key(stream, key, hash string, res Result) {
+	k := &g.keys
+	k.stream, k.key, k.hash = append(k.stream, stream), append(k.key, key), append(k.hash, hash)
+	k.result, k.first, k.last = append(k.result, res.Result), append(k.first, res.FirstPosition), append(k.last, res.LastPosition)
+	k.streamVersion = append(k.streamVersion, res.StreamVersion)
+}
+
+// queue queues the collected writes on batch: heads first (a head that
+// did not move exactly as expected fails the batch with a ConflictError),
+// then events, then idempotency keys.
+func (g *groupWrites) queue(batch *pgx.Batch) {
+	if h := g.heads; len(h.stream) > 0 {
+		batch.Queue(`UPDATE streams s SET version = u.version, state = u.state::jsonb, state_version = u.state_version,
+				wake_at = u.wake_at, updated_at = now()
+			FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::timestamptz[])
+				AS u(stream_id, expected, version, state, state_version, wake_at)
+			WHERE s.stream_id = u.stream_id AND s.version = u.expected`,
+			h.stream, h.expected, h.version, h.state, h.stateVersion, h.wakeAt).Exec(moved(h.stream, h.expected))
+	}
+	if c := g.created; len(c.stream) > 0 {
+		batch.Queue(`INSERT INTO streams (stream_id, version, state, state_version, wake_at)
+			SELECT stream_id, version, state::jsonb, state_version, wake_at
+			FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::timestamptz[])
+				AS u(stream_id, version, state, state_version, wake_at)
+			ON CONFLICT (stream_id) DO NOTHING`,
+			c.stream, c.version, c.state, c.stateVersion, c.wakeAt).Exec(moved(c.stream, make([]int64, len(c.stream))))
+	}
+	if e := g.events; len(e.position) > 0 {
+		batch.Queue(`INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+			SELECT p, id, s, v, t, sv, d::jsonb, m::jsonb, at
+			FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
+				AS u(p, id, s, v, t, sv, d, m, at)`,
+			e.position, e.id, e.stream, e.version, e.typ, e.schema, e.data, e.metadata, e.at)
+	}
+	if k := g.keys; len(k.stream) > 0 {
+		batch.Queue(`INSERT INTO idempotency_keys
+				(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bigint[])`,
+			k.stream, k.key, k.hash, k.result, k.first, k.last, k.streamVersion)
+	}
+}
+
+// moved fails a batch with a ConflictError (on the first stream) unless
+// the statement moved every one of streams' heads.
+func moved(streams []string, expected []int64) func(pgconn.CommandTag) error {
+	return func(tag pgconn.CommandTag) error {
+		if tag.RowsAffected() != int64(len(streams)) {
+			return &ConflictError{Stream: streams[0], Expected: expected[0]}
+		}
+		return nil
+	}
+}
