@@ -141,14 +141,26 @@ func TestStaffRefundSimulated(t *testing.T) {
 	}
 }
 
-// TestStaffCancelSimulated cancels a subscription at the period end, then
-// now, from the console with the simulated provider.
+// TestStaffCancelSimulated refunds part of a subscription cycle, then
+// cancels the subscription at the period end, then now, from the console
+// with the simulated provider.
 func TestStaffCancelSimulated(t *testing.T) {
 	s := newStaffEnv(t)
 	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })
 	if r, _ := s.confirm(s.customer, s.checkout(s.customer, "/api/subscription/create", nil), "succeeded"); r.status != 200 {
 		t.Fatalf("subscribe = %d %s", r.status, r.body)
 	}
+	// A cycle's payment is its invoice: refunded through its checkout's
+	// PaymentIntent, taking back the share of that cycle's monthly credits.
+	invoice := s.transactions(s.customer.ID)[0].ID
+	if r := s.staffPost("/api/staff/accounts/"+s.customer.ID+"/refunds", "cycle-1", map[string]any{"paymentId": invoice, "credits": 100, "reason": "Outage week"}); r.status != 200 {
+		t.Fatalf("refund of the cycle = %d %s", r.status, r.body)
+	}
+	if p := s.billingProfile(s.customer); p.CreditsAvailable != 400 || p.SubscriptionStatus != domain.StatusActive {
+		t.Fatalf("after refunding a fifth of the cycle: %+v", p)
+	}
+	s.checkStaffEntry("PaymentRefunded", "Outage week")
+
 	cancel := "/api/staff/accounts/" + s.customer.ID + "/subscription/cancel"
 	if r := s.staffPost(cancel, "", map[string]any{"reason": "Asked by phone"}); r.status != 400 || r.problem(t).Errors["atPeriodEnd"] == "" {
 		t.Fatalf("without atPeriodEnd = %d %s", r.status, r.body)
