@@ -52,7 +52,8 @@ type RunOptions struct {
 	// a message, and how often an idle subscriber looks for messages.
 	PollInterval time.Duration
 	LagInterval  time.Duration // how often lag is measured
-	BatchSize    int           // events a batch transaction reads; default BatchSize
+	BatchSize    int           // events a batch transaction reads near the head; default BatchSize
+	MaxBatchSize int           // events a batch transaction reads at most, far behind; default MaxBatchSize
 	Metrics      *Metrics      // optional
 	Logger       watermill.LoggerAdapter
 
@@ -82,6 +83,9 @@ func (r *Projector) Run(ctx context.Context, opts RunOptions) error {
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = BatchSize
 	}
+	if opts.MaxBatchSize <= 0 {
+		opts.MaxBatchSize = max(MaxBatchSize, opts.BatchSize)
+	}
 	if opts.Logger == nil {
 		opts.Logger = watermill.NopLogger{}
 	}
@@ -91,12 +95,14 @@ func (r *Projector) Run(ctx context.Context, opts RunOptions) error {
 	defer wg.Wait()
 	defer cancel()
 	wg.Go(func() { r.measureLag(ctx, opts) })
+	// One applier for every projection: a batch reads the log once for all
+	// of them (ApplyBatch), so any projection's message wakes it.
+	applier := make(chan struct{}, 1)
 	wake := map[string]chan struct{}{}
 	for _, name := range r.order {
-		w := make(chan struct{}, 1)
-		wake[name] = w
-		wg.Go(func() { r.applyLoop(ctx, name, w, opts) })
+		wake[name] = applier
 	}
+	wg.Go(func() { r.applyLoop(ctx, applier, opts) })
 
 	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 10 * time.Second}, opts.Logger)
 	if err != nil {
@@ -133,21 +139,24 @@ func nudge(wake chan struct{}) message.NoPublishHandlerFunc {
 	}
 }
 
-// applyLoop applies projection name's batches until ctx ends: at once
-// while batches come full, then on a wake-up or every PollInterval. A
-// failure (the database away) is logged and retried after a back-off of
-// 1 s doubling to 30 s.
-func (r *Projector) applyLoop(ctx context.Context, name string, wake <-chan struct{}, opts RunOptions) {
+// applyLoop applies the projections' batches until ctx ends: at once while
+// batches come full, growing from BatchSize to MaxBatchSize (batchSizer),
+// then on a wake-up or every PollInterval. A failure (the database away) is
+// logged and retried after a back-off of 1 s doubling to 30 s.
+func (r *Projector) applyLoop(ctx context.Context, wake <-chan struct{}, opts RunOptions) {
 	backoff := time.Second
+	size := newBatchSizer(opts.BatchSize, opts.MaxBatchSize)
 	for ctx.Err() == nil {
-		n, err := r.ApplyBatch(ctx, name, opts.BatchSize)
+		n, applied, err := r.applyLive(ctx, size.size(), nil)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
-			r.log.ErrorContext(ctx, "projection batch failed; retrying", "projection", name, "err", err, "retryIn", backoff.String())
+			r.log.ErrorContext(ctx, "projection batch failed; retrying", "projections", r.order, "err", err, "retryIn", backoff.String())
 			if opts.Metrics != nil {
-				opts.Metrics.failures.WithLabelValues(name).Inc()
+				for _, name := range r.order {
+					opts.Metrics.failures.WithLabelValues(name).Inc()
+				}
 			}
 			select {
 			case <-ctx.Done():
@@ -158,9 +167,11 @@ func (r *Projector) applyLoop(ctx context.Context, name string, wake <-chan stru
 		}
 		backoff = time.Second
 		if opts.Metrics != nil && n > 0 {
-			opts.Metrics.applied.WithLabelValues(name).Add(float64(n))
+			for _, name := range applied {
+				opts.Metrics.applied.WithLabelValues(name).Add(float64(n))
+			}
 		}
-		if n == opts.BatchSize {
+		if size.read(n) {
 			continue
 		}
 		select {
