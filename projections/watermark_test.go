@@ -8,6 +8,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/projections"
 )
 
 // The watermark passes only events that are applied, in log order, and the
@@ -75,13 +76,10 @@ func BenchmarkLagOfIdleAccounts(b *testing.B) {
 	}
 }
 
-// BenchmarkRebuild replays a log of about 20,000 events over 200 accounts,
-// mostly spends (a ListingRequested and a CreditsSpent each, as the
-// desktop client makes them), into fresh profiles tables and swaps them
-// in, with batches of 1,000 and 5,000 events; it reports events/s.
-func BenchmarkRebuild(b *testing.B) {
-	f := newFixture(b)
-	ctx := context.Background()
+// spendLog appends a log of about 20,000 events over 200 accounts, mostly
+// spends (a ListingRequested and a CreditsSpent each, as the desktop client
+// makes them), and returns how many events the log holds.
+func spendLog(b *testing.B, f *fixture) int {
 	for range 200 {
 		id := f.register(b)
 		accountstest.Do(b, f.repo, id, func(a *domain.Account, now time.Time) error {
@@ -97,9 +95,19 @@ func BenchmarkRebuild(b *testing.B) {
 		})
 	}
 	var events int
-	if err := f.pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events); err != nil {
+	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM events`).Scan(&events); err != nil {
 		b.Fatal(err)
 	}
+	return events
+}
+
+// BenchmarkRebuild replays the spend log (spendLog) into fresh profiles
+// tables and swaps them in, with batches of 1,000 and 5,000 events; it
+// reports events/s.
+func BenchmarkRebuild(b *testing.B) {
+	f := newFixture(b)
+	ctx := context.Background()
+	events := spendLog(b, f)
 	for _, batch := range []int{1000, 5000} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
 			start := time.Now()
@@ -109,6 +117,50 @@ func BenchmarkRebuild(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(events*b.N)/time.Since(start).Seconds(), "events/s")
+		})
+	}
+}
+
+// BenchmarkLiveCatchUp works off the spend log (spendLog) as the live
+// projector does after an outage: every projection from zero, in live
+// batches that read the log once for all of them. "grown" is the
+// projector's own sizing (Sweep: from BatchSize doubling to MaxBatchSize);
+// batch=N holds every batch at N events. It reports events of the log per
+// second (each applied to the three projections).
+func BenchmarkLiveCatchUp(b *testing.B) {
+	f := newFixture(b)
+	ctx := context.Background()
+	events := spendLog(b, f)
+	reset := func(b *testing.B) {
+		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, projection_checkpoints, projection_watermarks`); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run := func(b *testing.B, catchUp func() error) {
+		var took time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			reset(b)
+			b.StartTimer()
+			start := time.Now()
+			if err := catchUp(); err != nil {
+				b.Fatal(err)
+			}
+			took += time.Since(start)
+		}
+		b.ReportMetric(float64(events*b.N)/took.Seconds(), "events/s")
+	}
+	b.Run("grown", func(b *testing.B) { run(b, func() error { return f.projector.Sweep(ctx) }) })
+	for _, batch := range []int{projections.BatchSize, 2000, projections.MaxBatchSize} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+			run(b, func() error {
+				for {
+					n, err := f.projector.ApplyBatch(ctx, batch)
+					if err != nil || n < batch {
+						return err
+					}
+				}
+			})
 		})
 	}
 }
