@@ -175,8 +175,7 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 	var moveCP, moveStream []string
 	var moveVersion, movePosition []int64
 	for _, tg := range targets {
-		var mine []eventstore.Record
-		var myEvs []domain.Event
+		mine, myEvs := make([]eventstore.Record, 0, len(recs)), make([]domain.Event, 0, len(recs))
 		moved := map[string]int{} // stream -> index in recs of its last event applied
 		for i, rec := range recs {
 			k := checkpointKey{tg.cp, rec.StreamID}
