@@ -62,12 +62,13 @@ type RunOptions struct {
 	Subscriber func(consumerGroup string) (message.Subscriber, error)
 }
 
-// Run projects the event log until ctx ends. Each projection applies the
-// log from its watermark, in log order, in batches of BatchSize events a
-// transaction (ApplyBatch): a backlog is worked off oldest first, whatever
-// account it belongs to, and a restart continues from the watermark. The
-// watermill messages (one consumer group per projection, on either
-// transport) only wake a projection early; without them it still looks at
+// Run projects the event log until ctx ends. One applier applies the log to
+// every projection from their watermarks, in log order, in batches that read
+// the log once for all of them (ApplyBatch), from BatchSize events a
+// transaction growing to MaxBatchSize while behind: a backlog is worked off
+// oldest first, whatever account it belongs to, and a restart continues from
+// the watermarks. The watermill messages (one consumer group per projection,
+// on either transport) only wake the applier early; without them it still looks at
 // the log every PollInterval. So neither a long transaction elsewhere on
 // the server (which holds watermill-sql's delivery back) nor a restored
 // dump (whose stored watermill offsets are another cluster's transaction
