@@ -3,10 +3,14 @@ package projections_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 	"github.com/a2e-automation/app/projections"
 )
@@ -78,10 +82,12 @@ func BenchmarkLagOfIdleAccounts(b *testing.B) {
 
 // spendLog appends a log of about 20,000 events over 200 accounts, mostly
 // spends (a ListingRequested and a CreditsSpent each, as the desktop client
-// makes them), and returns how many events the log holds.
-func spendLog(b *testing.B, f *fixture) int {
+// makes them), and returns how many events the log holds and the accounts.
+func spendLog(b *testing.B, f *fixture) (int, []string) {
+	var ids []string
 	for range 200 {
 		id := f.register(b)
+		ids = append(ids, id)
 		accountstest.Do(b, f.repo, id, func(a *domain.Account, now time.Time) error {
 			if err := a.GrantCredits(domain.CreditsGranted{Amount: 1000, Source: domain.SourcePromo}, now); err != nil {
 				return err
@@ -98,7 +104,7 @@ func spendLog(b *testing.B, f *fixture) int {
 	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM events`).Scan(&events); err != nil {
 		b.Fatal(err)
 	}
-	return events
+	return events, ids
 }
 
 // BenchmarkRebuild replays the spend log (spendLog) into fresh profiles
@@ -107,7 +113,7 @@ func spendLog(b *testing.B, f *fixture) int {
 func BenchmarkRebuild(b *testing.B) {
 	f := newFixture(b)
 	ctx := context.Background()
-	events := spendLog(b, f)
+	events, _ := spendLog(b, f)
 	for _, batch := range []int{1000, 5000} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
 			start := time.Now()
@@ -131,7 +137,7 @@ func BenchmarkRebuild(b *testing.B) {
 func BenchmarkLiveCatchUp(b *testing.B) {
 	f := newFixture(b)
 	ctx := context.Background()
-	events := spendLog(b, f)
+	events, _ := spendLog(b, f)
 	reset := func(b *testing.B) {
 		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, projection_checkpoints, projection_watermarks`); err != nil {
 			b.Fatal(err)
@@ -182,4 +188,70 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkLiveCatchUpUnderWrites is BenchmarkLiveCatchUp's "grown" while 16
+// writers spend on the log's accounts as fast as they can (one transaction
+// per spend, as GROUP_COMMIT=off would, all on the same cores): the
+// projector works off the 20,000-event backlog and then what the writers
+// add meanwhile, until it is caught up with them. It reports the events
+// applied per second and the writers' events per second.
+func BenchmarkLiveCatchUpUnderWrites(b *testing.B) {
+	f := newFixture(b)
+	ctx := context.Background()
+	_, ids := spendLog(b, f)
+	var applied, written int64
+	var took time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, projection_checkpoints, projection_watermarks`); err != nil {
+			b.Fatal(err)
+		}
+		head := func() int64 {
+			var p int64
+			if err := f.pool.QueryRow(ctx, `SELECT max(global_position) FROM events`).Scan(&p); err != nil {
+				b.Fatal(err)
+			}
+			return p
+		}
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := range 16 {
+			wg.Go(func() {
+				for i := w; ; i += 16 {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if _, err := f.repo.Update(ctx, ids[i%len(ids)], eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+						return nil, a.Spend(domain.OperationAPIRequest, "", now)
+					}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		}
+		time.Sleep(200 * time.Millisecond) // the writers at full speed
+		before := head()
+		b.StartTimer()
+		start := time.Now()
+		if err := f.projector.Sweep(ctx); err != nil {
+			b.Fatal(err)
+		}
+		took += time.Since(start)
+		b.StopTimer()
+		written += head() - before
+		close(stop)
+		wg.Wait()
+		wm, err := f.projector.Watermark(ctx, "profiles")
+		if err != nil {
+			b.Fatal(err)
+		}
+		applied += wm
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(applied)/took.Seconds(), "events/s")
+	b.ReportMetric(float64(written)/took.Seconds(), "written-events/s")
 }
