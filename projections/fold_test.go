@@ -23,7 +23,7 @@ func TestFoldsArePure(t *testing.T) {
 		var row profileRow
 		exists := false
 		for i, ev := range []domain.Event{
-			domain.CreditsGranted{Amount: 9},        // before the row exists: nothing
+			domain.CreditsGranted{Amount: 9},         // before the row exists: nothing
 			domain.AccountRegistered{Email: "a@x.y"}, // makes it
 			domain.AccountRegistered{Email: "b@x.y"}, // changes nothing
 			domain.CreditsGranted{Amount: 10},
