@@ -188,7 +188,7 @@ func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev do
 	default:
 		return r, false, unhandled("transactions", ev)
 	}
-	return r, exists, nil
+	return r, exists && r.paymentID != "", nil // an outcome that names no payment changes no row
 }
 
 // Apply implements Projection: when the batch names payments, it loads
