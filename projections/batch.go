@@ -128,13 +128,22 @@ func (r *Projector) lockLive(ctx context.Context, tx pgx.Tx, names []string) ([]
 		shared, appliers = append(shared, lockKey(name)), append(appliers, applierKey(name))
 	}
 	slices.Sort(shared)
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(k) FROM unnest($1::bigint[]) k`, shared); err != nil {
+	// One round trip: the statements run in order, the shared locks first.
+	b := &pgx.Batch{}
+	b.Queue(`SELECT pg_advisory_xact_lock_shared(k) FROM unnest($1::bigint[]) k`, shared)
+	b.Queue(`SELECT array_agg(pg_try_advisory_xact_lock(a) ORDER BY i) FROM unnest($1::bigint[]) WITH ORDINALITY x(a, i)`, appliers)
+	res := tx.SendBatch(ctx, b)
+	var got []bool
+	if _, err := res.Exec(); err != nil {
+		_ = res.Close()
 		return nil, fmt.Errorf("lock projections %v: %w", names, err)
 	}
-	var got []bool
-	if err := tx.QueryRow(ctx, `SELECT array_agg(pg_try_advisory_xact_lock(a) ORDER BY i) FROM unnest($1::bigint[]) WITH ORDINALITY x(a, i)`,
-		appliers).Scan(&got); err != nil {
+	if err := res.QueryRow().Scan(&got); err != nil {
+		_ = res.Close()
 		return nil, fmt.Errorf("lock appliers of %v: %w", names, err)
+	}
+	if err := res.Close(); err != nil {
+		return nil, fmt.Errorf("lock projections %v: %w", names, err)
 	}
 	mine := ps[:0]
 	for i, p := range ps {
@@ -203,19 +212,27 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 			moveVersion, movePosition = append(moveVersion, rec.StreamVersion), append(movePosition, rec.GlobalPosition)
 		}
 	}
-	if len(moveCP) > 0 {
-		if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints c SET version = m.v, global_position = m.p
-			FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS m(cp, s, v, p)
-			WHERE c.projection = m.cp AND c.stream_id = m.s`, moveCP, moveStream, moveVersion, movePosition); err != nil {
-			return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
-		}
-	}
-	// Every event up to the batch's last is now applied for every target
-	// (here, or before: a target's watermark can be ahead of the lowest).
-	if _, err := tx.Exec(ctx, `INSERT INTO projection_watermarks (projection, position) SELECT cp, $2 FROM unnest($1::text[]) cp
+	// One round trip: the checkpoints, and every event up to the batch's
+	// last now applied for every target (here, or before: a target's
+	// watermark can be ahead of the lowest).
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE projection_checkpoints c SET version = m.v, global_position = m.p
+		FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS m(cp, s, v, p)
+		WHERE c.projection = m.cp AND c.stream_id = m.s`, moveCP, moveStream, moveVersion, movePosition)
+	b.Queue(`INSERT INTO projection_watermarks (projection, position) SELECT cp, $2 FROM unnest($1::text[]) cp
 		ON CONFLICT (projection) DO UPDATE SET position = greatest(projection_watermarks.position, excluded.position)`,
-		cps, recs[len(recs)-1].GlobalPosition); err != nil {
+		cps, recs[len(recs)-1].GlobalPosition)
+	res := tx.SendBatch(ctx, b)
+	if _, err := res.Exec(); err != nil {
+		_ = res.Close()
+		return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
+	}
+	if _, err := res.Exec(); err != nil {
+		_ = res.Close()
 		return 0, fmt.Errorf("move watermarks of %v: %w", cps, err)
+	}
+	if err := res.Close(); err != nil {
+		return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
 	}
 	return len(recs), nil
 }
@@ -227,12 +244,18 @@ type checkpointKey struct{ cp, stream string }
 // locks them all in a fixed order (a per-stream CatchUp of one of them
 // waits, and so does the batch for it); it returns their versions.
 func lockCheckpoints(ctx context.Context, tx pgx.Tx, cps, streams []string) (map[checkpointKey]int64, error) {
-	if _, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
-		SELECT cp, s, 0, 0 FROM unnest($1::text[]) cp, unnest($2::text[]) s ORDER BY 1, 2 ON CONFLICT DO NOTHING`, cps, streams); err != nil {
+	// One round trip: the statements run in order, the inserts first.
+	b := &pgx.Batch{}
+	b.Queue(`INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
+		SELECT cp, s, 0, 0 FROM unnest($1::text[]) cp, unnest($2::text[]) s ORDER BY 1, 2 ON CONFLICT DO NOTHING`, cps, streams)
+	b.Queue(`SELECT projection, stream_id, version FROM projection_checkpoints
+		WHERE projection = ANY($1) AND stream_id = ANY($2) ORDER BY projection, stream_id FOR UPDATE`, cps, streams)
+	res := tx.SendBatch(ctx, b)
+	defer func() { _ = res.Close() }()
+	if _, err := res.Exec(); err != nil {
 		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
 	}
-	rows, err := tx.Query(ctx, `SELECT projection, stream_id, version FROM projection_checkpoints
-		WHERE projection = ANY($1) AND stream_id = ANY($2) ORDER BY projection, stream_id FOR UPDATE`, cps, streams)
+	rows, err := res.Query()
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
 	}
@@ -247,6 +270,10 @@ func lockCheckpoints(ctx context.Context, tx pgx.Tx, cps, streams []string) (map
 		applied[k] = v
 	}
 	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
+	}
+	rows.Close()
+	if err := res.Close(); err != nil {
 		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
 	}
 	return applied, nil
