@@ -77,7 +77,7 @@ func (q *listingRequest) Valid(context.Context) map[string]string {
 // (command.CreateListingHandler).
 func handleCreateListing(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		idem, err := readIdempotency(r)
+		idem, err := readIdempotency(r, listings.KeyPrefix)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -119,7 +119,7 @@ func (q veroCheckRequest) Valid(context.Context) map[string]string {
 // VeRO protected-brand list (command.VeroCheckHandler).
 func handleVeroCheck(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		idem, err := readIdempotency(r)
+		idem, err := readIdempotency(r, listings.KeyPrefix)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -176,8 +176,10 @@ type idempotency struct {
 }
 
 // readIdempotency reads the Idempotency-Key header and, when there is one,
-// hashes the request; the body is put back for decode.
-func readIdempotency(r *http.Request) (idempotency, error) {
+// hashes the request; the body is put back for decode. prefix keeps each
+// caller's keys apart on the account's stream (listings.KeyPrefix for the
+// desktop client, command.AdjustmentKeyPrefix for staff adjustments).
+func readIdempotency(r *http.Request, prefix string) (idempotency, error) {
 	key := r.Header.Get("Idempotency-Key")
 	if key == "" {
 		return idempotency{}, nil
@@ -197,7 +199,7 @@ func readIdempotency(r *http.Request) (idempotency, error) {
 	h := sha256.New()
 	_, _ = io.WriteString(h, r.Method+" "+r.URL.Path+"\n")
 	_, _ = h.Write(body)
-	// The account's stream also holds Stripe's event ids ("stripe:…"): a
+	// The account's stream also holds Stripe's event ids ("stripe:…"): the
 	// prefix keeps a client's keys from ever meeting them.
-	return idempotency{key: listings.KeyPrefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}, nil
+	return idempotency{key: prefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}, nil
 }

@@ -46,6 +46,7 @@ type Commands struct {
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
+	AdjustCredits        AdjustCreditsHandler
 }
 
 // New builds every use case on d.
@@ -63,5 +64,6 @@ func New(d Deps) Commands {
 		VeroCheck:            VeroCheckHandler{accounts: d.Accounts},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
+		AdjustCredits: AdjustCreditsHandler{accounts: d.Accounts},
 	}
 }
