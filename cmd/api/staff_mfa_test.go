@@ -250,3 +250,34 @@ func TestConsoleErrorCodesAreDocumented(t *testing.T) {
 		}
 	}
 }
+
+// The sign-in answer tells the webapp where a staff member goes next:
+// enrol the first time, a code once enrolled; sellers carry no mfa.
+func TestStaffSignInAnswerCarriesMFA(t *testing.T) {
+	e := newTestEnv(t)
+	acc := e.register("signin-staff@example.com")
+	login := func() authResponse {
+		t.Helper()
+		var b authResponse
+		r := e.do(request{method: "POST", path: "/api/login", body: map[string]string{"email": acc.Email, "password": testPassword}})
+		r.json(t, &b)
+		if r.status != 200 {
+			t.Fatalf("login = %d %s", r.status, r.body)
+		}
+		return b
+	}
+	if b := login(); b.User.MFA != nil {
+		t.Fatalf("a seller's sign-in carries mfa: %+v", b.User.MFA)
+	}
+	if err := e.deps.Auth.SetStaff(context.Background(), acc.Email, true); err != nil {
+		t.Fatal(err)
+	}
+	b := login()
+	if b.User.MFA == nil || *b.User.MFA != (mfaStatus{Required: true}) {
+		t.Fatalf("staff before enrolment: %+v", b.User.MFA)
+	}
+	e.passMFA(seeded{ID: acc.ID, Email: acc.Email, Cookie: &http.Cookie{Name: sessionCookieName(e.deps.Deps), Value: b.Token}})
+	if b := login(); b.User.MFA == nil || *b.User.MFA != (mfaStatus{Required: true, Enrolled: true}) {
+		t.Fatalf("staff after enrolment, a new session: %+v", b.User.MFA)
+	}
+}
