@@ -89,7 +89,11 @@ function CodeForm({ onPassed }: { onPassed: (user: User) => Promise<unknown> }) 
   const onSubmit = handleSubmit(async (values) => {
     try {
       const verified = await verifyMfa(values);
-      toast({ title: 'Second factor accepted', description: verified.message, variant: 'success' });
+      toast({
+        title: 'Second factor accepted',
+        description: `${verified.recoveryCodesLeft} unused recovery ${verified.recoveryCodesLeft === 1 ? 'code' : 'codes'} left.`,
+        variant: 'success',
+      });
       await onPassed(verified.user);
     } catch (error) {
       const message =
