@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -83,7 +84,9 @@ func handleMFAVerify(d Deps) http.HandlerFunc {
 		}
 		v, err := d.Auth.VerifyMFA(r.Context(), s, req.Code, time.Now())
 		if err != nil {
-			d.Log.WarnContext(r.Context(), "staff second factor refused", "staff", staffActor(r))
+			if errors.Is(err, auth.ErrMFACodeInvalid) {
+				d.Log.WarnContext(r.Context(), "staff second factor refused", "staff", staffActor(r))
+			}
 			writeError(w, r, d.Log, err)
 			return
 		}
