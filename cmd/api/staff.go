@@ -71,7 +71,7 @@ func audited(d Deps, action string) func(http.Handler) http.Handler {
 				detail = name
 			}
 			if len(detail) > 500 {
-				detail = detail[:500]
+				detail = strings.ToValidUTF8(detail[:500], "") // never half a letter
 			}
 			err := d.Audit.Record(r.Context(), staffaudit.Entry{Actor: currentSession(r.Context()).AccountID, AccountID: account,
 				Action: action, Detail: detail, RequestID: requestID(r.Context())})
