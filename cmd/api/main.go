@@ -44,6 +44,7 @@ import (
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/retention"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/startup"
 	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/internal/vero"
@@ -168,7 +169,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Config: cfg, Log: log, Resets: resets,
 		Readiness: db.Readiness(),
 		Accounts:  repo, Commands: commands,
-		Staff: staff.NewConsole(pool, repo, cfg.Secret),
+		Staff: staff.NewConsole(pool, repo, cfg.Secret), Audit: staffaudit.New(pool),
 		Payments: payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
 			payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge)),
 		Projections: projections.NewProjector(pool, store, log, projections.All()...),

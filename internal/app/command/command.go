@@ -49,6 +49,7 @@ type Commands struct {
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
+	AdjustCredits        AdjustCreditsHandler
 }
 
 // New builds every use case on d.
@@ -66,5 +67,6 @@ func New(d Deps) Commands {
 		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
+		AdjustCredits: AdjustCreditsHandler{accounts: d.Accounts},
 	}
 }

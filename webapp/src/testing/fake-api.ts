@@ -3,7 +3,7 @@ import * as data from './data';
 
 /** What a fake endpoint answers. */
 export type Reply = { status?: number; body?: unknown; statusText?: string };
-export type Call = { method: string; path: string; url: string; body: unknown };
+export type Call = { method: string; path: string; url: string; body: unknown; headers: Record<string, string> };
 export type Handler = Reply | ((call: Call) => Reply | Promise<Reply>);
 
 /** Every endpoint a signed-in, verified user with an active subscription reaches. */
@@ -35,7 +35,8 @@ export function installFakeApi(overrides: Record<string, Handler> = {}) {
     const method = (init?.method ?? 'GET').toUpperCase();
     const path = new URL(url, 'http://localhost').pathname;
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    const call = { method, path, url, body };
+    const headers = Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>));
+    const call = { method, path, url, body, headers };
     calls.push(call);
     const handler = routes[`${method} ${path}`];
     const reply: Reply = handler === undefined ? { status: 404, body: { message: 'Not found' } } : typeof handler === 'function' ? await handler(call) : handler;

@@ -3,33 +3,35 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { useAccountBalance } from '@/features/staff/api/get-account-balance';
 import { useAccountComparison } from '@/features/staff/api/get-account-comparison';
 import { useAccountHistory } from '@/features/staff/api/get-account-history';
-import { useAccountSearch } from '@/features/staff/api/search-accounts';
+import { summaryOf, useAccount } from '@/features/staff/api/get-account';
 import { AdjustmentForm } from '@/features/staff/components/adjustment-form';
 import { AsOfPicker } from '@/features/staff/components/as-of-picker';
 import { BalanceCard } from '@/features/staff/components/balance-card';
 import { ComparisonCard } from '@/features/staff/components/comparison-card';
 import { endOfDayIso } from '@/features/staff/components/format';
 import { HistoryCard } from '@/features/staff/components/history-card';
+import { PaymentsCard } from '@/features/staff/components/payments-card';
 import { RebuildProjection } from '@/features/staff/components/rebuild-projection';
 import { StaffCard } from '@/features/staff/components/staff-card';
 import { ApiError } from '@/lib/api-client';
 import { paths } from '@/config/paths';
 
-/** One account's history, balance and consistency; the as-of day lives in the address (?asOf=yyyy-MM-dd). */
+/** One account's standing, payments, history, balance and consistency; the as-of day lives in the address (?asOf=yyyy-MM-dd). */
 export default function StaffAccountRoute() {
   const { id = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const asOf = endOfDayIso(params.get('asOf'));
   const day = asOf ? params.get('asOf') : null;
 
-  const account = useAccountSearch(id).data?.find((a) => a.id === id);
+  const view = useAccount(id);
+  const account = view.data ? summaryOf(view.data) : undefined;
   const history = useAccountHistory(id, asOf);
   const balance = useAccountBalance(id, asOf);
   const comparison = useAccountComparison(id);
 
   // The history hook's own mutate reloads every page loaded so far; a
   // global mutate by key would reload only the first.
-  const afterAdjustment = () => Promise.all([history.mutate(), balance.mutate(), comparison.mutate()]);
+  const afterAdjustment = () => Promise.all([view.mutate(), history.mutate(), balance.mutate(), comparison.mutate()]);
 
   const back = (
     <Link className="link" to={paths.staff}>
@@ -37,7 +39,8 @@ export default function StaffAccountRoute() {
     </Link>
   );
 
-  if (history.error instanceof ApiError && history.error.status === 404) {
+  const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
+  if (notFound(view.error) || notFound(history.error)) {
     return (
       <div className="page">
         {back}
@@ -61,6 +64,7 @@ export default function StaffAccountRoute() {
         <BalanceCard balance={balance} account={account} />
         <ComparisonCard comparison={comparison} />
       </div>
+      <PaymentsCard account={view} />
       <HistoryCard history={history} />
       <div className="grid-2">
         <StaffCard title="Adjust credits" description="Recorded with you as the actor and your reason.">

@@ -1,10 +1,18 @@
+import { Link } from 'react-router';
 import { AccountSearch } from '@/features/staff/components/account-search';
 import { StaffCard } from '@/features/staff/components/staff-card';
+import { paths } from '@/config/paths';
 
 export default function StaffSearchRoute() {
   return (
     <div className="page">
       <h1 className="page-title">Staff console</h1>
+      <p>
+        <Link className="link" to={paths.staffAudit}>
+          Audit trail
+        </Link>{' '}
+        <span className="muted">: who looked at which account, and every staff action.</span>
+      </p>
       <StaffCard title="Find an account" description="Part of an email, or a whole account id.">
         <AccountSearch />
       </StaffCard>
