@@ -4,49 +4,50 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 )
 
-// batchWriter queues a batch's statements, in order, and sends them in one
-// round trip (a pipeline in the batch's transaction): the statements and
-// their order are what applying the events one by one would run.
-type batchWriter struct {
-	b     pgx.Batch
-	event eventstore.Record   // the event whose statements are being queued
-	of    []eventstore.Record // the event of each queued statement
-}
-
-// Exec implements Writer by queueing.
-func (w *batchWriter) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	w.b.Queue(sql, args...)
-	w.of = append(w.of, w.event)
-	return pgconn.CommandTag{}, nil
-}
-
-// send runs the queued statements through tx, naming the event of the
-// first that fails.
-func (w *batchWriter) send(ctx context.Context, tx pgx.Tx, projection string) error {
-	if w.b.Len() == 0 {
-		return nil
-	}
-	res := tx.SendBatch(ctx, &w.b)
-	for _, rec := range w.of {
-		if _, err := res.Exec(); err != nil {
-			_ = res.Close()
-			return fmt.Errorf("%s: apply %s (position %d): %w", projection, rec.Type, rec.GlobalPosition, err)
-		}
-	}
-	return res.Close()
-}
-
-// BatchSize is how many events of the log one projector transaction reads.
+// BatchSize is how many events of the log a projector transaction reads
+// when it is close to the head; a backlog grows it up to MaxBatchSize (see
+// batchSizer).
 const BatchSize = 500
+
+// MaxBatchSize bounds the events one live transaction reads while it works
+// off a backlog (BenchmarkLiveCatchUp compares sizes).
+const MaxBatchSize = 8000
+
+// batchSizer sizes the live batches: BatchSize while the projector keeps up
+// (a batch then holds what arrived since the last one, fewer than its
+// limit), doubling up to max after each batch that came back full (a
+// backlog), and back to BatchSize after one that did not. Far behind, the
+// round trips, checkpoint rows and commit are paid per thousands of events;
+// close to the head a batch stays short, so a per-stream CatchUp or a
+// rebuild's swap waits little for its locks.
+type batchSizer struct{ base, max, next int }
+
+func newBatchSizer(base, most int) *batchSizer {
+	return &batchSizer{base: base, max: max(base, most), next: base}
+}
+
+// size is the limit of the next batch.
+func (s *batchSizer) size() int { return s.next }
+
+// read takes what the last batch read and reports whether the log holds
+// more at once (the batch came back full).
+func (s *batchSizer) read(n int) (more bool) {
+	if n >= s.next {
+		s.next = min(2*s.next, s.max)
+		return true
+	}
+	s.next = s.base
+	return false
+}
 
 // applierKey is the advisory lock of a projection's batch applier: one
 // worker applies a projection's batch at a time; the others skip the round.
@@ -56,129 +57,224 @@ func applierKey(projection string) int64 {
 	return int64(h.Sum64())
 }
 
-// ApplyBatch applies to projection name, in one transaction, up to limit
-// events of the log after its watermark, in log order, and moves the
-// watermark and the streams' checkpoints with them. Events a stream's
-// checkpoint has already passed (a per-stream CatchUp) are skipped, so the
-// effect stays exactly once. It returns how many events it read: fewer
-// than limit means the projection has caught up. When another worker is
-// applying the projection it returns 0 without waiting for it (it waits only
-// for a rebuild's swap, which holds the projection's lock exclusively).
-func (r *Projector) ApplyBatch(ctx context.Context, name string, limit int) (int, error) {
-	p, tx, err := r.beginLive(ctx, name)
-	if err != nil {
-		return 0, err
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	var mine bool
-	if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, applierKey(name)).Scan(&mine); err != nil {
-		return 0, fmt.Errorf("lock applier of %s: %w", name, err)
-	}
-	if !mine {
-		return 0, nil
-	}
-	n, err := r.applyBatchTx(ctx, tx, p, name, liveTables(p), limit, false)
-	if err != nil || n == 0 {
-		return 0, err // nothing new: the transaction ends without a commit
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("commit batch of %s: %w", name, err)
-	}
-	return n, nil
+// target is one projection a batch applies: its checkpoint name (its own
+// name, or NAME__rebuild) and the tables it writes.
+type target struct {
+	p  Projection
+	cp string
+	t  Tables
 }
 
-// applyBatchTx applies, through tx, up to limit events after checkpoint
-// name cp's watermark to tables t; see ApplyBatch. With folded, a Folder
-// projection applies the batch set-based (rebuilds); otherwise event by
-// event, pipelined.
-func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, limit int, folded bool) (int, error) {
+// ApplyBatch applies to the named projections (none: all), in one
+// transaction, up to limit events of the log after the lowest of their
+// watermarks, read once and decoded once for all of them: each projection
+// folds the events its streams' checkpoints have not passed (a per-stream
+// CatchUp may have applied some) and writes each row it changes once; the
+// checkpoints and watermarks move in the same transaction. It returns how
+// many events it read: fewer than limit means the projections have caught
+// up. A projection another worker is applying is left out of the round
+// (when it is every one, ApplyBatch returns 0 without waiting); only a
+// rebuild's swap, which holds a projection's lock exclusively, is waited for.
+func (r *Projector) ApplyBatch(ctx context.Context, limit int, names ...string) (int, error) {
+	n, _, err := r.applyLive(ctx, limit, names)
+	return n, err
+}
+
+// applyLive is ApplyBatch; it also returns the projections the batch
+// applied.
+func (r *Projector) applyLive(ctx context.Context, limit int, names []string) (int, []string, error) {
+	if len(names) == 0 {
+		names = r.order
+	}
+	tx, err := r.pool.BeginTx(ctx, readCommitted)
+	if err != nil {
+		return 0, nil, fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	mine, err := r.lockLive(ctx, tx, names)
+	if err != nil || len(mine) == 0 {
+		return 0, nil, err
+	}
+	targets := make([]target, len(mine))
+	for i, p := range mine {
+		targets[i] = target{p: p, cp: p.Name(), t: liveTables(p)}
+	}
+	n, err := r.applyBatchTx(ctx, tx, targets, limit)
+	if err != nil || n == 0 {
+		return 0, nil, err // nothing new: the transaction ends without a commit
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return 0, nil, fmt.Errorf("commit batch of %v: %w", names, err)
+	}
+	applied := make([]string, len(mine))
+	for i, p := range mine {
+		applied[i] = p.Name()
+	}
+	return n, applied, nil
+}
+
+// lockLive takes, through tx, the named projections' locks shared (a
+// rebuild's swap takes one exclusively: each waits for the other) and tries
+// their appliers' locks; it returns the projections whose applier it holds.
+func (r *Projector) lockLive(ctx context.Context, tx pgx.Tx, names []string) ([]Projection, error) {
+	ps := make([]Projection, 0, len(names))
+	shared, appliers := make([]int64, 0, len(names)), make([]int64, 0, len(names))
+	for _, name := range names {
+		p, err := r.Projection(name)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+		shared, appliers = append(shared, lockKey(name)), append(appliers, applierKey(name))
+	}
+	slices.Sort(shared)
+	// One round trip: the statements run in order, the shared locks first.
+	b := &pgx.Batch{}
+	b.Queue(`SELECT pg_advisory_xact_lock_shared(k) FROM unnest($1::bigint[]) k`, shared)
+	b.Queue(`SELECT array_agg(pg_try_advisory_xact_lock(a) ORDER BY i) FROM unnest($1::bigint[]) WITH ORDINALITY x(a, i)`, appliers)
+	res := tx.SendBatch(ctx, b)
+	var got []bool
+	if _, err := res.Exec(); err != nil {
+		_ = res.Close()
+		return nil, fmt.Errorf("lock projections %v: %w", names, err)
+	}
+	if err := res.QueryRow().Scan(&got); err != nil {
+		_ = res.Close()
+		return nil, fmt.Errorf("lock appliers of %v: %w", names, err)
+	}
+	if err := res.Close(); err != nil {
+		return nil, fmt.Errorf("lock projections %v: %w", names, err)
+	}
+	mine := ps[:0]
+	for i, p := range ps {
+		if got[i] {
+			mine = append(mine, p)
+		}
+	}
+	return mine, nil
+}
+
+// applyBatchTx applies, through tx, up to limit events after the lowest
+// watermark of targets to each target's tables; see ApplyBatch.
+func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []target, limit int) (int, error) {
+	cps := make([]string, len(targets))
+	for i, tg := range targets {
+		cps[i] = tg.cp
+	}
+	slices.Sort(cps)
 	var wm int64
-	if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT position FROM projection_watermarks WHERE projection = $1), 0)`, cp).Scan(&wm); err != nil {
-		return 0, fmt.Errorf("watermark of %s: %w", cp, err)
+	if err := tx.QueryRow(ctx, `SELECT coalesce(min(coalesce(w.position, 0)), 0)
+		FROM unnest($1::text[]) cp LEFT JOIN projection_watermarks w ON w.projection = cp`, cps).Scan(&wm); err != nil {
+		return 0, fmt.Errorf("watermarks of %v: %w", cps, err)
 	}
 	recs, err := r.store.ReadAllIn(ctx, tx, wm, limit)
 	if err != nil || len(recs) == 0 {
 		return 0, err
 	}
-	var streams []string
-	for _, rec := range recs {
-		streams = append(streams, rec.StreamID)
+	streams := make([]string, len(recs))
+	for i, rec := range recs {
+		streams[i] = rec.StreamID
 	}
-	slices.Sort(streams)
-	streams = slices.Compact(streams)
-	// The streams' checkpoints, locked in a fixed order: a per-stream
-	// CatchUp of one of them waits, and so does this for it.
-	if _, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
-		SELECT $1, s, 0, 0 FROM unnest($2::text[]) s ON CONFLICT DO NOTHING`, cp, streams); err != nil {
-		return 0, fmt.Errorf("checkpoints of %s: %w", cp, err)
-	}
-	rows, err := tx.Query(ctx, `SELECT stream_id, version FROM projection_checkpoints
-		WHERE projection = $1 AND stream_id = ANY($2) ORDER BY stream_id FOR UPDATE`, cp, streams)
+	streams = slices.Compact(slices.Sorted(slices.Values(streams)))
+	applied, err := lockCheckpoints(ctx, tx, cps, streams)
 	if err != nil {
-		return 0, fmt.Errorf("checkpoints of %s: %w", cp, err)
-	}
-	applied := map[string]int64{}
-	for rows.Next() {
-		var s string
-		var v int64
-		if err := rows.Scan(&s, &v); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		applied[s] = v
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("checkpoints of %s: %w", cp, err)
-	}
-	moved := map[string][2]int64{} // stream -> version, position
-	folder, fold := p.(Folder)
-	fold = fold && folded
-	w := &batchWriter{}
-	var foldRecs []eventstore.Record
-	var foldEvs []domain.Event
-	for _, rec := range recs {
-		if rec.StreamVersion <= applied[rec.StreamID] {
-			continue
-		}
-		ev, err := domain.DecodeEvent(rec.Type, rec.SchemaVersion, rec.Data)
-		if err != nil {
-			return 0, fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
-		}
-		if fold {
-			foldRecs, foldEvs = append(foldRecs, rec), append(foldEvs, ev)
-		} else {
-			w.event = rec
-			if err := p.Apply(ctx, w, t, rec, ev); err != nil {
-				return 0, fmt.Errorf("%s: apply %s (position %d): %w", p.Name(), rec.Type, rec.GlobalPosition, err)
-			}
-		}
-		applied[rec.StreamID] = rec.StreamVersion
-		moved[rec.StreamID] = [2]int64{rec.StreamVersion, rec.GlobalPosition}
-	}
-	if fold && len(foldRecs) > 0 {
-		if err := folder.ApplyFolded(ctx, tx, t, foldRecs, foldEvs); err != nil {
-			return 0, fmt.Errorf("%s: apply a batch up to position %d: %w", p.Name(), foldRecs[len(foldRecs)-1].GlobalPosition, err)
-		}
-	}
-	if err := w.send(ctx, tx, p.Name()); err != nil {
 		return 0, err
 	}
-	if len(moved) > 0 {
-		ids, versions, positions := make([]string, 0, len(moved)), make([]int64, 0, len(moved)), make([]int64, 0, len(moved))
-		for s, m := range moved {
-			ids, versions, positions = append(ids, s), append(versions, m[0]), append(positions, m[1])
+	evs := make([]domain.Event, len(recs)) // decoded once, for every target that needs the event
+	var moveCP, moveStream []string
+	var moveVersion, movePosition []int64
+	for _, tg := range targets {
+		mine, myEvs := make([]eventstore.Record, 0, len(recs)), make([]domain.Event, 0, len(recs))
+		moved := map[string]int{} // stream -> index in recs of its last event applied
+		for i, rec := range recs {
+			k := checkpointKey{tg.cp, rec.StreamID}
+			if rec.StreamVersion <= applied[k] {
+				continue
+			}
+			if evs[i] == nil {
+				if evs[i], err = domain.DecodeEvent(rec.Type, rec.SchemaVersion, rec.Data); err != nil {
+					return 0, fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
+				}
+			}
+			mine, myEvs = append(mine, rec), append(myEvs, evs[i])
+			applied[k] = rec.StreamVersion
+			moved[rec.StreamID] = i
 		}
-		if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints c SET version = m.v, global_position = m.p
-			FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS m(s, v, p)
-			WHERE c.projection = $1 AND c.stream_id = m.s`, cp, ids, versions, positions); err != nil {
-			return 0, fmt.Errorf("move checkpoints of %s: %w", cp, err)
+		if len(mine) == 0 {
+			continue
+		}
+		if err := tg.p.Apply(ctx, tx, tg.t, mine, myEvs); err != nil {
+			return 0, fmt.Errorf("%s: apply a batch of %d events up to position %d: %w", tg.p.Name(), len(mine), mine[len(mine)-1].GlobalPosition, err)
+		}
+		for _, s := range slices.Sorted(maps.Keys(moved)) {
+			rec := recs[moved[s]]
+			moveCP, moveStream = append(moveCP, tg.cp), append(moveStream, s)
+			moveVersion, movePosition = append(moveVersion, rec.StreamVersion), append(movePosition, rec.GlobalPosition)
 		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO projection_watermarks (projection, position) VALUES ($1, $2)
+	// One round trip: the checkpoints, and every event up to the batch's
+	// last now applied for every target (here, or before: a target's
+	// watermark can be ahead of the lowest).
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE projection_checkpoints c SET version = m.v, global_position = m.p
+		FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS m(cp, s, v, p)
+		WHERE c.projection = m.cp AND c.stream_id = m.s`, moveCP, moveStream, moveVersion, movePosition)
+	b.Queue(`INSERT INTO projection_watermarks (projection, position) SELECT cp, $2 FROM unnest($1::text[]) cp
 		ON CONFLICT (projection) DO UPDATE SET position = greatest(projection_watermarks.position, excluded.position)`,
-		cp, recs[len(recs)-1].GlobalPosition); err != nil {
-		return 0, fmt.Errorf("move watermark of %s: %w", cp, err)
+		cps, recs[len(recs)-1].GlobalPosition)
+	res := tx.SendBatch(ctx, b)
+	if _, err := res.Exec(); err != nil {
+		_ = res.Close()
+		return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
+	}
+	if _, err := res.Exec(); err != nil {
+		_ = res.Close()
+		return 0, fmt.Errorf("move watermarks of %v: %w", cps, err)
+	}
+	if err := res.Close(); err != nil {
+		return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
 	}
 	return len(recs), nil
+}
+
+// checkpointKey is a checkpoint row's key.
+type checkpointKey struct{ cp, stream string }
+
+// lockCheckpoints makes the missing checkpoints of every (cp, stream) and
+// locks them all in a fixed order (a per-stream CatchUp of one of them
+// waits, and so does the batch for it); it returns their versions.
+func lockCheckpoints(ctx context.Context, tx pgx.Tx, cps, streams []string) (map[checkpointKey]int64, error) {
+	// One round trip: the statements run in order, the inserts first.
+	b := &pgx.Batch{}
+	b.Queue(`INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
+		SELECT cp, s, 0, 0 FROM unnest($1::text[]) cp, unnest($2::text[]) s ORDER BY 1, 2 ON CONFLICT DO NOTHING`, cps, streams)
+	b.Queue(`SELECT projection, stream_id, version FROM projection_checkpoints
+		WHERE projection = ANY($1) AND stream_id = ANY($2) ORDER BY projection, stream_id FOR UPDATE`, cps, streams)
+	res := tx.SendBatch(ctx, b)
+	defer func() { _ = res.Close() }()
+	if _, err := res.Exec(); err != nil {
+		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
+	}
+	rows, err := res.Query()
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
+	}
+	defer rows.Close()
+	applied := make(map[checkpointKey]int64, len(cps)*len(streams))
+	for rows.Next() {
+		var k checkpointKey
+		var v int64
+		if err := rows.Scan(&k.cp, &k.stream, &v); err != nil {
+			return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
+		}
+		applied[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
+	}
+	rows.Close()
+	if err := res.Close(); err != nil {
+		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
+	}
+	return applied, nil
 }

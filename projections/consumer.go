@@ -58,7 +58,8 @@ type RunOptions struct {
 	// a message, and how often an idle subscriber looks for messages.
 	PollInterval time.Duration
 	LagInterval  time.Duration // how often lag is measured
-	BatchSize    int           // events a batch transaction reads; default BatchSize
+	BatchSize    int           // events a batch transaction reads near the head; default BatchSize
+	MaxBatchSize int           // events a batch transaction reads at most, far behind; default MaxBatchSize
 	Metrics      *Metrics      // optional
 	Logger       watermill.LoggerAdapter
 
@@ -67,12 +68,13 @@ type RunOptions struct {
 	Subscriber func(consumerGroup string) (message.Subscriber, error)
 }
 
-// Run projects the event log until ctx ends. Each projection applies the
-// log from its watermark, in log order, in batches of BatchSize events a
-// transaction (ApplyBatch): a backlog is worked off oldest first, whatever
-// account it belongs to, and a restart continues from the watermark. The
-// watermill messages (one consumer group per projection, on either
-// transport) only wake a projection early; without them it still looks at
+// Run projects the event log until ctx ends. One applier applies the log to
+// every projection from their watermarks, in log order, in batches that read
+// the log once for all of them (ApplyBatch), from BatchSize events a
+// transaction growing to MaxBatchSize while behind: a backlog is worked off
+// oldest first, whatever account it belongs to, and a restart continues from
+// the watermarks. The watermill messages (one consumer group per projection,
+// on either transport) only wake the applier early; without them it still looks at
 // the log every PollInterval. So neither a long transaction elsewhere on
 // the server (which holds watermill-sql's delivery back) nor a restored
 // dump (whose stored watermill offsets are another cluster's transaction
@@ -88,6 +90,9 @@ func (r *Projector) Run(ctx context.Context, opts RunOptions) error {
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = BatchSize
 	}
+	if opts.MaxBatchSize <= 0 {
+		opts.MaxBatchSize = max(MaxBatchSize, opts.BatchSize)
+	}
 	if opts.Logger == nil {
 		opts.Logger = watermill.NopLogger{}
 	}
@@ -97,12 +102,10 @@ func (r *Projector) Run(ctx context.Context, opts RunOptions) error {
 	defer wg.Wait()
 	defer cancel()
 	wg.Go(func() { r.measureLag(ctx, opts) })
-	wake := make([]chan struct{}, 0, len(r.order))
-	for _, name := range r.order {
-		w := make(chan struct{}, 1)
-		wake = append(wake, w)
-		wg.Go(func() { r.applyLoop(ctx, name, w, opts) })
-	}
+	// One applier for every projection: a batch reads the log once for all
+	// of them (ApplyBatch), so the wake-up message wakes it.
+	applier := make(chan struct{}, 1)
+	wg.Go(func() { r.applyLoop(ctx, applier, opts) })
 
 	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 10 * time.Second}, opts.Logger)
 	if err != nil {
@@ -118,43 +121,44 @@ func (r *Projector) Run(ctx context.Context, opts RunOptions) error {
 	if err != nil {
 		return fmt.Errorf("subscriber: %w", err)
 	}
-	router.AddConsumerHandler("WakeProjections", eventstore.Topic, sub, nudge(wake))
+	router.AddConsumerHandler("WakeProjections", eventstore.Topic, sub, nudge(applier))
 	if err := router.Run(ctx); err != nil {
 		return fmt.Errorf("projector: %w", err)
 	}
 	return nil
 }
 
-// nudge is the wake-up message's handler: it wakes every projection's
-// applier and acknowledges; the appliers read the log themselves, so the
-// payload is not even decoded.
-func nudge(wake []chan struct{}) message.NoPublishHandlerFunc {
+// nudge is the wake-up message's handler: it wakes the applier and
+// acknowledges; the applier reads the log itself, so the payload is not
+// even decoded.
+func nudge(wake chan struct{}) message.NoPublishHandlerFunc {
 	return func(*message.Message) error {
-		for _, w := range wake {
-			select {
-			case w <- struct{}{}:
-			default:
-			}
+		select {
+		case wake <- struct{}{}:
+		default:
 		}
 		return nil
 	}
 }
 
-// applyLoop applies projection name's batches until ctx ends: at once
-// while batches come full, then on a wake-up or every PollInterval. A
-// failure (the database away) is logged and retried after a back-off of
-// 1 s doubling to 30 s.
-func (r *Projector) applyLoop(ctx context.Context, name string, wake <-chan struct{}, opts RunOptions) {
+// applyLoop applies the projections' batches until ctx ends: at once while
+// batches come full, growing from BatchSize to MaxBatchSize (batchSizer),
+// then on a wake-up or every PollInterval. A failure (the database away) is
+// logged and retried after a back-off of 1 s doubling to 30 s.
+func (r *Projector) applyLoop(ctx context.Context, wake <-chan struct{}, opts RunOptions) {
 	backoff := time.Second
+	size := newBatchSizer(opts.BatchSize, opts.MaxBatchSize)
 	for ctx.Err() == nil {
-		n, err := r.ApplyBatch(ctx, name, opts.BatchSize)
+		n, applied, err := r.applyLive(ctx, size.size(), nil)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
-			r.log.ErrorContext(ctx, "projection batch failed; retrying", "projection", name, "err", err, "retryIn", backoff.String())
+			r.log.ErrorContext(ctx, "projection batch failed; retrying", "projections", r.order, "err", err, "retryIn", backoff.String())
 			if opts.Metrics != nil {
-				opts.Metrics.failures.WithLabelValues(name).Inc()
+				for _, name := range r.order {
+					opts.Metrics.failures.WithLabelValues(name).Inc()
+				}
 			}
 			select {
 			case <-ctx.Done():
@@ -165,9 +169,11 @@ func (r *Projector) applyLoop(ctx context.Context, name string, wake <-chan stru
 		}
 		backoff = time.Second
 		if opts.Metrics != nil && n > 0 {
-			opts.Metrics.applied.WithLabelValues(name).Add(float64(n))
+			for _, name := range applied {
+				opts.Metrics.applied.WithLabelValues(name).Add(float64(n))
+			}
 		}
-		if n == opts.BatchSize {
+		if size.read(n) {
 			continue
 		}
 		select {

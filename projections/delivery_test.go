@@ -205,9 +205,10 @@ func run(t *testing.T, bin string, args ...string) {
 	}
 }
 
-// The rebuild's set-based profiles (ApplyFolded) equal the live projector's
-// event-by-event ones for every event the profile knows.
-func TestFoldedRebuildEqualsLiveForEveryProfileEvent(t *testing.T) {
+// A rebuild's profiles (one projection, small batches) equal the live
+// projector's (all projections in one sweep) for every event the profile
+// knows, for accounts whose histories stop at different points.
+func TestRebuildEqualsLiveForEveryProfileEvent(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	var ids []string
@@ -245,14 +246,14 @@ func TestFoldedRebuildEqualsLiveForEveryProfileEvent(t *testing.T) {
 			f.do(t, id, step)
 		}
 	}
-	if err := f.projector.Sweep(ctx); err != nil { // the live, event-by-event path
+	if err := f.projector.Sweep(ctx); err != nil { // the live batches
 		t.Fatal(err)
 	}
 	live := dump(t, f.pool)
 	if len(live["profiles"]) != 3 {
 		t.Fatalf("profiles = %v", live["profiles"])
 	}
-	if err := f.projector.Rebuild(ctx, "profiles", 4); err != nil { // folded, in small batches
+	if err := f.projector.Rebuild(ctx, "profiles", 4); err != nil { // in small batches
 		t.Fatal(err)
 	}
 	if rebuilt := dump(t, f.pool); !reflect.DeepEqual(live["profiles"], rebuilt["profiles"]) {

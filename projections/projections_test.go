@@ -128,7 +128,7 @@ func TestStopRestartDuplicatesEqualRebuild(t *testing.T) {
 	// First run, three events a batch: stop it as soon as it has applied
 	// something, mid-stream.
 	runCtx, stop := context.WithCancel(ctx)
-	done := f.runWith(runCtx, projections.RunOptions{PollInterval: 20 * time.Millisecond, BatchSize: 3})
+	done := f.runWith(runCtx, projections.RunOptions{PollInterval: 20 * time.Millisecond, BatchSize: 3, MaxBatchSize: 3})
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var applied int

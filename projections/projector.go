@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
@@ -38,21 +37,19 @@ func (t Tables) Q(name string) string {
 	return pgx.Identifier{name}.Sanitize()
 }
 
-// Projection is one read model.
+// Projection is one read model, applied a batch of events at a time: the
+// live projector's batches, a per-stream CatchUp and a rebuild all go
+// through Apply, so each read table has one fold.
 type Projection interface {
 	Name() string
 	// Tables lists the logical tables the projection owns.
 	Tables() []string
-	// Apply applies one event to the tables through w: statements only,
-	// whose results it does not read, so a batch of events can be sent in
-	// one round trip.
-	Apply(ctx context.Context, w Writer, t Tables, rec eventstore.Record, ev domain.Event) error
-}
-
-// Writer runs a projection's statements: a transaction, or a batchWriter
-// that queues them to send a whole batch at once.
-type Writer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	// Apply folds recs (decoded as evs; in log order, none applied yet) into
+	// the rows they change, in memory, with the projection's pure fold
+	// function, and writes each changed row once, through tx, with
+	// multi-row statements: its cost per batch is a few statements, not
+	// one per event.
+	Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error
 }
 
 // All returns the product's projections.
@@ -159,8 +156,14 @@ func (r *Projector) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp s
 	if err != nil || len(recs) == 0 {
 		return 0, err
 	}
-	if err := applyAll(ctx, tx, p, t, recs); err != nil {
-		return 0, err
+	evs := make([]domain.Event, len(recs))
+	for i, rec := range recs {
+		if evs[i], err = domain.DecodeEvent(rec.Type, rec.SchemaVersion, rec.Data); err != nil {
+			return 0, fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
+		}
+	}
+	if err := p.Apply(ctx, tx, t, recs, evs); err != nil {
+		return 0, fmt.Errorf("%s: apply %d events of %s: %w", p.Name(), len(recs), stream, err)
 	}
 	last := recs[len(recs)-1]
 	if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints SET version = $3, global_position = $4
@@ -170,36 +173,22 @@ func (r *Projector) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp s
 	return len(recs), nil
 }
 
-func applyAll(ctx context.Context, tx pgx.Tx, p Projection, t Tables, recs []eventstore.Record) error {
-	for _, rec := range recs {
-		ev, err := domain.DecodeEvent(rec.Type, rec.SchemaVersion, rec.Data)
-		if err != nil {
-			return fmt.Errorf("decode event %d: %w", rec.GlobalPosition, err)
-		}
-		if err := p.Apply(ctx, tx, t, rec, ev); err != nil {
-			return fmt.Errorf("%s: apply %s (position %d): %w", p.Name(), rec.Type, rec.GlobalPosition, err)
-		}
-	}
-	return nil
-}
-
 // Sweep catches every projection up with the whole log, batch after batch
-// from its watermark (ApplyBatch), as the projector's loop does; its cost
-// follows the events since the watermark, not the number of accounts. A
-// projection another worker is applying at that moment is left to it.
+// from their watermarks (ApplyBatch, sized as the projector's loop sizes
+// them); its cost follows the events since the watermarks, not the number of
+// accounts. A projection another worker is applying at that moment is left
+// to it.
 func (r *Projector) Sweep(ctx context.Context) error {
-	for _, name := range r.order {
-		for {
-			n, err := r.ApplyBatch(ctx, name, BatchSize)
-			if err != nil {
-				return err
-			}
-			if n < BatchSize {
-				break
-			}
+	size := newBatchSizer(BatchSize, MaxBatchSize)
+	for {
+		n, err := r.ApplyBatch(ctx, size.size())
+		if err != nil {
+			return err
+		}
+		if !size.read(n) {
+			return nil
 		}
 	}
-	return nil
 }
 
 // Passed reports whether projection name has applied the event at position.

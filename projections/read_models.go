@@ -1,9 +1,16 @@
 package projections
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
@@ -27,84 +34,6 @@ func unhandled(projection string, ev domain.Event) error {
 	return fmt.Errorf("%s: %w: %s", projection, ErrUnhandledEvent, ev.EventType())
 }
 
-// Profiles projects the dashboard's profile: identity, subscription, API key
-// (encrypted), balance and counters.
-type Profiles struct{}
-
-// Name implements Projection.
-func (Profiles) Name() string { return "profiles" }
-
-// Tables implements Projection.
-func (Profiles) Tables() []string { return []string{"profiles"} }
-
-// Apply implements Projection.
-func (Profiles) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.Record, ev domain.Event) error {
-	id, err := accountID(rec)
-	if err != nil {
-		return err
-	}
-	tbl := t.Q("profiles")
-	if e, ok := ev.(domain.AccountRegistered); ok {
-		_, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (account_id, email, registered_at, updated_at) VALUES ($1, $2, $3, $3)
-			ON CONFLICT (account_id) DO NOTHING`, id, e.Email, rec.RecordedAt)
-		return err
-	}
-	var set string
-	var args []any
-	switch e := ev.(type) {
-	case domain.EmailVerified:
-		set = `is_verified = true`
-	case domain.APIKeyIssued:
-		set, args = `api_key_prefix = $3, api_key_encrypted = $4`, []any{e.Prefix, e.Encrypted}
-	case domain.APIKeyRotated:
-		set, args = `api_key_prefix = $3, api_key_encrypted = $4`, []any{e.Prefix, e.Encrypted}
-	case domain.SubscriptionActivated:
-		set, args = `subscription_status = 'active', subscription_renewal_date = $3, subscription_ends_at = NULL`, []any{e.PeriodEnd}
-	case domain.SubscriptionRenewed:
-		set, args = `subscription_status = 'active', subscription_renewal_date = $3, subscription_ends_at = NULL`, []any{e.PeriodEnd}
-	case domain.SubscriptionResumed:
-		set, args = `subscription_status = 'active', subscription_renewal_date = $3, subscription_ends_at = NULL`, []any{e.PeriodEnd}
-	case domain.SubscriptionPastDue:
-		set = `subscription_status = 'past_due', subscription_ends_at = NULL`
-	case domain.SubscriptionCancelled:
-		set, args = `subscription_status = 'cancelling', subscription_renewal_date = NULL, subscription_ends_at = $3`, []any{e.EndsAt}
-	case domain.SubscriptionEnded:
-		set = `subscription_status = 'cancelled', subscription_renewal_date = NULL, subscription_ends_at = NULL`
-	case domain.CreditsGranted:
-		set, args = `credits_available = credits_available + $3`, []any{e.Amount}
-	case domain.CreditsSpent:
-		set, args = `credits_available = credits_available - $3, credits_used = credits_used + $3`, []any{e.Amount}
-	case domain.CreditsDebited:
-		set, args = `credits_available = credits_available - $3`, []any{e.Amount}
-	case domain.CreditsExpired:
-		set, args = `credits_available = credits_available - $3`, []any{e.Amount}
-	case domain.CreditsRevoked:
-		set, args = `credits_available = credits_available - $3, credit_debt = credit_debt + $4`, []any{e.Amount, e.Debt}
-	case domain.DebtRepaid:
-		set, args = `credits_available = credits_available - $3, credit_debt = credit_debt - $3`, []any{e.Amount}
-	case domain.DisputeOpened:
-		set = `open_disputes = open_disputes + 1`
-	case domain.DisputeClosed:
-		set = `open_disputes = open_disputes - 1`
-	case domain.ListingRequested:
-		set = `listings_created = listings_created + 1`
-	case domain.VeroCheckPerformed:
-		set = `vero_checks = vero_checks + 1`
-	case domain.SoftwareDownloaded:
-		set = `downloads = downloads + 1`
-	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded:
-		// Nothing the profile shows; only updated_at moves.
-	default:
-		return unhandled("profiles", ev)
-	}
-	if set != "" {
-		set += ", "
-	}
-	_, err = tx.Exec(ctx, `UPDATE `+tbl+` SET `+set+`updated_at = $2 WHERE account_id = $1`,
-		append([]any{id, rec.RecordedAt}, args...)...)
-	return err
-}
-
 // UsageStatistics projects per account and day: credits used, listings
 // created and VeRO checks.
 type UsageStatistics struct{}
@@ -115,34 +44,79 @@ func (UsageStatistics) Name() string { return "usage_statistics" }
 // Tables implements Projection.
 func (UsageStatistics) Tables() []string { return []string{"usage_statistics"} }
 
-// Apply implements Projection.
-func (UsageStatistics) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.Record, ev domain.Event) error {
-	var column string
-	var n int64
+// usageKey is a usage_statistics row's key.
+type usageKey struct{ account, day string }
+
+// usageRow is what a batch adds to a usage_statistics row.
+type usageRow struct{ credits, listings, vero int64 }
+
+func (r usageRow) plus(o usageRow) usageRow {
+	return usageRow{r.credits + o.credits, r.listings + o.listings, r.vero + o.vero}
+}
+
+// usageOf is the usage statistics' fold: what ev adds to its account's row
+// of its day (zero for an event that is not usage); the rows are counters,
+// so a row after a batch is the row before plus the batch's sum. It reads
+// and writes nothing.
+func usageOf(ev domain.Event) (usageRow, error) {
 	switch e := ev.(type) {
 	case domain.CreditsSpent:
-		column, n = "credits_used", e.Amount
+		return usageRow{credits: e.Amount}, nil
 	case domain.ListingRequested:
-		column, n = "listings_created", 1
+		return usageRow{listings: 1}, nil
 	case domain.VeroCheckPerformed:
-		column, n = "vero_checks", 1
+		return usageRow{vero: 1}, nil
 	case domain.AccountRegistered, domain.EmailVerified, domain.PasswordChanged, domain.APIKeyIssued, domain.APIKeyRotated,
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired,
 		domain.CreditsRevoked, domain.DebtRepaid, domain.SoftwareDownloaded, domain.PaymentRecorded, domain.PaymentRefunded,
 		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded:
-		return nil // not usage
+		return usageRow{}, nil // not usage
 	default:
-		return unhandled("usage_statistics", ev)
+		return usageRow{}, unhandled("usage_statistics", ev)
 	}
-	id, err := accountID(rec)
-	if err != nil {
-		return err
+}
+
+// Apply implements Projection: it sums what the batch adds to each (account,
+// day) and adds that to each row once, in one multi-row upsert; nothing needs
+// reading first.
+func (UsageStatistics) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
+	adds := map[usageKey]usageRow{}
+	for i, rec := range recs {
+		add, err := usageOf(evs[i])
+		if err != nil {
+			return err
+		}
+		if add == (usageRow{}) {
+			continue
+		}
+		id, err := accountID(rec)
+		if err != nil {
+			return err
+		}
+		k := usageKey{account: id, day: rec.RecordedAt.UTC().Format(time.DateOnly)}
+		adds[k] = adds[k].plus(add)
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO `+t.Q("usage_statistics")+` AS u (account_id, day, `+column+`) VALUES ($1, $2, $3)
-		ON CONFLICT (account_id, day) DO UPDATE SET `+column+` = u.`+column+` + excluded.`+column,
-		id, rec.RecordedAt.UTC().Format("2006-01-02"), n)
-	return err
+	if len(adds) == 0 {
+		return nil
+	}
+	keys := slices.SortedFunc(maps.Keys(adds), func(a, b usageKey) int {
+		return cmp.Or(strings.Compare(a.account, b.account), strings.Compare(a.day, b.day))
+	})
+	n := len(keys)
+	ids, days, credits, listings, vero := make([]string, 0, n), make([]string, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	for _, k := range keys {
+		a := adds[k]
+		ids, days, credits, listings, vero = append(ids, k.account), append(days, k.day), append(credits, a.credits), append(listings, a.listings), append(vero, a.vero)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_statistics")+` AS u (account_id, day, credits_used, listings_created, vero_checks)
+		SELECT * FROM unnest($1::uuid[], $2::date[], $3::bigint[], $4::bigint[], $5::bigint[])
+		ON CONFLICT (account_id, day) DO UPDATE SET credits_used = u.credits_used + excluded.credits_used,
+			listings_created = u.listings_created + excluded.listings_created, vero_checks = u.vero_checks + excluded.vero_checks`,
+		ids, days, credits, listings, vero); err != nil {
+		return fmt.Errorf("write usage_statistics: %w", err)
+	}
+	return nil
 }
 
 // Transactions projects the payments list: one row per payment, its status
@@ -155,48 +129,129 @@ func (Transactions) Name() string { return "transactions" }
 // Tables implements Projection.
 func (Transactions) Tables() []string { return []string{"transactions"} }
 
-// Apply implements Projection.
-func (Transactions) Apply(ctx context.Context, tx Writer, t Tables, rec eventstore.Record, ev domain.Event) error {
-	var paymentID, status string
+// transactionRow is a transactions row in memory.
+type transactionRow struct {
+	paymentID, accountID, description, status string
+	date                                      time.Time
+	amountCents                               int64
+	invoiceURL                                *string
+}
+
+// paymentOf names the payment whose row ev changes ("" for none).
+func paymentOf(ev domain.Event) string {
 	switch e := ev.(type) {
-	case domain.PaymentRefunded:
-		paymentID, status = e.PaymentID, e.Status
-	case domain.DisputeOpened:
-		paymentID, status = e.PaymentID, domain.PaymentDisputed
-	case domain.DisputeClosed:
-		paymentID, status = e.PaymentID, e.PaymentStatus
 	case domain.PaymentRecorded:
-		// Below: it makes or replaces the payment's row.
+		return e.PaymentID
+	case domain.PaymentRefunded:
+		return e.PaymentID
+	case domain.DisputeOpened:
+		return e.PaymentID
+	case domain.DisputeClosed:
+		return e.PaymentID
+	}
+	return ""
+}
+
+// foldTransaction is the payments list's fold: the payment's row after ev,
+// from the row before it (exists: there is one). PaymentRecorded makes or
+// replaces the row (keeping its date, account and an invoice it does not
+// name); a refund or dispute sets the status of an existing row. It reads and
+// writes nothing; changed says whether the row is to be written.
+func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev domain.Event) (next transactionRow, changed bool, err error) {
+	switch e := ev.(type) {
+	case domain.PaymentRecorded:
+		if !exists {
+			id, err := accountID(rec)
+			if err != nil {
+				return r, false, err
+			}
+			r = transactionRow{paymentID: e.PaymentID, accountID: id, date: rec.RecordedAt}
+		}
+		r.description, r.amountCents, r.status = e.Description, e.AmountCents, e.Status
+		if e.InvoiceURL != "" {
+			url := e.InvoiceURL
+			r.invoiceURL = &url
+		}
+		return r, true, nil
+	case domain.PaymentRefunded:
+		r.status = e.Status
+	case domain.DisputeOpened:
+		r.status = domain.PaymentDisputed
+	case domain.DisputeClosed:
+		r.status = e.PaymentStatus
 	case domain.AccountRegistered, domain.EmailVerified, domain.PasswordChanged, domain.APIKeyIssued, domain.APIKeyRotated,
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsSpent, domain.CreditsDebited,
 		domain.CreditsExpired, domain.CreditsRevoked, domain.DebtRepaid, domain.ListingRequested, domain.VeroCheckPerformed,
 		domain.SoftwareDownloaded, domain.StaffNoteRecorded:
-		return nil // not a payment's
+		return r, false, nil // not a payment's
 	default:
-		return unhandled("transactions", ev)
+		return r, false, unhandled("transactions", ev)
 	}
-	if paymentID != "" {
-		_, err := tx.Exec(ctx, `UPDATE `+t.Q("transactions")+` SET status = $2 WHERE payment_id = $1`, paymentID, status)
-		return err
+	return r, exists && r.paymentID != "", nil // an outcome that names no payment changes no row
+}
+
+// Apply implements Projection: when the batch names payments, it loads
+// their rows (one query), folds the events into them (foldTransaction) and
+// writes each changed row once (one multi-row upsert). A batch of spends
+// names none and costs nothing.
+func (Transactions) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
+	tbl := t.Q("transactions")
+	var payments []string
+	for _, ev := range evs {
+		if p := paymentOf(ev); p != "" {
+			payments = append(payments, p)
+		}
 	}
-	e, ok := ev.(domain.PaymentRecorded)
-	if !ok {
+	rows := map[string]transactionRow{}
+	if len(payments) > 0 {
+		q, err := tx.Query(ctx, `SELECT payment_id, account_id::text, transaction_date, description, amount_cents, status, invoice_url
+			FROM `+tbl+` WHERE payment_id = ANY($1)`, payments)
+		if err != nil {
+			return fmt.Errorf("load transactions: %w", err)
+		}
+		for q.Next() {
+			var r transactionRow
+			if err := q.Scan(&r.paymentID, &r.accountID, &r.date, &r.description, &r.amountCents, &r.status, &r.invoiceURL); err != nil {
+				q.Close()
+				return fmt.Errorf("load transactions: %w", err)
+			}
+			rows[r.paymentID] = r
+		}
+		q.Close()
+		if err := q.Err(); err != nil {
+			return fmt.Errorf("load transactions: %w", err)
+		}
+	}
+	touched := map[string]bool{}
+	for i, rec := range recs {
+		id := paymentOf(evs[i])
+		r, exists := rows[id]
+		next, changed, err := foldTransaction(r, exists, rec, evs[i])
+		if err != nil {
+			return err
+		}
+		if changed {
+			rows[id], touched[id] = next, true
+		}
+	}
+	if len(touched) == 0 {
 		return nil
 	}
-	id, err := accountID(rec)
-	if err != nil {
-		return err
+	n := len(touched)
+	ids, accounts, descriptions, statuses := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	dates, amounts, invoices := make([]time.Time, 0, n), make([]int64, 0, n), make([]*string, 0, n)
+	for _, k := range slices.Sorted(maps.Keys(touched)) {
+		r := rows[k]
+		ids, accounts, descriptions, statuses = append(ids, r.paymentID), append(accounts, r.accountID), append(descriptions, r.description), append(statuses, r.status)
+		dates, amounts, invoices = append(dates, r.date), append(amounts, r.amountCents), append(invoices, r.invoiceURL)
 	}
-	var invoice any
-	if e.InvoiceURL != "" {
-		invoice = e.InvoiceURL
-	}
-	_, err = tx.Exec(ctx, `INSERT INTO `+t.Q("transactions")+` AS x
-		(payment_id, account_id, transaction_date, description, amount_cents, status, invoice_url)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
+	if _, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (payment_id, account_id, transaction_date, description, amount_cents, status, invoice_url)
+		SELECT * FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[])
 		ON CONFLICT (payment_id) DO UPDATE SET description = excluded.description, amount_cents = excluded.amount_cents,
-			status = excluded.status, invoice_url = coalesce(excluded.invoice_url, x.invoice_url)`,
-		e.PaymentID, id, rec.RecordedAt, e.Description, e.AmountCents, e.Status, invoice)
-	return err
+			status = excluded.status, invoice_url = excluded.invoice_url`,
+		ids, accounts, dates, descriptions, amounts, statuses, invoices); err != nil {
+		return fmt.Errorf("write transactions: %w", err)
+	}
+	return nil
 }

@@ -13,8 +13,9 @@ const rebuildSuffix = "__rebuild"
 // replays (BenchmarkRebuild compares sizes).
 const RebuildBatch = 5000
 
-// Rebuild replays projection name from position 0 into fresh tables while the
-// live tables keep serving, then swaps the fresh tables in: the swap waits for
+// Rebuild replays projection name from position 0 into fresh tables, with
+// the live batches' applier and fold (applyBatchTx, Projection.Apply), while
+// the live tables keep serving, then swaps the fresh tables in: the swap waits for
 // in-flight appliers, catches up what arrived meanwhile and renames, all in
 // one short transaction.
 func (r *Projector) Rebuild(ctx context.Context, name string, batch int) error {
@@ -57,7 +58,7 @@ func (r *Projector) rebuildBatch(ctx context.Context, p Projection, cp string, f
 		return 0, fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	n, err := r.applyBatchTx(ctx, tx, p, cp, fresh, batch, true)
+	n, err := r.applyBatchTx(ctx, tx, []target{{p: p, cp: cp, t: fresh}}, batch)
 	if err != nil {
 		return 0, err
 	}
@@ -102,7 +103,7 @@ func (r *Projector) swap(ctx context.Context, p Projection, cp string, fresh Tab
 		return fmt.Errorf("lock projection %s: %w", name, err)
 	}
 	for {
-		n, err := r.applyBatchTx(ctx, tx, p, cp, fresh, batch, true)
+		n, err := r.applyBatchTx(ctx, tx, []target{{p: p, cp: cp, t: fresh}}, batch)
 		if err != nil {
 			return err
 		}

@@ -3,11 +3,16 @@ package projections_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/projections"
 )
 
 // The watermark passes only events that are applied, in log order, and the
@@ -75,15 +80,14 @@ func BenchmarkLagOfIdleAccounts(b *testing.B) {
 	}
 }
 
-// BenchmarkRebuild replays a log of about 20,000 events over 200 accounts,
-// mostly spends (a ListingRequested and a CreditsSpent each, as the
-// desktop client makes them), into fresh profiles tables and swaps them
-// in, with batches of 1,000 and 5,000 events; it reports events/s.
-func BenchmarkRebuild(b *testing.B) {
-	f := newFixture(b)
-	ctx := context.Background()
+// spendLog appends a log of about 20,000 events over 200 accounts, mostly
+// spends (a ListingRequested and a CreditsSpent each, as the desktop client
+// makes them), and returns how many events the log holds and the accounts.
+func spendLog(b *testing.B, f *fixture) (int, []string) {
+	var ids []string
 	for range 200 {
 		id := f.register(b)
+		ids = append(ids, id)
 		accountstest.Do(b, f.repo, id, func(a *domain.Account, now time.Time) error {
 			if err := a.GrantCredits(domain.CreditsGranted{Amount: 1000, Source: domain.SourcePromo}, now); err != nil {
 				return err
@@ -97,9 +101,19 @@ func BenchmarkRebuild(b *testing.B) {
 		})
 	}
 	var events int
-	if err := f.pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events); err != nil {
+	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM events`).Scan(&events); err != nil {
 		b.Fatal(err)
 	}
+	return events, ids
+}
+
+// BenchmarkRebuild replays the spend log (spendLog) into fresh profiles
+// tables and swaps them in, with batches of 1,000 and 5,000 events; it
+// reports events/s.
+func BenchmarkRebuild(b *testing.B) {
+	f := newFixture(b)
+	ctx := context.Background()
+	events, _ := spendLog(b, f)
 	for _, batch := range []int{1000, 5000} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
 			start := time.Now()
@@ -111,4 +125,133 @@ func BenchmarkRebuild(b *testing.B) {
 			b.ReportMetric(float64(events*b.N)/time.Since(start).Seconds(), "events/s")
 		})
 	}
+}
+
+// BenchmarkLiveCatchUp works off the spend log (spendLog) as the live
+// projector does after an outage: every projection from zero, in live
+// batches that read the log once for all of them. "grown" is the
+// projector's own sizing (Sweep: from BatchSize doubling to MaxBatchSize);
+// batch=N holds every batch at N events; grown-each-projection-alone reads
+// the log once per projection instead of once for all. It reports events of
+// the log per second (each applied to the three projections).
+func BenchmarkLiveCatchUp(b *testing.B) {
+	f := newFixture(b)
+	ctx := context.Background()
+	events, _ := spendLog(b, f)
+	reset := func(b *testing.B) {
+		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, projection_checkpoints, projection_watermarks`); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run := func(b *testing.B, catchUp func() error) {
+		var took time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			reset(b)
+			b.StartTimer()
+			start := time.Now()
+			if err := catchUp(); err != nil {
+				b.Fatal(err)
+			}
+			took += time.Since(start)
+		}
+		b.ReportMetric(float64(events*b.N)/took.Seconds(), "events/s")
+	}
+	b.Run("grown", func(b *testing.B) { run(b, func() error { return f.projector.Sweep(ctx) }) })
+	// The alternative to one read for all: each projection reads the log in
+	// transactions of its own (as before issue 22), one after the other.
+	b.Run("grown-each-projection-alone", func(b *testing.B) {
+		run(b, func() error {
+			for _, name := range f.projector.Names() {
+				for batch := projections.BatchSize; ; batch = min(2*batch, projections.MaxBatchSize) {
+					n, err := f.projector.ApplyBatch(ctx, batch, name)
+					if err != nil || n < batch {
+						if err != nil {
+							return err
+						}
+						break
+					}
+				}
+			}
+			return nil
+		})
+	})
+	for _, batch := range []int{projections.BatchSize, 2000, projections.MaxBatchSize} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+			run(b, func() error {
+				for {
+					n, err := f.projector.ApplyBatch(ctx, batch)
+					if err != nil || n < batch {
+						return err
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkLiveCatchUpUnderWrites is BenchmarkLiveCatchUp's "grown" while 16
+// writers spend on the log's accounts as fast as they can (one transaction
+// per spend, as GROUP_COMMIT=off would, all on the same cores): the
+// projector works off the 20,000-event backlog and then what the writers
+// add meanwhile, until it is caught up with them. It reports the events
+// applied per second and the writers' events per second.
+func BenchmarkLiveCatchUpUnderWrites(b *testing.B) {
+	f := newFixture(b)
+	ctx := context.Background()
+	_, ids := spendLog(b, f)
+	var applied, written int64
+	var took time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, projection_checkpoints, projection_watermarks`); err != nil {
+			b.Fatal(err)
+		}
+		head := func() int64 {
+			var p int64
+			if err := f.pool.QueryRow(ctx, `SELECT max(global_position) FROM events`).Scan(&p); err != nil {
+				b.Fatal(err)
+			}
+			return p
+		}
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := range 16 {
+			wg.Go(func() {
+				for i := w; ; i += 16 {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if _, err := f.repo.Update(ctx, ids[i%len(ids)], eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+						return nil, a.Spend(domain.OperationAPIRequest, "", now)
+					}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		}
+		time.Sleep(200 * time.Millisecond) // the writers at full speed
+		before := head()
+		b.StartTimer()
+		start := time.Now()
+		if err := f.projector.Sweep(ctx); err != nil {
+			b.Fatal(err)
+		}
+		took += time.Since(start)
+		b.StopTimer()
+		written += head() - before
+		close(stop)
+		wg.Wait()
+		wm, err := f.projector.Watermark(ctx, "profiles")
+		if err != nil {
+			b.Fatal(err)
+		}
+		applied += wm
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(applied)/took.Seconds(), "events/s")
+	b.ReportMetric(float64(written)/took.Seconds(), "written-events/s")
 }

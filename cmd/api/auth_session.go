@@ -17,6 +17,9 @@ type userResponse struct {
 	Email      string `json:"email"`
 	IsVerified bool   `json:"isVerified"`
 	IsStaff    bool   `json:"isStaff"` // the webapp shows the staff console to staff only
+	// MFA is a staff member's second factor (null for sellers): whether
+	// this session still has to enrol or enter a code before the console.
+	MFA *mfaStatus `json:"mfa"`
 }
 
 // authResponse answers a sign-up or sign-in. Token is the session's
@@ -131,6 +134,14 @@ func handleLogin(d Deps, t throttles) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
+		if staff { // a new session, which has not passed the second factor
+			enrolled, err := d.Auth.MFAEnrolled(r.Context(), id)
+			if err != nil {
+				writeError(w, r, d.Log, err)
+				return
+			}
+			user.MFA = &mfaStatus{Required: true, Enrolled: enrolled}
+		}
 		token, err := startSession(w, r, d, id)
 		if err != nil {
 			writeError(w, r, d.Log, err)
@@ -167,6 +178,7 @@ func handleUser(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
+		user.MFA = mfaOf(s)
 		encode(w, http.StatusOK, user)
 	}
 }

@@ -5,12 +5,15 @@ import (
 	"net/http"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/staff"
 )
 
 // The error codes: every error body carries one in "code", a stable
 // snake_case value that clients branch on (the message is for people and may
-// change). docs/desktop-api.md and openapi.json list them; a test keeps the
-// three in step.
+// change). docs/desktop-api.md and openapi.json list those any call can
+// answer (errorCodes); a test keeps the three in step. The staff console's
+// own codes (consoleErrorCodes) are answered only under /api/staff and
+// /api/auth/mfa, to staff; docs/auth.md lists them, kept by another test.
 const (
 	CodeInvalidRequest       = "invalid_request"        // 400: a field, the JSON or a header is wrong
 	CodeUnauthenticated      = "unauthenticated"        // 401 (/api): not signed in, or the session ended
@@ -29,7 +32,13 @@ const (
 	CodeInternalError        = "internal_error"         // 500: a fault on our side (logged with the request id)
 	CodeServiceUnavailable   = "service_unavailable"    // 503: briefly unavailable, nothing was done; Retry-After
 	CodeCommitOutcomeUnknown = "commit_outcome_unknown" // 503: it may or may not have been applied; Retry-After
+
+	CodeStaffMFARequired = "staff_mfa_required" // 403 (/api/staff): this session has not passed the second factor
+	CodeStaffOwnAccount  = "staff_own_account"  // 403 (/api/staff): staff may not change their own account
 )
+
+// consoleErrorCodes are the staff console's codes, for the documentation test.
+var consoleErrorCodes = []string{CodeStaffMFARequired, CodeStaffOwnAccount}
 
 // errorCodes is every code an answer can carry, for the documentation test.
 var errorCodes = []string{
@@ -101,6 +110,9 @@ func codeOfDomain(err error, code domain.Code) string {
 	}
 	if errors.Is(err, domain.ErrAPIKeyNotCurrent) {
 		return CodeAPIKeyInvalid
+	}
+	if errors.Is(err, staff.ErrOwnAccount) {
+		return CodeStaffOwnAccount
 	}
 	if code == domain.CodeInvalid {
 		return CodeInvalidRequest

@@ -75,7 +75,7 @@ func (q *listingRequest) Valid(context.Context) map[string]string {
 // (command.CreateListingHandler).
 func handleCreateListing(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		req, idem, err := decodeMetered[listingRequest](r)
+		req, idem, err := decodeMetered[listingRequest](r, listings.KeyPrefix)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -112,7 +112,7 @@ func (q veroCheckRequest) Valid(context.Context) map[string]string {
 // VeRO protected-brand list (command.VeroCheckHandler).
 func handleVeroCheck(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		req, idem, err := decodeMetered[veroCheckRequest](r)
+		req, idem, err := decodeMetered[veroCheckRequest](r, listings.KeyPrefix)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -163,10 +163,12 @@ type idempotency struct {
 	hash string
 }
 
-// decodeMetered decodes a metered call's JSON body into T, as decode does,
+// decodeMetered decodes a money call's JSON body into T, as decode does,
 // and reads its Idempotency-Key header; when there is one, the request
-// (method, path and body, read once) is hashed with it.
-func decodeMetered[T any](r *http.Request) (T, idempotency, error) {
+// (method, path and body, read once) is hashed with it. prefix keeps each
+// caller's keys apart on the account's stream (listings.KeyPrefix for the
+// desktop client, command.AdjustmentKeyPrefix for staff adjustments).
+func decodeMetered[T any](r *http.Request, prefix string) (T, idempotency, error) {
 	var v T
 	key, err := idempotencyKeyOf(r)
 	if err != nil {
@@ -182,7 +184,7 @@ func decodeMetered[T any](r *http.Request) (T, idempotency, error) {
 	if key == "" {
 		return v, idempotency{}, nil
 	}
-	return v, idempotencyOf(r, key, body), nil
+	return v, idempotencyOf(r, prefix, key, body), nil
 }
 
 // idempotencyKeyOf is the request's Idempotency-Key header, "" for none.
@@ -194,13 +196,13 @@ func idempotencyKeyOf(r *http.Request) (string, error) {
 	return key, nil
 }
 
-// idempotencyOf is key with the hash of what the request asks: method,
-// path and body.
-func idempotencyOf(r *http.Request, key string, body []byte) idempotency {
+// idempotencyOf is key, stored with prefix, with the hash of what the
+// request asks: method, path and body.
+func idempotencyOf(r *http.Request, prefix, key string, body []byte) idempotency {
 	h := sha256.New()
 	_, _ = io.WriteString(h, r.Method+" "+r.URL.Path+"\n")
 	_, _ = h.Write(body)
-	// The account's stream also holds Stripe's event ids ("stripe:…"): a
+	// The account's stream also holds Stripe's event ids ("stripe:…"): the
 	// prefix keeps a client's keys from ever meeting them.
-	return idempotency{key: listings.KeyPrefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}
+	return idempotency{key: prefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}
 }

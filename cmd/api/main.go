@@ -44,6 +44,7 @@ import (
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/retention"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/startup"
 	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/internal/vero"
@@ -172,7 +173,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Config: cfg, Log: log, Resets: resets,
 		Readiness: db.Readiness(),
 		Accounts:  repo, Commands: commands,
-		Staff:       staff.NewConsole(pool, repo, cfg.Secret),
+		Staff: staff.NewConsole(pool, repo, cfg.Secret), Audit: staffaudit.New(pool),
 		Payments:    paymentService,
 		Projections: projections.NewProjector(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: authStore, APIKeys: keyCache, Keys: keys, Limits: lims,

@@ -135,6 +135,7 @@ func TestUnstorableTextIsRefusedNamingTheField(t *testing.T) {
 	e := newTestEnv(t)
 	s := e.seedVerified("text@example.com")
 	e.exec(`UPDATE users SET is_staff = true WHERE account_id = $1`, s.ID)
+	e.passMFA(s)
 	key := map[string]string{"X-API-Key": s.APIKey}
 	for _, c := range []struct {
 		name  string
@@ -147,7 +148,7 @@ func TestUnstorableTextIsRefusedNamingTheField(t *testing.T) {
 			body: `{"subject":"a\u0000b","message":"Hello there, this is long enough."}`}, "subject"},
 		{"NUL in a nested key", request{method: "POST", path: "/api/register", body: `{"email":"x@example.com","password":"12345678","a\u0000":1}`}, "body"},
 		{"NUL in an adjustment reason", request{method: "POST", path: "/api/staff/accounts/" + s.ID + "/adjustments", cookie: s.Cookie,
-			body: `{"credits":5,"reason":"goodwill\u0000"}`}, "reason"},
+			body: `{"credits":5,"reason":"goodwill\u0000"}`, header: map[string]string{"Idempotency-Key": "k1"}}, "reason"},
 		{"bytes in Idempotency-Key", request{method: "POST", path: "/v1/listings", body: `{"amazonUrl":"https://www.amazon.com/dp/B000000001"}`,
 			header: map[string]string{"X-API-Key": s.APIKey, "Idempotency-Key": "\xff\xfe"}}, "Idempotency-Key"},
 		{"NUL in a staff search", request{method: "GET", path: "/api/staff/accounts?q=a%00b", cookie: s.Cookie}, "q"},

@@ -18,6 +18,7 @@ import (
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/startup"
 	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/projections"
@@ -41,6 +42,7 @@ type Deps struct {
 	Reader      *projections.Reader
 	Support     *supportrequests.Store
 	Staff       *staff.Console
+	Audit       *staffaudit.Log // the staff audit trail
 	Payments    *payments.Service
 	Downloads   *downloads.Service // the desktop installer from DOWNLOADS_DIR, its downloads and links
 	Pages       *pages.Store       // the public pages from PAGES_DIR

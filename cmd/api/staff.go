@@ -14,11 +14,12 @@ import (
 
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/staffaudit"
 )
 
-// requireStaff hides staff routes from everyone but staff: anonymous
-// visitors and sellers alike get the same 404 as an unknown route.
-func requireStaff(d Deps) func(http.Handler) http.Handler {
+// staffSession hides a route from everyone but staff: anonymous visitors
+// and sellers alike get the same 404 as an unknown route.
+func staffSession(d Deps) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			noStore(w)
@@ -32,6 +33,53 @@ func requireStaff(d Deps) func(http.Handler) http.Handler {
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey, sess)))
+		})
+	}
+}
+
+// requireStaff is staffSession for the console's routes, which also need a
+// session that has passed the second factor: 403 staff_mfa_required until
+// then, whatever the route (docs/auth.md).
+func requireStaff(d Deps) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return staffSession(d)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !currentSession(r.Context()).MFAPassed {
+				writeError(w, r, d.Log, errCoded(http.StatusForbidden, CodeStaffMFARequired,
+					"The staff console needs your second factor: enter the code of your authenticator app."))
+				return
+			}
+			next.ServeHTTP(w, r)
+		}))
+	}
+}
+
+// audited records, before the route runs, that the staff member called it
+// (staffaudit, action) on the route's {id} account, if any, with the query
+// as detail; the route does not run when the line cannot be written, so no
+// look goes unrecorded. An {id} that is no account id is left to the
+// route's own 404.
+func audited(d Deps, action string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			account := chi.URLParam(r, "id")
+			if _, err := uuid.Parse(account); account != "" && err != nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			detail := r.URL.Query().Encode()
+			if name := chi.URLParam(r, "name"); name != "" {
+				detail = name
+			}
+			if len(detail) > 500 {
+				detail = strings.ToValidUTF8(detail[:500], "") // never half a letter
+			}
+			err := d.Audit.Record(r.Context(), staffaudit.Entry{Actor: currentSession(r.Context()).AccountID, AccountID: account,
+				Action: action, Detail: detail, RequestID: requestID(r.Context())})
+			if err != nil {
+				writeError(w, r, d.Log, err)
+				return
+			}
+			next.ServeHTTP(w, r)
 		})
 	}
 }
@@ -174,6 +222,9 @@ func (a *adjustmentRequest) Valid(context.Context) map[string]string {
 	return p
 }
 
+// handleStaffAdjustment grants or removes credits (command.AdjustCredits)
+// under the request's Idempotency-Key, which it requires: the webapp sends
+// one per dialog, so a double click or a retry grants once.
 func handleStaffAdjustment(d Deps) http.HandlerFunc {
 	type response struct {
 		Balance  int64 `json:"balance"`
@@ -185,19 +236,73 @@ func handleStaffAdjustment(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		req, err := decode[adjustmentRequest](r)
+		req, idem, err := decodeMetered[adjustmentRequest](r, command.AdjustmentKeyPrefix)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		res, balance, err := d.Staff.Adjust(r.Context(), id, req.Credits, req.Reason, metadata(r, staffActor(r)))
+		if idem.key == "" {
+			writeError(w, r, d.Log, invalid(map[string]string{"Idempotency-Key": "An Idempotency-Key header is required: one per adjustment, the same on a retry"}))
+			return
+		}
+		s := currentSession(r.Context())
+		md := metadata(r, staffActor(r))
+		md.IdempotencyKey = idem.sent
+		res, err := d.Commands.AdjustCredits.Handle(r.Context(), command.AdjustCredits{
+			StaffID: s.AccountID, AccountID: id, Credits: req.Credits, Reason: req.Reason,
+			IdempotencyKey: idem.key, RequestHash: idem.hash, RequestID: requestID(r.Context()), Metadata: md,
+		})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		d.Log.InfoContext(r.Context(), "staff adjustment", "staff", staffActor(r), "account", id, "credits", req.Credits)
-		awaitProjections(d, r, res.LastPosition)
-		encode(w, http.StatusCreated, response{Balance: balance, Position: res.LastPosition})
+		if res.Replayed {
+			w.Header().Set("Idempotent-Replayed", "true")
+		} else {
+			d.Log.InfoContext(r.Context(), "staff adjustment", "staff", staffActor(r), "account", id, "credits", req.Credits)
+		}
+		awaitProjections(d, r, res.Position)
+		encode(w, http.StatusCreated, response{Balance: res.Balance, Position: res.Position})
+	}
+}
+
+// handleStaffAccount answers one account for its page (staff.Console.Account).
+func handleStaffAccount(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := accountParam(r)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		v, err := d.Staff.Account(r.Context(), id)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, v)
+	}
+}
+
+// handleStaffAudit lists the audit trail, newest first, by account and by
+// staff member (an account id or an email), a page at a time.
+func handleStaffAudit(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		f := staffaudit.Filter{AccountID: strings.TrimSpace(q.Get("accountId")), Actor: q.Get("actor"), Cursor: q.Get("cursor"), Limit: 50}
+		if v := q.Get("limit"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				writeError(w, r, d.Log, invalid(map[string]string{"limit": staffaudit.ErrBadLimit.Error()}))
+				return
+			}
+			f.Limit = n
+		}
+		page, err := d.Audit.List(r.Context(), f)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, page)
 	}
 }
 

@@ -67,7 +67,8 @@ func (q staffRefundRequest) Valid(context.Context) map[string]string {
 }
 
 // handleStaffRefund refunds a payment of the account through the payment
-// provider; an Idempotency-Key makes a retry refund once.
+// provider; an Idempotency-Key (read with the body by decodeMetered) makes
+// a retry refund once.
 func handleStaffRefund(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, err := accountParam(r)
@@ -75,19 +76,14 @@ func handleStaffRefund(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		key := r.Header.Get("Idempotency-Key")
-		if len(key) > maxIdempotencyKey {
-			writeError(w, r, d.Log, invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)}))
-			return
-		}
-		req, err := decode[staffRefundRequest](r)
+		req, idem, err := decodeMetered[staffRefundRequest](r, payments.StaffRefundKeyPrefix)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
 		out, err := d.Commands.StaffRefund.Handle(r.Context(), command.StaffRefund{
 			StaffID: currentSession(r.Context()).AccountID, AccountID: id, PaymentID: strings.TrimSpace(req.PaymentID),
-			Credits: req.Credits, Reason: strings.TrimSpace(req.Reason), IdempotencyKey: key,
+			Credits: req.Credits, Reason: strings.TrimSpace(req.Reason), IdempotencyKey: idem.key, RequestID: requestID(r.Context()),
 		})
 		if err != nil {
 			writeError(w, r, d.Log, err)
@@ -131,6 +127,7 @@ func handleStaffCancelSubscription(d Deps) http.HandlerFunc {
 		}
 		out, err := d.Commands.StaffCancelSubscription.Handle(r.Context(), command.StaffCancelSubscription{
 			StaffID: currentSession(r.Context()).AccountID, AccountID: id, AtPeriodEnd: *req.AtPeriodEnd, Reason: strings.TrimSpace(req.Reason),
+			RequestID: requestID(r.Context()),
 		})
 		if err != nil {
 			writeError(w, r, d.Log, err)

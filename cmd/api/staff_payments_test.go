@@ -8,6 +8,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/testing/faultproxy"
 	"github.com/a2e-automation/app/internal/testing/stripetest"
 )
@@ -47,6 +48,45 @@ func (s *staffEnv) checkStaffEntry(typ, reason string) {
 	}
 }
 
+// auditOf is the audit trail's lines of action on the account, newest
+// first (GET /api/staff/audit?accountId=).
+func (s *staffEnv) auditOf(accountID, action string) []staffaudit.Row {
+	s.t.Helper()
+	p, r := s.audit("limit=200&accountId=" + accountID)
+	if r.status != 200 {
+		s.t.Fatalf("audit of %s = %d %s", accountID, r.status, r.body)
+	}
+	var out []staffaudit.Row
+	for _, e := range p.Entries {
+		if e.Action == action {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// checkAudit asserts the account has n lines of action by the staff
+// member, the newest with a request id and a detail holding each of want.
+func (s *staffEnv) checkAudit(accountID, action string, n int, want ...string) {
+	s.t.Helper()
+	lines := s.auditOf(accountID, action)
+	if len(lines) != n {
+		s.t.Fatalf("%d audit lines %s on %s, want %d: %+v", len(lines), action, accountID, n, lines)
+	}
+	if n == 0 {
+		return
+	}
+	e := lines[0]
+	if e.ActorID != s.staff.ID || e.AccountID == nil || *e.AccountID != accountID || e.RequestID == "" {
+		s.t.Fatalf("audit line %s = %+v", action, e)
+	}
+	for _, w := range want {
+		if !strings.Contains(e.Detail, w) {
+			s.t.Fatalf("audit line %s detail %q, want %q in it", action, e.Detail, w)
+		}
+	}
+}
+
 // paidPack buys a pack of credits for the customer with the simulated
 // provider and returns its payment id.
 func (s *staffEnv) paidPack(credits int) string {
@@ -75,9 +115,10 @@ func TestStaffRefundSimulated(t *testing.T) {
 	refunds := "/api/staff/accounts/" + s.customer.ID + "/refunds"
 
 	if r := s.staffPost("/api/staff/accounts/"+s.staff.ID+"/refunds", "", map[string]any{"paymentId": pi, "reason": "Testing myself"}); r.status != 403 ||
-		r.errorCode(t) != CodeForbidden || !strings.Contains(r.message(t), "their own account") {
+		r.errorCode(t) != CodeStaffOwnAccount || !strings.Contains(r.message(t), "their own account") {
 		t.Fatalf("refund of one's own account = %d %s", r.status, r.body)
 	}
+	s.checkAudit(s.staff.ID, staffaudit.ActionRefund, 0)
 	if r := s.do(request{method: "POST", path: refunds, cookie: s.customer.Cookie, body: map[string]any{"paymentId": pi, "reason": "Give it back"}}); r.status != 404 {
 		t.Fatalf("a seller's refund = %d %s", r.status, r.body)
 	}
@@ -107,6 +148,7 @@ func TestStaffRefundSimulated(t *testing.T) {
 	}
 	s.checkStaffEntry("PaymentRefunded", reason)
 	s.checkStaffEntry("CreditsRevoked", reason)
+	s.checkAudit(s.customer.ID, staffaudit.ActionRefund, 1, "$1.99 of payment "+pi, reason)
 
 	// The same key again refunds nothing more and answers the first refund.
 	var again staffActionResponse
@@ -118,6 +160,7 @@ func TestStaffRefundSimulated(t *testing.T) {
 	if n := s.countEvents(s.customer.ID, "PaymentRefunded"); n != 1 {
 		t.Fatalf("%d refunds recorded", n)
 	}
+	s.checkAudit(s.customer.ID, staffaudit.ActionRefund, 1) // a replay is no new refund
 	if r := s.staffPost(refunds, "refund-1", map[string]any{"paymentId": pi, "credits": 30, "reason": reason}); r.status != 422 || r.errorCode(t) != CodeIdempotencyKeyReused {
 		t.Fatalf("same key, other credits = %d %s", r.status, r.body)
 	}
@@ -133,6 +176,7 @@ func TestStaffRefundSimulated(t *testing.T) {
 		t.Fatalf("after the whole refund: %+v", p)
 	}
 	s.checkStaffEntry("PaymentRefunded", "Closing the account")
+	s.checkAudit(s.customer.ID, staffaudit.ActionRefund, 2, "$8.00 of payment "+pi, "Closing the account")
 	if tx := s.transactions(s.customer.ID); len(tx) != 1 || tx[0].Status != domain.PaymentRefundedInFull {
 		t.Fatalf("transactions = %+v", tx)
 	}
@@ -160,14 +204,17 @@ func TestStaffCancelSimulated(t *testing.T) {
 		t.Fatalf("after refunding a fifth of the cycle: %+v", p)
 	}
 	s.checkStaffEntry("PaymentRefunded", "Outage week")
+	s.checkAudit(s.customer.ID, staffaudit.ActionRefund, 1, "of payment "+invoice, "Outage week")
 
 	cancel := "/api/staff/accounts/" + s.customer.ID + "/subscription/cancel"
 	if r := s.staffPost(cancel, "", map[string]any{"reason": "Asked by phone"}); r.status != 400 || r.problem(t).Errors["atPeriodEnd"] == "" {
 		t.Fatalf("without atPeriodEnd = %d %s", r.status, r.body)
 	}
-	if r := s.staffPost("/api/staff/accounts/"+s.staff.ID+"/subscription/cancel", "", map[string]any{"atPeriodEnd": true, "reason": "Mine"}); r.status != 403 {
+	if r := s.staffPost("/api/staff/accounts/"+s.staff.ID+"/subscription/cancel", "", map[string]any{"atPeriodEnd": true, "reason": "Mine"}); r.status != 403 ||
+		r.errorCode(t) != CodeStaffOwnAccount {
 		t.Fatalf("cancel of one's own = %d %s", r.status, r.body)
 	}
+	s.checkAudit(s.staff.ID, staffaudit.ActionCancellation, 0)
 	if r := s.do(request{method: "POST", path: cancel, cookie: s.customer.Cookie, body: map[string]any{"atPeriodEnd": true, "reason": "Stop it"}}); r.status != 404 {
 		t.Fatalf("a seller's call = %d", r.status)
 	}
@@ -178,6 +225,7 @@ func TestStaffCancelSimulated(t *testing.T) {
 		t.Fatalf("profile = %+v", p)
 	}
 	s.checkStaffEntry("SubscriptionCancelled", "Asked by phone")
+	s.checkAudit(s.customer.ID, staffaudit.ActionCancellation, 1, "cancel at the period end: Asked by phone")
 	if r := s.staffPost(cancel, "", map[string]any{"atPeriodEnd": true, "reason": "Asked by phone"}); r.status != 409 || !strings.Contains(r.message(t), "already cancelled") {
 		t.Fatalf("again = %d %s", r.status, r.body)
 	}
@@ -188,6 +236,7 @@ func TestStaffCancelSimulated(t *testing.T) {
 		t.Fatalf("profile = %+v", p)
 	}
 	s.checkStaffEntry("SubscriptionEnded", "Fraud suspected")
+	s.checkAudit(s.customer.ID, staffaudit.ActionCancellation, 2, "cancel now: Fraud suspected")
 	if r := s.staffPost(cancel, "", map[string]any{"atPeriodEnd": false, "reason": "Again"}); r.status != 409 || r.message(t) != "No active subscription to cancel" {
 		t.Fatalf("nothing to cancel = %d %s", r.status, r.body)
 	}
@@ -219,6 +268,8 @@ func TestStaffRefundThroughStripe(t *testing.T) {
 	if n := s.countEvents(s.customer.ID, "PaymentRefunded"); n != 0 {
 		t.Fatalf("the console appended %d refunds itself", n)
 	}
+	// Audited when Stripe took the refund, with its id.
+	s.checkAudit(s.customer.ID, staffaudit.ActionRefund, 1, "$1.99 of payment pi_console (refund "+got.RefundID+"): Duplicate purchase")
 	charge.RefundedCents = 199
 	if r := s.webhook("evt_console_refund_1", "charge.refunded", charge.Object()); r.status != 200 {
 		t.Fatalf("charge.refunded = %d %s", r.status, r.body)
@@ -231,6 +282,7 @@ func TestStaffRefundThroughStripe(t *testing.T) {
 	if r := s.staffPost(refunds, "console-1", map[string]any{"paymentId": pi.ID, "credits": 20, "reason": "Duplicate purchase"}); r.status != 202 || !strings.Contains(string(r.body), `"replayed":true`) {
 		t.Fatalf("same key again = %d %s", r.status, r.body)
 	}
+	s.checkAudit(s.customer.ID, staffaudit.ActionRefund, 1)
 
 	// Stripe down: 503 with the outage code, nothing recorded, the
 	// reservation kept; Stripe back: the retry reuses its key.
@@ -239,10 +291,12 @@ func TestStaffRefundThroughStripe(t *testing.T) {
 	if r.status != 503 || r.errorCode(t) != CodeServiceUnavailable || !strings.Contains(r.message(t), "try again") || r.header.Get("Retry-After") == "" {
 		t.Fatalf("refund while Stripe is down = %d %s", r.status, r.body)
 	}
+	s.checkAudit(s.customer.ID, staffaudit.ActionRefund, 1) // Stripe took nothing yet
 	stripe.Set(faultproxy.Up)
 	if r := s.staffPost(refunds, "console-2", map[string]any{"paymentId": pi.ID, "credits": 30, "reason": "Goodwill"}); r.status != 202 {
 		t.Fatalf("retry = %d %s", r.status, r.body)
 	}
+	s.checkAudit(s.customer.ID, staffaudit.ActionRefund, 2, "$2.99 of payment pi_console", "Goodwill")
 	var rows, done int
 	if err := s.deps.Pool.QueryRow(context.Background(), `SELECT count(*), count(*) FILTER (WHERE status = 'done')
 		FROM provider_requests WHERE account_id = $1 AND action = 'staff_refund'`, s.customer.ID).Scan(&rows, &done); err != nil {
@@ -298,6 +352,7 @@ func TestStaffCancelThroughStripe(t *testing.T) {
 	}
 	s.settle(s.customer.ID)
 	s.checkStaffEntry("SubscriptionCancelled", "Moving to another tool")
+	s.checkAudit(s.customer.ID, staffaudit.ActionCancellation, 1, "cancel at the period end: Moving to another tool")
 	if p := s.billingProfile(s.customer); p.SubscriptionStatus != domain.StatusCancelling {
 		t.Fatalf("profile = %+v", p)
 	}
@@ -310,6 +365,7 @@ func TestStaffCancelThroughStripe(t *testing.T) {
 	}
 	s.settle(s.customer.ID)
 	s.checkStaffEntry("SubscriptionEnded", "Chargeback risk")
+	s.checkAudit(s.customer.ID, staffaudit.ActionCancellation, 2, "cancel now: Chargeback risk")
 	if p := s.billingProfile(s.customer); p.SubscriptionStatus != domain.StatusCancelled {
 		t.Fatalf("profile = %+v", p)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/supportrequests"
 )
 
@@ -40,7 +41,6 @@ func handleStaffSupportInbox(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		// audit: staff read the support inbox (status, cursor) and the account summaries of its requests
 		encode(w, http.StatusOK, page)
 	}
 }
@@ -52,7 +52,12 @@ func handleStaffSupportRequest(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		// audit: staff read support request thread.ID and its account thread.AccountID
+		// Recorded before it is shown: an unrecorded look shows nothing.
+		if err := d.Audit.Record(r.Context(), staffaudit.Entry{Actor: currentSession(r.Context()).AccountID, AccountID: thread.AccountID,
+			Action: staffaudit.ActionSupportRequest, Detail: "request " + thread.ID, RequestID: requestID(r.Context())}); err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
 		encode(w, http.StatusOK, thread)
 	}
 }
@@ -86,7 +91,8 @@ func handleStaffSupportReply(d Deps) http.HandlerFunc {
 		}
 		s := currentSession(r.Context())
 		reply, err := d.Commands.ReplySupportRequest.Handle(r.Context(), command.ReplySupportRequest{
-			RequestID: chi.URLParam(r, "id"), StaffID: s.AccountID, StaffEmail: s.Email, Message: strings.TrimSpace(req.Message)})
+			RequestID: chi.URLParam(r, "id"), StaffID: s.AccountID, StaffEmail: s.Email, Message: strings.TrimSpace(req.Message),
+			HTTPRequestID: requestID(r.Context())})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -119,7 +125,8 @@ func handleStaffSupportStatus(d Deps) http.HandlerFunc {
 			return
 		}
 		if err := d.Commands.SetSupportRequestStatus.Handle(r.Context(), command.SetSupportRequestStatus{
-			RequestID: chi.URLParam(r, "id"), StaffID: currentSession(r.Context()).AccountID, Status: req.Status}); err != nil {
+			RequestID: chi.URLParam(r, "id"), StaffID: currentSession(r.Context()).AccountID, Status: req.Status,
+			HTTPRequestID: requestID(r.Context())}); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}

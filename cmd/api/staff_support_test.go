@@ -9,6 +9,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/testing/smtptest"
 )
 
@@ -16,7 +17,8 @@ import (
 // account beside each, filter by status and page by cursor, read one with
 // its thread, reply (the reply reaches the seller at a real SMTP server and
 // the request is answered) and close it; the seller sees their own
-// requests and the replies, and gets 404 from the staff routes.
+// requests and the replies, and gets 404 from the staff routes. Every
+// listing, read, reply and status change is in the audit trail.
 func TestSupportInbox(t *testing.T) {
 	smtp := smtptest.Start(t)
 	s := newStaffEnv(t, func(c *config.Config) { c.SMTPURL, c.SupportEmail = smtp.URL(), "help@a2e.example" })
@@ -64,6 +66,20 @@ func TestSupportInbox(t *testing.T) {
 			t.Errorf("GET %s = %d %s", path, r.status, r.body)
 		}
 	}
+	// The listings are audited, with no account and the query as detail.
+	all, _ := s.audit("limit=200")
+	var inbox []string
+	for _, e := range all.Entries {
+		if e.Action == staffaudit.ActionSupportInbox {
+			if e.AccountID != nil || e.ActorID != s.staff.ID {
+				t.Fatalf("inbox audit line = %+v", e)
+			}
+			inbox = append(inbox, e.Detail)
+		}
+	}
+	if len(inbox) != 6 || inbox[len(inbox)-1] != "" || inbox[len(inbox)-2] != "limit=2&status=open" {
+		t.Fatalf("inbox audit details = %q", inbox)
+	}
 	for _, id := range []string{"not-a-uuid", "0f0e3c1e-98b6-4c5e-9f55-1d2b8f3e4a11"} {
 		if r := s.get("/api/staff/support-requests/" + id); r.status != 404 || r.message(t) != "Support request not found" {
 			t.Errorf("GET unknown %s = %d %s", id, r.status, r.body)
@@ -85,10 +101,16 @@ func TestSupportInbox(t *testing.T) {
 			t.Errorf("reply %.10q = %d %s", c.body, r.status, r.body)
 		}
 	}
+	s.checkAudit(s.customer.ID, staffaudit.ActionSupportReply, 0) // refused replies and unknown requests record nothing
 	const answer = "We found the missing credits and restored them."
-	if r := s.post(s.staff, replies, map[string]string{"message": "  " + answer + "\n"}); r.status != http.StatusCreated {
+	var sent struct{ ID string }
+	r = s.post(s.staff, replies, map[string]string{"message": "  " + answer + "\n"})
+	r.json(t, &sent)
+	if r.status != http.StatusCreated {
 		t.Fatalf("reply = %d %s", r.status, r.body)
 	}
+	s.checkAudit(s.customer.ID, staffaudit.ActionSupportReply, 1, "request "+first.ID+", reply "+sent.ID)
+	s.checkAudit(s.customer.ID, staffaudit.ActionSupportRequest, 0) // the unknown requests showed nothing
 	var thread staff.SupportThread
 	r = s.get("/api/staff/support-requests/" + first.ID)
 	r.json(t, &thread)
@@ -96,6 +118,7 @@ func TestSupportInbox(t *testing.T) {
 		thread.Thread[0].Author != s.staff.Email || thread.Account == nil || thread.Account.Email != s.customer.Email {
 		t.Fatalf("thread = %d %s", r.status, r.body)
 	}
+	s.checkAudit(s.customer.ID, staffaudit.ActionSupportRequest, 1, "request "+first.ID)
 	r = s.get("/api/staff/support-requests?status=answered")
 	page = staff.SupportInboxPage{}
 	r.json(t, &page)
@@ -130,6 +153,7 @@ func TestSupportInbox(t *testing.T) {
 	if r := s.post(s.staff, status, map[string]string{"status": "closed"}); r.status != 200 {
 		t.Fatalf("close = %d %s", r.status, r.body)
 	}
+	s.checkAudit(s.customer.ID, staffaudit.ActionSupportStatus, 1, "request "+first.ID+": closed")
 
 	// The seller sees their own requests and the replies, not others'.
 	var mine struct {

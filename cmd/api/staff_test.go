@@ -10,11 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/pquerna/otp/totp"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/staff"
 )
@@ -26,6 +29,7 @@ type staffEnv struct {
 	staff, customer seeded
 	clock           time.Time
 	past            *accounts.Repository
+	staffSecret     string // the staff member's TOTP secret
 }
 
 func newStaffEnv(t *testing.T, configure ...func(*config.Config)) *staffEnv {
@@ -47,7 +51,40 @@ func newStaffEnv(t *testing.T, configure ...func(*config.Config)) *staffEnv {
 	if err := e.deps.Auth.SetStaff(ctx, "support@example.com", true); err != nil {
 		t.Fatal(err)
 	}
+	s.staffSecret = e.passMFA(s.staff)
 	return s
+}
+
+// passMFA enrols the second factor of staff member who and passes it with a
+// TOTP code computed by pquerna/otp, as an authenticator app would, through
+// the API; it returns the TOTP secret.
+func (e *testEnv) passMFA(who seeded) string {
+	e.t.Helper()
+	r := e.do(request{method: "POST", path: "/api/auth/mfa/enroll", cookie: who.Cookie})
+	var enrol auth.Enrolment
+	r.json(e.t, &enrol)
+	if r.status != 201 || enrol.Secret == "" || len(enrol.RecoveryCodes) != auth.RecoveryCodes {
+		e.t.Fatalf("enrol: %d %s", r.status, r.body)
+	}
+	code, err := totp.GenerateCode(enrol.Secret, time.Now())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if r := e.do(request{method: "POST", path: "/api/auth/mfa/verify", cookie: who.Cookie, body: map[string]any{"code": code}}); r.status != 200 {
+		e.t.Fatalf("verify: %d %s", r.status, r.body)
+	}
+	return enrol.Secret
+}
+
+// adjust posts a staff adjustment of the customer with a fresh
+// Idempotency-Key, as the webapp's dialog does.
+func (s *staffEnv) adjust(credits int64, reason string) response {
+	return s.adjustWithKey(uuid.NewString(), credits, reason)
+}
+
+func (s *staffEnv) adjustWithKey(key string, credits int64, reason string) response {
+	return s.do(request{method: "POST", path: "/api/staff/accounts/" + s.customer.ID + "/adjustments", cookie: s.staff.Cookie,
+		body: map[string]any{"credits": credits, "reason": reason}, header: map[string]string{"Idempotency-Key": key}})
 }
 
 // command runs cmd on the customer an hour after the previous one and
@@ -188,10 +225,7 @@ func TestStaffReplay(t *testing.T) {
 	}
 
 	// Adjustments are events whose actor is the staff member.
-	adjust := func(credits int64, reason string) response {
-		return s.do(request{method: "POST", path: "/api/staff/accounts/" + s.customer.ID + "/adjustments", cookie: s.staff.Cookie,
-			body: map[string]any{"credits": credits, "reason": reason}})
-	}
+	adjust := s.adjust
 	if r := adjust(50, "Goodwill for a failed sync"); r.status != 201 || !bytes.Contains(r.body, []byte(`"balance":149`)) {
 		t.Fatalf("grant adjustment = %d %s", r.status, r.body)
 	}
@@ -261,8 +295,12 @@ func TestStaffCommand(t *testing.T) {
 	if err := run(context.Background(), []string{"api", "staff", "add", "New-Staff@example.com"}, getenv, &out, &errOut); err != nil {
 		t.Fatal(err, errOut.String())
 	}
+	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=new", cookie: s.Cookie}); r.status != 403 || !strings.Contains(string(r.body), CodeStaffMFARequired) {
+		t.Fatalf("after staff add, before the second factor: %d %s", r.status, r.body)
+	}
+	e.passMFA(s)
 	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=new", cookie: s.Cookie}); r.status != 200 {
-		t.Fatalf("after staff add: %d", r.status)
+		t.Fatalf("after staff add and the second factor: %d", r.status)
 	}
 	if r := e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}); !strings.Contains(string(r.body), `"isStaff":true`) {
 		t.Fatalf("the user of a staff member: %d %s", r.status, r.body)

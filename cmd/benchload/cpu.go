@@ -185,3 +185,60 @@ func perOp(d time.Duration, n int64) string {
 	}
 	return fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)/float64(n))
 }
+
+// projectorMeter measures the projector's CPU per event of the log it
+// passes (the profiles watermark's progress; each event is applied to every
+// projection in the same batch).
+type projectorMeter struct {
+	pid int
+	cpu time.Duration
+	wm  int64
+}
+
+func watermark(ctx context.Context, pool *pgxpool.Pool) int64 {
+	var wm int64
+	_ = pool.QueryRow(ctx, `SELECT coalesce((SELECT position FROM projection_watermarks WHERE projection = 'profiles'), 0)`).Scan(&wm)
+	return wm
+}
+
+func startMeter(ctx context.Context, pool *pgxpool.Pool, p *proc) *projectorMeter {
+	m := &projectorMeter{pid: p.cmd.Process.Pid, wm: watermark(ctx, pool)}
+	if st, err := procStat(m.pid); err == nil {
+		m.cpu = st.self
+	}
+	return m
+}
+
+// perEvent is the projector's CPU per event since the meter started, and
+// the events passed.
+func (m *projectorMeter) perEvent(ctx context.Context, pool *pgxpool.Pool) (time.Duration, int64) {
+	st, err := procStat(m.pid)
+	events := watermark(ctx, pool) - m.wm
+	if err != nil || events <= 0 {
+		return 0, events
+	}
+	return (st.self - m.cpu) / time.Duration(events), events
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond)) }
+
+// catchUp is how the projector worked a backlog off.
+type catchUp struct {
+	events      int64
+	took        time.Duration
+	cpuPerEvent time.Duration
+}
+
+// drain waits until the profiles watermark passes the log's head as it
+// was when m started (the backlog), looking every lagResolution.
+func drain(ctx context.Context, pool *pgxpool.Pool, m *projectorMeter) catchUp {
+	start := time.Now()
+	var head int64
+	_ = pool.QueryRow(ctx, `SELECT coalesce(max(global_position), 0) FROM events`).Scan(&head)
+	for watermark(ctx, pool) < head && time.Since(start) < 5*time.Minute {
+		time.Sleep(lagResolution)
+	}
+	took := time.Since(start)
+	perEvent, events := m.perEvent(ctx, pool)
+	return catchUp{events: events, took: took, cpuPerEvent: perEvent}
+}

@@ -8,7 +8,8 @@
 // with 1, 4, 16 and 64 concurrent clients for a fixed time each, running
 // the floor (perf/spend.sql under pgbench) against the same server right
 // after each level. Per level it prints spends/s, the ratio to the floor,
-// p50/p99, the append-to-read-table lag p99 and the non-201 answers. Then:
+// p50/p99, the append-to-read-table lag p99, the non-201 answers and the
+// projector's CPU per event (/proc/<pid>/stat). Then:
 // an idle account's spend after a 15 s projector outage under load, a
 // spend beside a 25 s transaction open in another database, and a profiles
 // rebuild in events/s. It is a benchmark: it asserts nothing, and refuses to
@@ -133,8 +134,8 @@ func run() error {
 
 	meter := newCPUMeter(ctx, pool, func() int { return api.cmd.Process.Pid }, func() int { return projector.cmd.Process.Pid })
 	var cpuRows, batches []string
-	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 | projector CPU per event |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for i, c := range o.levels {
 		var profiled chan error
 		if o.pprof != "" && i == len(o.levels)-1 {
@@ -150,8 +151,10 @@ func run() error {
 		}
 		before := meter.sample(ctx)
 		commits0, commands0 := groupCommits(metricsAddr)
+		events := startMeter(ctx, pool, projector)
 		res := load(ctx, pool, base, keys[:o.sellers], c, time.Duration(o.seconds)*time.Second)
 		used := meter.sample(ctx).sub(before)
+		cpuPerEvent, _ := events.perEvent(ctx, pool)
 		commits1, commands1 := groupCommits(metricsAddr)
 		batches = append(batches, fmt.Sprintf("%d clients: %.0f group commits/s, %.1f spends each", c,
 			(commits1-commits0)/float64(o.seconds), (commands1-commands0)/max(commits1-commits0, 1)))
@@ -166,8 +169,8 @@ func run() error {
 			return err
 		}
 		floorUsed := meter.sample(ctx).sub(before)
-		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d |\n", c, res.rate, floor.tps, res.rate/floor.tps,
-			ms(res.p50), ms(res.p99), ms(res.lagP99), res.non201)
+		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d | %s |\n", c, res.rate, floor.tps, res.rate/floor.tps,
+			ms(res.p50), ms(res.p99), ms(res.lagP99), res.non201, us(cpuPerEvent))
 		byParts := used.api + used.projector + used.pg + used.loadgen
 		floorParts := floorUsed.pg + floor.cpu
 		cpuRows = append(cpuRows, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", c,
@@ -202,8 +205,13 @@ func run() error {
 		return err
 	}
 	// The spend is made as the projector comes back: how long until it is in
-	// profiles is how long after the restart.
+	// profiles is how long after the restart. Meanwhile: how fast the
+	// projector works the backlog off while the load goes on.
+	backlogMeter := startMeter(ctx, pool, projector)
+	drained := make(chan catchUp, 1)
+	go func() { drained <- drain(ctx, pool, backlogMeter) }()
 	took, err := spendAndWait(ctx, pool, base, idle)
+	cu := <-drained
 	close(stop)
 	wg.Wait()
 	if err != nil {
@@ -211,6 +219,8 @@ func run() error {
 	}
 	fmt.Printf("\nAfter a 15 s projector outage under load (16 clients, backlog %d events): an idle account's spend, made at the restart, reached profiles %s later.\n",
 		backlog, ms(took))
+	fmt.Printf("Catch-up under that load: %d events passed in %s until the backlog of the restart was applied, %.0f events/s, projector CPU %s per event.\n",
+		cu.events, ms(cu.took), float64(cu.events)/cu.took.Seconds(), us(cu.cpuPerEvent))
 
 	// A 25 s transaction open in another database of the same server.
 	other, err := pgx.Connect(ctx, o.server)

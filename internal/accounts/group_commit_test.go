@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
@@ -41,7 +40,7 @@ func TestGroupCommitNoOverdraft(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for i := range each {
-					_, err := r.Spend(context.Background(), ids[a], eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, acc *domain.Account, now time.Time) (any, error) {
+					_, err := r.Spend(context.Background(), ids[a], eventstore.UpdateOptions{}, func(_ context.Context, _ eventstore.Querier, acc *domain.Account, now time.Time) (any, error) {
 						return nil, acc.Spend(domain.OperationAPIRequest, fmt.Sprintf("a%d-w%d-%d", a, w, i), now)
 					})
 					if !tally(err, &ok[a], &refused, errs) {

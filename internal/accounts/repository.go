@@ -66,15 +66,22 @@ func (r *Repository) Close() {
 	}
 }
 
+// SpendCommand is a command of the hot path. It runs in a group commit
+// beside other accounts' commands, so it may read through q (the shared
+// transaction: the VeRO list, for one) but never write: a write followed by
+// a refusal would make the whole batch run again, command by command.
+type SpendCommand func(ctx context.Context, q eventstore.Querier, a *domain.Account, now time.Time) (result any, err error)
+
 // Spend runs cmd, a command on the hot path (the desktop client's metered
 // calls), on the existing account id: through the group commit when there
 // is one, else as Update. Either way it is one command with its own
 // answer, refusal and idempotency key.
-func (r *Repository) Spend(ctx context.Context, id string, opts eventstore.UpdateOptions, cmd Command) (eventstore.Result, error) {
+func (r *Repository) Spend(ctx context.Context, id string, opts eventstore.UpdateOptions, cmd SpendCommand) (eventstore.Result, error) {
+	asCommand := func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) { return cmd(ctx, tx, a, now) }
 	if r.batcher == nil {
-		return r.Update(ctx, id, opts, cmd)
+		return r.Update(ctx, id, opts, asCommand)
 	}
-	return r.batcher.Update(ctx, domain.StreamID(id), opts, r.decider(id, cmd))
+	return r.batcher.Update(ctx, domain.StreamID(id), opts, r.decider(id, asCommand))
 }
 
 // decider decides cmd on account id's locked snapshot.

@@ -29,11 +29,16 @@ type Keys struct {
 }
 
 // New derives the encryption key from secret (APP_SECRET).
-func New(secret string) (*Keys, error) {
+func New(secret string) (*Keys, error) { return NewSealer("a2e api key encryption", secret) }
+
+// NewSealer is Keys whose Encrypt and Decrypt use a key derived from secret
+// for purpose alone (such as staff TOTP secrets, internal/auth): one
+// AES-256-GCM seal for every secret kept at rest, a key per purpose.
+func NewSealer(purpose, secret string) (*Keys, error) {
 	if secret == "" {
 		return nil, errors.New("apikeys: empty secret")
 	}
-	k := sha256.Sum256([]byte("a2e api key encryption\x00" + secret))
+	k := sha256.Sum256([]byte(purpose + "\x00" + secret))
 	block, err := aes.NewCipher(k[:])
 	if err != nil {
 		return nil, fmt.Errorf("apikeys: %w", err)

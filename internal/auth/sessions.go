@@ -16,6 +16,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/internal/apikeys"
 )
 
 // SessionTTL is how long a session lasts at most, however busy.
@@ -48,7 +50,8 @@ type Execer interface {
 type Store struct {
 	pool      *pgxpool.Pool
 	passwords *hasher
-	codeKey   []byte // HMAC key of verification code hashes
+	codeKey   []byte        // HMAC key of verification code hashes
+	sealer    *apikeys.Keys // seals staff TOTP secrets at rest (nil without a secret)
 	sessions  SessionPolicy
 }
 
@@ -56,7 +59,8 @@ type Store struct {
 // verification codes, which are too short to be stored with a plain hash.
 func NewStore(pool *pgxpool.Pool, secret string) *Store {
 	k := sha256.Sum256([]byte("a2e verification code\x00" + secret))
-	return &Store{pool: pool, passwords: newHasher(), codeKey: k[:], sessions: DefaultSessionPolicy}
+	sealer, _ := apikeys.NewSealer("a2e staff totp secret", secret) // nil for an empty secret: MFA calls then fail
+	return &Store{pool: pool, passwords: newHasher(), codeKey: k[:], sealer: sealer, sessions: DefaultSessionPolicy}
 }
 
 // WithSessionPolicy returns the store with sessions bounded by p.
@@ -74,7 +78,11 @@ type Session struct {
 	AccountID string
 	Email     string
 	IsStaff   bool
-	tokenHash string
+	// MFAEnrolled: the staff member has a second factor; MFAPassed: this
+	// session has passed it (docs/auth.md). Staff routes need MFAPassed.
+	MFAEnrolled bool
+	MFAPassed   bool
+	tokenHash   string
 }
 
 // TokenHash identifies the session without its secret.
@@ -134,7 +142,7 @@ func (s *Store) StartSession(ctx context.Context, previous, accountID string, no
 // policy, a user made staff). The UPDATE runs whether or not the SELECT
 // reads it, in the same statement.
 const sessionQuery = `WITH live AS (
-	SELECT s.token_hash, u.account_id, u.email, u.is_staff, s.expires_at,
+	SELECT s.token_hash, u.account_id, u.email, u.is_staff, s.expires_at, s.mfa_passed_at IS NOT NULL AS mfa_passed,
 		LEAST(s.created_at + $3::float8 * interval '1 second',
 			$2::timestamptz + CASE WHEN u.is_staff THEN $5::float8 ELSE $4::float8 END * interval '1 second') AS next_expiry
 	FROM sessions s JOIN users u USING (account_id)
@@ -144,7 +152,9 @@ const sessionQuery = `WITH live AS (
 	WHERE s.token_hash = live.token_hash
 		AND (live.expires_at > live.next_expiry OR live.expires_at < live.next_expiry - $6::float8 * interval '1 second')
 )
-SELECT account_id::text, email, is_staff FROM live`
+SELECT account_id::text, email, is_staff, mfa_passed,
+	is_staff AND EXISTS (SELECT 1 FROM staff_mfa m WHERE m.account_id = live.account_id AND m.enrolled_at IS NOT NULL)
+FROM live`
 
 // Session returns the live session of token: signed in less than Lifetime
 // ago and used within the idle bound, which this use renews.
@@ -155,7 +165,7 @@ func (s *Store) Session(ctx context.Context, token string, now time.Time) (Sessi
 	sess := Session{tokenHash: HashToken(token)}
 	p := s.sessions
 	err := s.pool.QueryRow(ctx, sessionQuery, sess.tokenHash, now, seconds(p.Lifetime), seconds(p.Idle), seconds(p.StaffIdle),
-		seconds(sessionTouchEvery)).Scan(&sess.AccountID, &sess.Email, &sess.IsStaff)
+		seconds(sessionTouchEvery)).Scan(&sess.AccountID, &sess.Email, &sess.IsStaff, &sess.MFAPassed, &sess.MFAEnrolled)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, ErrNoSession
 	}

@@ -35,6 +35,11 @@ const (
 	actionStaffCancelNow = "staff_cancel_now"
 )
 
+// StaffRefundKeyPrefix starts a console refund's Idempotency-Key as the
+// API passes it on (StaffRefund.IdempotencyKey), apart from an
+// adjustment's; the provider's key is derived from it and the account.
+const StaffRefundKeyPrefix = actionStaffRefund + ":"
+
 // StaffRefund asks for a refund from the staff console.
 type StaffRefund struct {
 	AccountID, PaymentID string
@@ -43,6 +48,11 @@ type StaffRefund struct {
 	// IdempotencyKey is the console's Idempotency-Key: the same key again
 	// refunds once and answers the first refund. "": every call is new.
 	IdempotencyKey string
+	// Settled, when set, runs in the transaction that records the
+	// provider's answer (the command's audit line), once per refund: not
+	// on a replay. Its error undoes that record, and the retry asks again
+	// with the same key.
+	Settled func(ctx context.Context, tx pgx.Tx, done StaffAction) error
 }
 
 // StaffCancel asks for a subscription's cancellation from the console.
@@ -50,6 +60,9 @@ type StaffCancel struct {
 	AccountID     string
 	AtPeriodEnd   bool // else now
 	Actor, Reason string
+	// Settled, when set, runs in the transaction that records the
+	// provider's answer (the command's audit line).
+	Settled func(ctx context.Context, tx pgx.Tx, done StaffAction) error
 }
 
 // StaffAction is what a staff refund or cancellation did.
@@ -89,10 +102,10 @@ type staffRequest struct {
 // that call may have made: never two.
 func (s *Service) RefundByStaff(ctx context.Context, r StaffRefund) (StaffAction, error) {
 	hash := staffRefundHash(r)
-	key := actionStaffRefund + ":" + uuid.NewString()
+	key := StaffRefundKeyPrefix + uuid.NewString()
 	if r.IdempotencyKey != "" {
 		sum := sha256.Sum256([]byte(r.AccountID + "\x00" + r.IdempotencyKey))
-		key = actionStaffRefund + ":" + hex.EncodeToString(sum[:20])
+		key = StaffRefundKeyPrefix + hex.EncodeToString(sum[:20])
 	}
 	req, found, err := s.staffRequest(ctx, key)
 	if err != nil {
@@ -133,14 +146,20 @@ func (s *Service) RefundByStaff(ctx context.Context, r StaffRefund) (StaffAction
 	if err != nil {
 		return StaffAction{}, s.refused(ctx, key, fmt.Errorf("refund %s of %s: %w", r.PaymentID, r.AccountID, err))
 	}
+	out := StaffAction{Status: StaffActionRequested, AmountCents: req.amountCents, RefundID: refundID,
+		Message: fmt.Sprintf("Refund of %s sent to Stripe; the account's history shows it when Stripe confirms it", catalog.Dollars(req.amountCents))}
+	settledBefore := found && req.status == "done" // the simulated provider's refund, asked again to apply it
 	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `UPDATE provider_requests SET provider_ref = $2 WHERE idempotency_key = $1`, key, refundID)
-		return err
+		if _, err := tx.Exec(ctx, `UPDATE provider_requests SET provider_ref = $2 WHERE idempotency_key = $1`, key, refundID); err != nil {
+			return err
+		}
+		if r.Settled == nil || settledBefore {
+			return nil
+		}
+		return r.Settled(ctx, tx, out)
 	}); err != nil {
 		return StaffAction{}, err
 	}
-	out := StaffAction{Status: StaffActionRequested, AmountCents: req.amountCents, RefundID: refundID,
-		Message: fmt.Sprintf("Refund of %s sent to Stripe; the account's history shows it when Stripe confirms it", catalog.Dollars(req.amountCents))}
 	if s.provider.Name() != ProviderSimulated || req.applied {
 		return out, nil
 	}
@@ -312,10 +331,15 @@ func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction
 	if err := call(ctx, subscriptionID, key); err != nil {
 		return StaffAction{}, s.refused(ctx, key, fmt.Errorf("%s subscription %s: %w", action, subscriptionID, err))
 	}
-	if err := s.settle(ctx, key, func(pgx.Tx) error { return nil }); err != nil {
+	out := StaffAction{Status: StaffActionRequested, Message: "Cancellation sent to Stripe; the account's history shows it when Stripe confirms it"}
+	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
+		if r.Settled == nil {
+			return nil
+		}
+		return r.Settled(ctx, tx, out)
+	}); err != nil {
 		return StaffAction{}, err
 	}
-	out := StaffAction{Status: StaffActionRequested, Message: "Cancellation sent to Stripe; the account's history shows it when Stripe confirms it"}
 	if s.provider.Name() != ProviderSimulated {
 		return out, nil
 	}

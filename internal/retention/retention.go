@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/mail"
@@ -101,6 +102,9 @@ func (p *Pruner) PruneOnce(ctx context.Context) (bool, error) {
 	}{
 		{"idempotency_keys_desktop", func() (int64, error) {
 			return eventstore.PruneIdempotencyKeys(ctx, conn, listings.KeyPrefix, now.Add(-p.opts.IdempotencyKeyTTL), batch)
+		}},
+		{"idempotency_keys_staff", func() (int64, error) {
+			return eventstore.PruneIdempotencyKeys(ctx, conn, command.AdjustmentKeyPrefix, now.Add(-p.opts.IdempotencyKeyTTL), batch)
 		}},
 		{"idempotency_keys_stripe", func() (int64, error) {
 			return eventstore.PruneIdempotencyKeys(ctx, conn, "stripe:", now.Add(-StripeKeyRetention), batch)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"testing"
 	"time"
 
@@ -59,7 +60,7 @@ func (r *rig) count(t *testing.T, sql string, args ...any) int {
 func TestIdempotencyKeysArePrunedByAge(t *testing.T) {
 	r := newRig(t)
 	id := accountstest.Register(t, r.repo)
-	for _, k := range []string{"desktop:old", "desktop:new", "stripe:evt_old", "stripe:evt_recent"} {
+	for _, k := range []string{"desktop:old", "desktop:new", "stripe:evt_old", "stripe:evt_recent", "staff-adjustment:old", "staff-adjustment:new"} {
 		r.keyed(t, id, k)
 	}
 	exec := func(sql string, args ...any) {
@@ -67,7 +68,7 @@ func TestIdempotencyKeysArePrunedByAge(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	exec(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE idempotency_key IN ('desktop:old', 'stripe:evt_recent')`)
+	exec(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE idempotency_key IN ('desktop:old', 'stripe:evt_recent', 'staff-adjustment:old')`)
 	exec(`UPDATE idempotency_keys SET created_at = now() - interval '31 days' WHERE idempotency_key = 'stripe:evt_old'`)
 	if ran, err := r.pruner.PruneOnce(context.Background()); err != nil || !ran {
 		t.Fatalf("PruneOnce = %v, %v", ran, err)
@@ -80,7 +81,7 @@ func TestIdempotencyKeysArePrunedByAge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(kept) != 2 || kept[0] != "desktop:new" || kept[1] != "stripe:evt_recent" {
+	if !slices.Equal(kept, []string{"desktop:new", "staff-adjustment:new", "stripe:evt_recent"}) {
 		t.Fatalf("kept %v", kept)
 	}
 }

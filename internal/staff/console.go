@@ -8,11 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/supportrequests"
@@ -128,31 +126,6 @@ func (c *Console) BalanceAt(ctx context.Context, id string, asOf time.Time) (Bal
 		grants = []domain.Grant{}
 	}
 	return BalanceReport{AsOf: asOf, Balance: domain.BalanceAt(history, asOf), Grants: grants}, nil
-}
-
-// Adjust grants (credits > 0) or removes (credits < 0) credits on behalf of
-// staff member staffID, with a reason; the event's actor is the staff
-// member. Removal never takes the balance below zero.
-func (c *Console) Adjust(ctx context.Context, id string, credits int64, reason string, md eventstore.Metadata) (eventstore.Result, int64, error) {
-	reason = strings.TrimSpace(reason)
-	if credits == 0 {
-		return eventstore.Result{}, 0, domain.Errorf(domain.CodeInvalid, "Credits must be a whole number other than 0")
-	}
-	if reason == "" {
-		return eventstore.Result{}, 0, domain.Errorf(domain.CodeInvalid, "A reason is required")
-	}
-	var balance int64
-	res, err := c.repo.Update(ctx, id, eventstore.UpdateOptions{Metadata: md}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-		var err error
-		if credits > 0 {
-			err = a.GrantCredits(domain.CreditsGranted{Amount: credits, Source: domain.SourceAdjustment, Reason: reason, Reference: md.Actor}, now)
-		} else {
-			err = a.Debit(-credits, reason, now)
-		}
-		balance = a.Balance(now)
-		return nil, err
-	})
-	return res, balance, err
 }
 
 // Difference is one field where the read tables and the events disagree.

@@ -194,10 +194,12 @@ func (s *Store) replies(ctx context.Context, requestIDs []string) (map[string][]
 }
 
 // AddReply stores a staff reply to request requestID, marks the request
-// answered and queues the mail compose makes of it (to the seller), all in
-// one transaction: the mail goes out once the reply is kept, and only then.
+// answered, queues the mail compose makes of it (to the seller) and runs
+// also (nil: nothing; the command's audit line), all in one transaction:
+// the mail goes out once the reply is kept, and only then; an error of
+// also undoes it all.
 func (s *Store) AddReply(ctx context.Context, requestID, authorID, author, message string, now time.Time,
-	compose func(Request, Reply) mail.Message) (Reply, error) {
+	compose func(Request, Reply) mail.Message, also func(context.Context, pgx.Tx, Request, Reply) error) (Reply, error) {
 	if uuid.Validate(requestID) != nil {
 		return Reply{}, ErrNotFound
 	}
@@ -219,7 +221,13 @@ func (s *Store) AddReply(ctx context.Context, requestID, authorID, author, messa
 			VALUES ($1, $2, $3, $4, $5, $6)`, reply.ID, requestID, authorID, author, message, now); err != nil {
 			return fmt.Errorf("store support reply: %w", err)
 		}
-		return mail.Enqueue(ctx, tx, mail.KindSupport, compose(r, reply), now)
+		if err := mail.Enqueue(ctx, tx, mail.KindSupport, compose(r, reply), now); err != nil {
+			return err
+		}
+		if also != nil {
+			return also(ctx, tx, r, reply)
+		}
+		return nil
 	})
 	if err != nil {
 		return Reply{}, err
@@ -227,20 +235,32 @@ func (s *Store) AddReply(ctx context.Context, requestID, authorID, author, messa
 	return reply, nil
 }
 
-// SetStatus sets request id's status; ErrNotFound when there is none.
-func (s *Store) SetStatus(ctx context.Context, id, status string, now time.Time) error {
+// SetStatus sets request id's status and runs also (nil: nothing; the
+// command's audit line) in the same transaction, an error of also undoing
+// it; ErrNotFound when there is no such request.
+func (s *Store) SetStatus(ctx context.Context, id, status string, now time.Time, also func(context.Context, pgx.Tx, Request) error) error {
 	if !ValidStatus(status) {
 		return domain.Errorf(domain.CodeInvalid, "The status must be %q, %q or %q", StatusOpen, StatusAnswered, StatusClosed)
 	}
 	if uuid.Validate(id) != nil {
 		return ErrNotFound
 	}
-	tag, err := s.pool.Exec(ctx, `UPDATE support_requests SET status = $2, updated_at = $3 WHERE id = $1`, id, status, now)
-	if err != nil {
-		return fmt.Errorf("set support request status: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `UPDATE support_requests r SET status = $2, updated_at = $3 WHERE r.id = $1
+			RETURNING `+requestColumns, id, status, now)
+		if err != nil {
+			return fmt.Errorf("set support request status: %w", err)
+		}
+		r, err := pgx.CollectExactlyOneRow(rows, scanRequest)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("set support request status: %w", err)
+		}
+		if also != nil {
+			return also(ctx, tx, r)
+		}
+		return nil
+	})
 }

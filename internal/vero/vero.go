@@ -75,8 +75,14 @@ func Seed(ctx context.Context, db Querier) (int64, error) {
 	return tag.RowsAffected(), nil
 }
 
+// RowQuerier reads one row: a pool, a transaction, or the read-only view
+// of one that a spend command gets.
+type RowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
 // IsProtected reports whether brand is on the list, matched by Key.
-func IsProtected(ctx context.Context, db Querier, brand string) (bool, error) {
+func IsProtected(ctx context.Context, db RowQuerier, brand string) (bool, error) {
 	var ok bool
 	if err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM vero_brands WHERE brand_key = $1)`, Key(brand)).Scan(&ok); err != nil {
 		return false, fmt.Errorf("look up vero brand: %w", err)

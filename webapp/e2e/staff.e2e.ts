@@ -1,8 +1,10 @@
 /**
- * The support staff console against the real server: a staff member finds
- * a seller who bought credits, replays the account's history, looks at it
- * as of the day before the purchase, records an adjustment and checks the
- * read tables against the events. Role and label locators, no sleeps;
+ * The support staff console against the real server: a staff member signs
+ * in, sets up the second factor (the TOTP code computed here with the
+ * otpauth package, as an authenticator app would), finds a seller who
+ * bought credits, replays the account's history, looks at it as of the day
+ * before the purchase, records an adjustment, checks the read tables
+ * against the events and finds all of it in the audit trail. Role and label locators, no sleeps;
  * screenshots in test-results/screenshots/staff-<step>.png; every page is
  * checked with axe-core once it has settled (a11y.ts).
  */
@@ -10,6 +12,7 @@ import { expect, test, type BrowserContext, type Locator, type Page } from '@pla
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { URI } from 'otpauth';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
 import { repoRoot } from './harness.ts';
 import { apiFailures, baseURL, screenshot, signUp, toast, uniqueEmail } from './support.ts';
@@ -82,11 +85,40 @@ test.describe.serial('staff', () => {
     await screenshot(sellerPage, 'staff', 'seller-not-found');
   });
 
-  test('a staff member finds the seller and replays the account', async () => {
+  test('a staff member signs in and sets up the second factor', async () => {
     await signUp(staff.request, staffEmail, PASSWORD);
     await makeStaff(staffEmail);
+    await staff.clearCookies();
     page = await staff.newPage();
     failures.watch(page);
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(staffEmail);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // Signed in with the password alone: the console asks for the second factor first.
+    await expect(page).toHaveURL(/\/staff\/mfa$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Staff console: second factor' })).toBeVisible();
+    expect((await page.request.get('/api/staff/accounts?q=x')).status()).toBe(403);
+    await page.getByRole('button', { name: 'Set up the second factor' }).click();
+    const url = page.getByText(/^otpauth:\/\/totp\//);
+    await expect(url).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+    await screenshot(page, 'staff', 'mfa-setup');
+    await expectNoSeriousA11yViolations(page, 'staff second factor set-up');
+
+    await page.getByLabel('Authentication code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByText('That code is not valid.', { exact: false })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'staff second factor with a refused code');
+
+    const code = URI.parse((await url.textContent()) ?? '').generate();
+    await page.getByLabel('Authentication code').fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(toast(page, 'Second factor accepted')).toBeVisible();
+    await expect(page).toHaveURL(/\/staff$/);
+  });
+
+  test('a staff member finds the seller and replays the account', async () => {
     await page.goto('/dashboard');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Staff console' }).click();
     await expect(page).toHaveURL(/\/staff$/);
@@ -158,7 +190,36 @@ test.describe.serial('staff', () => {
     await screenshot(page, 'staff', 'comparison');
     await expectNoSeriousA11yViolations(page, 'staff account after the comparison');
   });
-  // Issue 26, part B: kept as steps of their own (part A adds the second factor to the staff sign-in above).
+
+  test('the payments show what can still be refunded', async () => {
+    const payments = page.getByRole('region', { name: 'Payments' });
+    const row = payments.getByRole('row').filter({ hasText: '$9.99' });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole('cell').nth(6)).toHaveText('$9.99 (100 credits)');
+  });
+
+  test('the audit trail lists the looks and the adjustment', async () => {
+    await page.goto('/staff');
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible();
+    const table = page.getByRole('region', { name: 'Audit table' });
+    const adjustment = table.getByRole('row').filter({ hasText: 'account.adjustment' });
+    await expect(adjustment).toHaveCount(1);
+    await expect(adjustment).toContainText(staffEmail);
+    await expect(adjustment).toContainText(sellerEmail);
+    await expect(adjustment).toContainText(`+25 credits: ${REASON}`);
+    for (const action of ['search', 'account.view', 'account.history', 'account.balance', 'account.comparison']) {
+      await expect(table.getByRole('row').filter({ hasText: action }).first()).toBeVisible();
+    }
+    await screenshot(page, 'staff', 'audit');
+    await expectNoSeriousA11yViolations(page, 'staff audit trail');
+
+    await page.getByLabel('Staff member (email or id)').fill(staffEmail);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page).toHaveURL(/actor=/);
+    await expect(table.getByRole('row').filter({ hasText: 'account.adjustment' })).toHaveCount(1);
+  });
+
   test('the seller writes to support, the staff member replies from the inbox, and the seller reads the reply', async () => {
     const sellerPage = await seller.newPage();
     failures.watch(sellerPage);
@@ -210,11 +271,13 @@ test.describe.serial('staff', () => {
     await page.getByRole('link', { name: sellerEmail }).click();
     await expect(page.getByRole('heading', { level: 1, name: sellerEmail })).toBeVisible();
 
-    await page.getByRole('button', { name: 'Refund a payment' }).click();
+    // The payment's own row opens the refund, its id filled in.
+    const payment = page.getByRole('region', { name: 'Payments table' }).getByRole('row').filter({ hasText: transactions[0].id });
+    await payment.getByRole('button', { name: `Refund ${transactions[0].id}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Refund a payment' });
+    await expect(dialog.getByLabel('Payment id')).toHaveValue(transactions[0].id);
     await dialog.getByRole('button', { name: 'Refund' }).click();
     await expect(dialog.getByText('A reason of 3 to 500 characters is required')).toBeVisible();
-    await dialog.getByLabel('Payment id').fill(transactions[0].id);
     await dialog.getByLabel('Credits to refund').fill('20');
     await dialog.getByLabel('Reason').fill('Refund requested through support');
     await screenshot(page, 'staff', 'refund-dialog');
@@ -224,7 +287,27 @@ test.describe.serial('staff', () => {
     const row = page.getByRole('region', { name: 'Timeline' }).getByRole('row').filter({ hasText: 'Reason: Refund requested through support' });
     await expect(row.filter({ hasText: 'PaymentRefunded' })).toHaveCount(1);
     await expect(row.filter({ hasText: 'PaymentRefunded' }).getByRole('cell').nth(2)).toContainText(/staff:[0-9a-f-]{36}/);
+    await expect(payment.getByRole('cell').nth(6)).toHaveText('$8.00 (80 credits)');
     await screenshot(page, 'staff', 'refunded');
     await expectNoSeriousA11yViolations(page, 'staff account after the refund');
+  });
+
+  test('the audit trail lists the inbox, the thread read, the reply and the refund', async () => {
+    await page.goto('/staff/audit');
+    await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible();
+    const table = page.getByRole('region', { name: 'Audit table' });
+    const refund = table.getByRole('row').filter({ hasText: 'account.refund' });
+    await expect(refund).toHaveCount(1);
+    await expect(refund).toContainText(staffEmail);
+    await expect(refund).toContainText(sellerEmail);
+    await expect(refund).toContainText('$1.99 of payment');
+    await expect(refund).toContainText('Refund requested through support');
+    const reply = table.getByRole('row').filter({ hasText: 'support.reply' });
+    await expect(reply).toHaveCount(1);
+    await expect(reply).toContainText(sellerEmail);
+    for (const action of ['support.inbox', 'support.request']) {
+      await expect(table.getByRole('row').filter({ hasText: action }).first()).toBeVisible();
+    }
+    await screenshot(page, 'staff', 'audit-support-refund');
   });
 });

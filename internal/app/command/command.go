@@ -55,10 +55,11 @@ type Commands struct {
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
-	// The console's support inbox (issue 26).
+	// The staff console's actions (issue 26): adjustments, the support
+	// inbox, money actions through the provider.
+	AdjustCredits           AdjustCreditsHandler
 	ReplySupportRequest     ReplySupportRequestHandler
 	SetSupportRequestStatus SetSupportRequestStatusHandler
-	// Money actions from the console, through the provider (issue 26).
 	StaffRefund             StaffRefundHandler
 	StaffCancelSubscription StaffCancelSubscriptionHandler
 }
@@ -78,6 +79,7 @@ func New(d Deps) Commands {
 		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
+		AdjustCredits: AdjustCreditsHandler{accounts: d.Accounts},
 		ReplySupportRequest: ReplySupportRequestHandler{store: d.Support, now: d.Now, compose: d.SupportReplyMail,
 			queued: d.MailQueued},
 		SetSupportRequestStatus: SetSupportRequestStatusHandler{store: d.Support, now: d.Now},

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/a2e-automation/app/eventstore"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/amazonurl"
@@ -38,7 +38,7 @@ type CreateListingHandler struct {
 // domain refuses an account without credits.
 func (h CreateListingHandler) Handle(ctx context.Context, cmd CreateListing) (Metered, error) {
 	id, p := uuid.NewString(), cmd.Product
-	return h.spend(ctx, cmd.Spend, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	return h.spend(ctx, cmd.Spend, func(_ context.Context, _ eventstore.Querier, a *domain.Account, now time.Time) (any, error) {
 		if err := a.RequestListing(id, p.ASIN, p.URL(), now); err != nil {
 			return nil, err
 		}

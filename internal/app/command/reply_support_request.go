@@ -2,9 +2,13 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/supportrequests"
 )
 
@@ -14,6 +18,7 @@ type ReplySupportRequest struct {
 	RequestID           string
 	StaffID, StaffEmail string
 	Message             string
+	HTTPRequestID       string // for the audit line
 }
 
 // ReplySupportRequestHandler keeps the reply in the request's thread and
@@ -25,15 +30,21 @@ type ReplySupportRequestHandler struct {
 	queued  func()
 }
 
-// Handle stores the reply, marks the request answered and queues the mail
-// to the seller, in one transaction; the mail sender delivers it after the
-// commit, retrying through outages. An unknown request is CodeNotFound.
+// Handle stores the reply, marks the request answered, queues the mail to
+// the seller and records the audit line (staffaudit.ActionSupportReply, on
+// the seller's account), in one transaction; the mail sender delivers it
+// after the commit, retrying through outages. An unknown request is
+// CodeNotFound.
 func (h ReplySupportRequestHandler) Handle(ctx context.Context, cmd ReplySupportRequest) (supportrequests.Reply, error) {
-	reply, err := h.store.AddReply(ctx, cmd.RequestID, cmd.StaffID, cmd.StaffEmail, cmd.Message, h.now(), h.compose)
+	reply, err := h.store.AddReply(ctx, cmd.RequestID, cmd.StaffID, cmd.StaffEmail, cmd.Message, h.now(), h.compose,
+		func(ctx context.Context, tx pgx.Tx, r supportrequests.Request, reply supportrequests.Reply) error {
+			return staffaudit.RecordTx(ctx, tx, staffaudit.Entry{Actor: cmd.StaffID, AccountID: r.AccountID,
+				Action: staffaudit.ActionSupportReply, Detail: fmt.Sprintf("request %s, reply %s", r.ID, reply.ID),
+				RequestID: cmd.HTTPRequestID})
+		})
 	if err != nil {
 		return supportrequests.Reply{}, err
 	}
-	// audit: staff cmd.StaffID replied to support request cmd.RequestID (account of the request)
 	h.queued()
 	return reply, nil
 }

@@ -2,8 +2,12 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/supportrequests"
 )
 
@@ -12,6 +16,7 @@ import (
 type SetSupportRequestStatus struct {
 	RequestID, StaffID string
 	Status             string
+	HTTPRequestID      string // for the audit line
 }
 
 // SetSupportRequestStatusHandler changes a request's status.
@@ -20,12 +25,15 @@ type SetSupportRequestStatusHandler struct {
 	now   func() time.Time
 }
 
-// Handle sets the status: an unknown status is CodeInvalid, an unknown
-// request CodeNotFound.
+// Handle sets the status and records the audit line
+// (staffaudit.ActionSupportStatus, on the seller's account) in one
+// transaction: an unknown status is CodeInvalid, an unknown request
+// CodeNotFound.
 func (h SetSupportRequestStatusHandler) Handle(ctx context.Context, cmd SetSupportRequestStatus) error {
-	if err := h.store.SetStatus(ctx, cmd.RequestID, cmd.Status, h.now()); err != nil {
-		return err
-	}
-	// audit: staff cmd.StaffID set support request cmd.RequestID to cmd.Status
-	return nil
+	return h.store.SetStatus(ctx, cmd.RequestID, cmd.Status, h.now(),
+		func(ctx context.Context, tx pgx.Tx, r supportrequests.Request) error {
+			return staffaudit.RecordTx(ctx, tx, staffaudit.Entry{Actor: cmd.StaffID, AccountID: r.AccountID,
+				Action: staffaudit.ActionSupportStatus, Detail: fmt.Sprintf("request %s: %s", r.ID, r.Status),
+				RequestID: cmd.HTTPRequestID})
+		})
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -47,14 +45,14 @@ type spender struct {
 // through accounts.Repository.Spend (the group commit when there is one),
 // after checking, on the locked account, that the call's API key is its
 // current one. A failed command keeps nothing, so its retry runs afresh.
-func (sp spender) spend(ctx context.Context, s Spend, cmd accounts.Command) (Metered, error) {
+func (sp spender) spend(ctx context.Context, s Spend, cmd accounts.SpendCommand) (Metered, error) {
 	res, err := sp.accounts.Spend(ctx, s.AccountID, eventstore.UpdateOptions{
 		Metadata: s.Metadata, IdempotencyKey: s.IdempotencyKey, RequestHash: s.RequestHash,
-	}, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	}, func(ctx context.Context, q eventstore.Querier, a *domain.Account, now time.Time) (any, error) {
 		if err := a.RequireAPIKey(s.APIKeyHash); err != nil {
 			return nil, err
 		}
-		return cmd(ctx, tx, a, now)
+		return cmd(ctx, q, a, now)
 	})
 	if err == nil && res.Replayed {
 		// A replay is answered before any decision: check the key here.

@@ -2,9 +2,14 @@ package command
 
 import (
 	"context"
+	"fmt"
 
-	"github.com/a2e-automation/app/domain"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/payments"
+	"github.com/a2e-automation/app/internal/staff"
+	"github.com/a2e-automation/app/internal/staffaudit"
 )
 
 // StaffRefund is a staff member's refund of a seller's payment from the
@@ -13,36 +18,35 @@ type StaffRefund struct {
 	StaffID, AccountID, PaymentID string
 	Credits                       *int64
 	Reason                        string // trimmed, within bounds
-	IdempotencyKey                string // the console's; "" for none
+	IdempotencyKey                string // the console's, payments.StaffRefundKeyPrefix included; "" for none
+	RequestID                     string // the HTTP request's, for the audit line
 }
-
-// ErrStaffSelfAction refuses a staff member a money action on their own
-// account: another staff member must do it.
-var ErrStaffSelfAction = domain.Errorf(domain.CodeForbidden,
-	"Staff cannot refund, cancel or adjust their own account. Ask another staff member to do it.")
 
 // StaffRefundHandler asks the payment provider for the refund.
 type StaffRefundHandler struct {
 	payments *payments.Service
 }
 
-// Handle refuses a refund of the staff member's own account, then asks the
-// provider for it with no transaction open (payments.RefundByStaff); the
-// ledger changes when the provider's charge.refunded arrives, carrying the
-// staff member and the reason.
+// Handle refuses a refund of the staff member's own account
+// (staff.RefuseOwnAccount), then asks the provider for it with no
+// transaction open (payments.RefundByStaff); the audit line
+// (staffaudit.ActionRefund) is written in the transaction that records the
+// provider's answer, once per refund. The ledger changes when the
+// provider's charge.refunded arrives, carrying the staff member and the
+// reason.
 func (h StaffRefundHandler) Handle(ctx context.Context, cmd StaffRefund) (payments.StaffAction, error) {
-	if cmd.StaffID == cmd.AccountID {
-		return payments.StaffAction{}, ErrStaffSelfAction
-	}
-	out, err := h.payments.RefundByStaff(ctx, payments.StaffRefund{
-		AccountID: cmd.AccountID, PaymentID: cmd.PaymentID, Credits: cmd.Credits,
-		Actor: StaffActor(cmd.StaffID), Reason: cmd.Reason, IdempotencyKey: cmd.IdempotencyKey,
-	})
-	if err != nil {
+	if err := staff.RefuseOwnAccount(cmd.StaffID, cmd.AccountID); err != nil {
 		return payments.StaffAction{}, err
 	}
-	// audit: staff cmd.StaffID refunded out.AmountCents of payment cmd.PaymentID of account cmd.AccountID (reason cmd.Reason, refund out.RefundID)
-	return out, nil
+	return h.payments.RefundByStaff(ctx, payments.StaffRefund{
+		AccountID: cmd.AccountID, PaymentID: cmd.PaymentID, Credits: cmd.Credits,
+		Actor: StaffActor(cmd.StaffID), Reason: cmd.Reason, IdempotencyKey: cmd.IdempotencyKey,
+		Settled: func(ctx context.Context, tx pgx.Tx, done payments.StaffAction) error {
+			return staffaudit.RecordTx(ctx, tx, staffaudit.Entry{Actor: cmd.StaffID, AccountID: cmd.AccountID, Action: staffaudit.ActionRefund,
+				Detail:    fmt.Sprintf("%s of payment %s (refund %s): %s", catalog.Dollars(done.AmountCents), cmd.PaymentID, done.RefundID, cmd.Reason),
+				RequestID: cmd.RequestID})
+		},
+	})
 }
 
 // StaffActor is how events and reservations name a staff member.

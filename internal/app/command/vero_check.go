@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/a2e-automation/app/eventstore"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/vero"
@@ -36,8 +36,8 @@ type VeroCheckHandler struct {
 // spaces, is protected; the list is read in the command's transaction.
 func (h VeroCheckHandler) Handle(ctx context.Context, cmd VeroCheck) (Metered, error) {
 	id, brand := uuid.NewString(), vero.Clean(cmd.Brand)
-	return h.spend(ctx, cmd.Spend, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-		protected, err := vero.IsProtected(ctx, tx, brand)
+	return h.spend(ctx, cmd.Spend, func(ctx context.Context, q eventstore.Querier, a *domain.Account, now time.Time) (any, error) {
+		protected, err := vero.IsProtected(ctx, q, brand)
 		if err != nil {
 			return nil, err
 		}

@@ -57,6 +57,8 @@ const BillingPortal = lazy(() => import('./routes/dev/billing-portal'));
 const RequireStaff = lazy(() => import('./routes/staff/require-staff'));
 const StaffSearch = lazy(() => import('./routes/staff/search'));
 const StaffAccount = lazy(() => import('./routes/staff/account'));
+const StaffMfa = lazy(() => import('./routes/staff/mfa'));
+const StaffAudit = lazy(() => import('./routes/staff/audit'));
 const StaffSupportInbox = lazy(() => import('./routes/staff/support-inbox'));
 const StaffSupportRequest = lazy(() => import('./routes/staff/support-request'));
 
@@ -119,6 +121,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: page(StaffSearch, 'Staff Console') },
           { path: 'accounts/:id', element: page(StaffAccount, 'Staff Console: Account') },
+          { path: 'mfa', element: page(StaffMfa, 'Staff Console: Second Factor') },
+          { path: 'audit', element: page(StaffAudit, 'Staff Console: Audit Trail') },
           { path: 'support', element: page(StaffSupportInbox, 'Staff Console: Support Inbox') },
           { path: 'support/:id', element: page(StaffSupportRequest, 'Staff Console: Support Request') },
         ],

@@ -32,6 +32,9 @@ export const paths = {
   devBillingPortal: '/dev/billing-portal',
 
   staff: '/staff',
+  /** The second factor: set it up the first time, then a code each session. */
+  staffMfa: '/staff/mfa',
+  staffAudit: '/staff/audit',
   staffAccount: (id: string) => `/staff/accounts/${encodeURIComponent(id)}`,
   /** The support inbox, and one request's thread. */
   staffSupport: '/staff/support',

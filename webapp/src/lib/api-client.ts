@@ -28,6 +28,16 @@ export class ApiError extends Error {
     return undefined;
   }
 
+  /** The stable `code` of a JSON error body (such as `staff_mfa_required`), if there is one. */
+  get code(): string | undefined {
+    try {
+      const parsed = JSON.parse(this.body) as { code?: unknown };
+      return typeof parsed.code === 'string' ? parsed.code : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Per-field messages of a JSON error body (`errors: {field: msg}`). */
   get fieldErrors(): Record<string, string> {
     try {
@@ -62,11 +72,28 @@ export function onUnauthorized(listener: () => void): () => void {
   };
 }
 
-async function request<T>(method: Method, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
+const mfaRequiredListeners = new Set<() => void>();
+
+/**
+ * Calls listener whenever a staff call answers 403 staff_mfa_required (the
+ * session has not passed the second factor); returns the unsubscribe
+ * function.
+ */
+export function onStaffMfaRequired(listener: () => void): () => void {
+  mfaRequiredListeners.add(listener);
+  return () => {
+    mfaRequiredListeners.delete(listener);
+  };
+}
+
+/** Extra request headers, such as an Idempotency-Key. */
+export type RequestOptions = { headers?: Record<string, string> };
+
+async function request<T>(method: Method, path: string, body?: unknown, options?: RequestOptions): Promise<T> {
   const response = await fetch(path, {
     method,
     credentials: 'include',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...options?.headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -74,15 +101,18 @@ async function request<T>(method: Method, path: string, body?: unknown, headers?
     if (response.status === 401 && !answersWith401(path)) {
       for (const listener of unauthorizedListeners) listener();
     }
-    throw new ApiError(response.status, text || response.statusText);
+    const error = new ApiError(response.status, text || response.statusText);
+    if (response.status === 403 && error.code === 'staff_mfa_required') {
+      for (const listener of mfaRequiredListeners) listener();
+    }
+    throw error;
   }
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
-  /** headers: extra request headers, such as an Idempotency-Key. */
-  post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, body, headers),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
 };
 
 /** The server's message when the server answered, otherwise undefined. */

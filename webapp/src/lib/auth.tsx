@@ -1,7 +1,7 @@
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useSWRConfig } from 'swr';
 import { toast } from '@/components/ui/toast-store';
-import { describeError, onUnauthorized } from '@/lib/api-client';
+import { describeError, onStaffMfaRequired, onUnauthorized } from '@/lib/api-client';
 import { configKey } from '@/lib/app-config';
 import { userKey, useUserQuery } from '@/lib/auth-api/get-user';
 import { login, type LoginInput } from '@/lib/auth-api/login';
@@ -55,6 +55,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         void mutate(null, { revalidate: false });
       }),
     [mutate, globalMutate],
+  );
+
+  // A staff call refused for want of the second factor: mark the session
+  // as not passed, so RequireStaff sends the staff member to the code prompt.
+  useEffect(
+    () =>
+      onStaffMfaRequired(() => {
+        void mutate((current) => (current?.mfa ? { ...current, mfa: { ...current.mfa, passed: false } } : current), {
+          revalidate: true,
+        });
+      }),
+    [mutate],
   );
 
   const value = useMemo<AuthContextValue>(() => {

@@ -3,6 +3,7 @@ import type { Call } from '@/testing/fake-api';
 import { fireEvent, findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 import {
   accountPath,
+  accountView,
   loadStaffRoutes,
   adjusted,
   balanceNow,
@@ -34,9 +35,7 @@ describe('staff account page', () => {
     renderApp(
       page,
       staffApi({
-        'GET /api/staff/accounts': {
-          body: [{ ...seller, subscriptionStatus: 'past_due', creditDebt: 12, spendingFrozen: true }],
-        },
+        [`GET ${accountPath}`]: { body: accountView({ ...seller, subscriptionStatus: 'past_due', creditDebt: 12, spendingFrozen: true }) },
       }),
     );
     const standing = await within(await screen.findByRole('region', { name: 'Balance' })).findByLabelText('Standing now');

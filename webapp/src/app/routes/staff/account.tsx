@@ -3,7 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { useAccountBalance } from '@/features/staff/api/get-account-balance';
 import { useAccountComparison } from '@/features/staff/api/get-account-comparison';
 import { useAccountHistory } from '@/features/staff/api/get-account-history';
-import { useAccountSearch } from '@/features/staff/api/search-accounts';
+import { summaryOf, useAccount } from '@/features/staff/api/get-account';
 import { AdjustmentForm } from '@/features/staff/components/adjustment-form';
 import { AsOfPicker } from '@/features/staff/components/as-of-picker';
 import { BalanceCard } from '@/features/staff/components/balance-card';
@@ -11,28 +11,28 @@ import { CancelDialog } from '@/features/staff/components/cancel-dialog';
 import { ComparisonCard } from '@/features/staff/components/comparison-card';
 import { endOfDayIso } from '@/features/staff/components/format';
 import { HistoryCard } from '@/features/staff/components/history-card';
+import { PaymentsCard } from '@/features/staff/components/payments-card';
 import { RebuildProjection } from '@/features/staff/components/rebuild-projection';
-import { RefundDialog } from '@/features/staff/components/refund-dialog';
 import { StaffCard } from '@/features/staff/components/staff-card';
 import { ApiError } from '@/lib/api-client';
 import { paths } from '@/config/paths';
 
-/** One account's history, balance and consistency; the as-of day lives in the address (?asOf=yyyy-MM-dd). */
+/** One account's standing, payments, history, balance and consistency; the as-of day lives in the address (?asOf=yyyy-MM-dd). */
 export default function StaffAccountRoute() {
   const { id = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const asOf = endOfDayIso(params.get('asOf'));
   const day = asOf ? params.get('asOf') : null;
 
-  const search = useAccountSearch(id);
-  const account = search.data?.find((a) => a.id === id);
+  const view = useAccount(id);
+  const account = view.data ? summaryOf(view.data) : undefined;
   const history = useAccountHistory(id, asOf);
   const balance = useAccountBalance(id, asOf);
   const comparison = useAccountComparison(id);
 
   // The history hook's own mutate reloads every page loaded so far; a
   // global mutate by key would reload only the first.
-  const afterAdjustment = () => Promise.all([history.mutate(), balance.mutate(), comparison.mutate()]);
+  const afterAdjustment = () => Promise.all([view.mutate(), history.mutate(), balance.mutate(), comparison.mutate()]);
 
   const back = (
     <Link className="link" to={paths.staff}>
@@ -40,7 +40,8 @@ export default function StaffAccountRoute() {
     </Link>
   );
 
-  if (history.error instanceof ApiError && history.error.status === 404) {
+  const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
+  if (notFound(view.error) || notFound(history.error)) {
     return (
       <div className="page">
         {back}
@@ -64,14 +65,14 @@ export default function StaffAccountRoute() {
         <BalanceCard balance={balance} account={account} />
         <ComparisonCard comparison={comparison} />
       </div>
+      <PaymentsCard account={view} onRefunded={afterAdjustment} />
       <HistoryCard history={history} />
       <StaffCard
-        title="Payments"
-        description="Refunds and cancellations go through Stripe; the timeline shows them, with you and your reason, when Stripe confirms."
+        title="Subscription"
+        description="Cancellations go through Stripe; the timeline shows them, with you and your reason, when Stripe confirms."
       >
         <div className="button-row">
-          <RefundDialog accountId={id} onDone={() => Promise.all([afterAdjustment(), search.mutate()])} />
-          <CancelDialog accountId={id} onDone={() => Promise.all([afterAdjustment(), search.mutate()])} />
+          <CancelDialog accountId={id} onDone={afterAdjustment} />
         </div>
       </StaffCard>
       <div className="grid-2">

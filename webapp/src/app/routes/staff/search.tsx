@@ -10,7 +10,14 @@ export default function StaffSearchRoute() {
       <p>
         <Link className="link" to={paths.staffSupport}>
           Support inbox
-        </Link>
+        </Link>{' '}
+        <span className="muted">: the sellers' requests, their replies and status.</span>
+      </p>
+      <p>
+        <Link className="link" to={paths.staffAudit}>
+          Audit trail
+        </Link>{' '}
+        <span className="muted">: who looked at which account, and every staff action.</span>
       </p>
       <StaffCard title="Find an account" description="Part of an email, or a whole account id.">
         <AccountSearch />

@@ -3,6 +3,7 @@ import type { Handler } from '@/testing/fake-api';
 import type { BalanceReport } from '@/features/staff/api/get-account-balance';
 import type { Comparison } from '@/features/staff/api/get-account-comparison';
 import type { HistoryEntry, HistoryPage } from '@/features/staff/api/get-account-history';
+import type { AccountView } from '@/features/staff/api/get-account';
 import type { AccountSummary } from '@/features/staff/api/search-accounts';
 
 /** Fixtures and fake endpoints of the staff console's tests. */
@@ -20,6 +21,8 @@ export const loadStaffRoutes = () =>
     import('./require-staff'),
     import('./search'),
     import('./account'),
+    import('./mfa'),
+    import('./audit'),
   ]);
 
 export const SELLER_ID = '0b6f4c1e-7a51-4c5e-9d0b-1f2a3b4c5d6e';
@@ -38,7 +41,42 @@ export const seller: AccountSummary = {
 };
 
 /** The signed-in staff member, as GET /api/user and the sign-in answer give it. */
-export const staffUser: User = { id: STAFF_ID, email: 'support@example.com', isVerified: true, isStaff: true };
+export const staffUser: User = {
+  id: STAFF_ID,
+  email: 'support@example.com',
+  isVerified: true,
+  isStaff: true,
+  mfa: { required: true, enrolled: true, passed: true },
+};
+
+/** The seller as GET /api/staff/accounts/{id} answers, standing from the summary s. */
+export function accountView(s: AccountSummary = seller): AccountView {
+  return {
+    id: s.id,
+    email: s.email,
+    isVerified: true,
+    isStaff: s.isStaff,
+    createdAt: s.createdAt,
+    subscription: { status: s.subscriptionStatus, id: 'sub_1', periodEnd: '2026-12-20T09:00:00Z', endsAt: s.subscriptionEndsAt ?? null },
+    creditsAvailable: s.creditsAvailable,
+    creditDebt: s.creditDebt ?? 0,
+    spendingFrozen: s.spendingFrozen ?? false,
+    payments: [
+      {
+        id: 'pi_1',
+        kind: 'credits',
+        description: '100 credits',
+        at: '2026-11-21T10:15:30Z',
+        amountCents: 1000,
+        credits: 100,
+        status: 'partially_refunded',
+        refundedCents: 300,
+        refundableCents: 700,
+        refundableCredits: 70,
+      },
+    ],
+  };
+}
 
 export const support: AccountSummary = {
   id: STAFF_ID,
@@ -91,6 +129,7 @@ export function staffApi(overrides: Record<string, Handler> = {}): Record<string
     },
     [`GET ${accountPath}/history`]: ({ url }): { body: HistoryPage } =>
       query(url, 'cursor') === 'p2' ? { body: { entries: [spent] } } : { body: { entries: [registered, purchased], nextCursor: 'p2' } },
+    [`GET ${accountPath}`]: { body: accountView() },
     [`GET ${accountPath}/balance`]: { body: balanceNow },
     [`GET ${accountPath}/comparison`]: { body: consistent },
     ...overrides,

@@ -7,7 +7,7 @@ const page = `/staff/accounts/${SELLER_ID}`;
 describe('refund and cancel from the staff account page', () => {
   beforeAll(loadStaffRoutes, 60_000);
 
-  it('requires a reason, refunds with one Idempotency-Key per dialog, and keeps it when Stripe asks to try again', async () => {
+  it('refunds a payment from its row: requires a reason, one Idempotency-Key per dialog, kept when Stripe asks to try again', async () => {
     let answers = [
       { status: 503, body: { code: 'service_unavailable', message: 'Payments are not responding right now. Please try again in a few seconds.', requestId: 'r1' } },
       { status: 200, body: { status: 'applied', message: 'Refunded $1.99: $1.99 of $9.99 refunded in total' } },
@@ -22,9 +22,11 @@ describe('refund and cancel from the staff account page', () => {
         },
       }),
     );
-    await app.user.click(await screen.findByRole('button', { name: 'Refund a payment' }));
+    const payments = await screen.findByRole('region', { name: 'Payments table' });
+    await app.user.click(await within(payments).findByRole('button', { name: 'Refund pi_1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Refund a payment' });
-    await app.user.type(screen.getByLabelText('Payment id'), 'pi_sim_abc');
+    expect(screen.getByLabelText('Payment id')).toHaveValue('pi_1');
+    expect(screen.getByText(/at most 70\)/)).toBeInTheDocument();
     await app.user.type(screen.getByLabelText('Credits to refund'), '0');
     await app.user.click(screen.getByRole('button', { name: 'Refund' }));
     expect(await screen.findByText('A reason of 3 to 500 characters is required')).toBeInTheDocument();
@@ -43,8 +45,8 @@ describe('refund and cancel from the staff account page', () => {
     expect(await findToast('Refund recorded')).toBeInTheDocument();
     const calls = app.callsTo('POST', `${accountPath}/refunds`);
     expect(calls.map((c) => c.body)).toEqual([
-      { paymentId: 'pi_sim_abc', credits: 20, reason: 'Sync failed' },
-      { paymentId: 'pi_sim_abc', credits: 20, reason: 'Sync failed' },
+      { paymentId: 'pi_1', credits: 20, reason: 'Sync failed' },
+      { paymentId: 'pi_1', credits: 20, reason: 'Sync failed' },
     ]);
     expect(calls[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(calls[1].headers['idempotency-key']).toBe(calls[0].headers['idempotency-key']);

@@ -6,6 +6,7 @@ import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
 import { REDIRECT_AFTER_LOGIN_MS } from '@/lib/constants';
 import { loginSchema, type LoginInput } from '@/lib/auth-api/login';
+import { needsStaffMfa } from '@/lib/auth-api/types';
 import { paths } from '@/config/paths';
 
 export function LoginForm() {
@@ -22,7 +23,13 @@ export function LoginForm() {
   const onSubmit = handleSubmit(async (values) => {
     const result = await signIn(values);
     if (!result.success) return;
-    const target = !result.user?.isVerified ? paths.verifyEmail : from && from !== paths.login ? from : paths.dashboard;
+    const target = !result.user?.isVerified
+      ? paths.verifyEmail
+      : needsStaffMfa(result.user)
+        ? paths.staffMfa
+        : from && from !== paths.login
+          ? from
+          : paths.dashboard;
     await new Promise((resolve) => setTimeout(resolve, REDIRECT_AFTER_LOGIN_MS));
     navigate(target, { replace: true });
   });

@@ -23,6 +23,12 @@ export type AdjustmentInput = z.output<typeof adjustmentSchema>;
 
 export type AdjustmentResponse = { balance: number; position: number };
 
-/** Grants (credits > 0) or removes (credits < 0) credits as the signed-in staff member. */
-export const createAdjustment = (accountId: string, input: AdjustmentInput) =>
-  api.post<AdjustmentResponse>(`/api/staff/accounts/${encodeURIComponent(accountId)}/adjustments`, input);
+/**
+ * Grants (credits > 0) or removes (credits < 0) credits as the signed-in
+ * staff member. idempotencyKey is the same for a retry of the same
+ * adjustment (the server grants once), new for the next one.
+ */
+export const createAdjustment = (accountId: string, input: AdjustmentInput, idempotencyKey: string) =>
+  api.post<AdjustmentResponse>(`/api/staff/accounts/${encodeURIComponent(accountId)}/adjustments`, input, {
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });

@@ -33,5 +33,5 @@ export type StaffActionResponse = {
  */
 export const createRefund = (accountId: string, input: RefundInput, idempotencyKey: string) =>
   api.post<StaffActionResponse>(`/api/staff/accounts/${encodeURIComponent(accountId)}/refunds`, input, {
-    'Idempotency-Key': idempotencyKey,
+    headers: { 'Idempotency-Key': idempotencyKey },
   });

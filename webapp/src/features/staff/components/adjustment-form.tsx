@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { InputField, TextareaField } from '@/components/ui/form-field';
@@ -15,6 +16,11 @@ import { formatCredits } from './format';
 /**
  * Grants or removes credits on the account as the signed-in staff member.
  * onRecorded reloads what the adjustment changed (the page owns those queries).
+ *
+ * Each adjustment carries an Idempotency-Key made when the form is filled:
+ * a double click, or a retry after a failure or a lost answer, sends the
+ * same key and the server grants once; a recorded adjustment, or changed
+ * credits or reason, gets a new key.
  */
 export function AdjustmentForm({ accountId, onRecorded }: { accountId: string; onRecorded: () => Promise<unknown> }) {
   const {
@@ -28,9 +34,14 @@ export function AdjustmentForm({ accountId, onRecorded }: { accountId: string; o
     defaultValues: { credits: '', reason: '' },
   });
 
+  const attempt = useRef<{ key: string; sent: string } | null>(null);
+
   const onSubmit = handleSubmit(async (values) => {
+    const sent = JSON.stringify(values);
+    if (attempt.current?.sent !== sent) attempt.current = { key: crypto.randomUUID(), sent };
     try {
-      const { balance } = await createAdjustment(accountId, values);
+      const { balance } = await createAdjustment(accountId, values, attempt.current.key);
+      attempt.current = null;
       reset();
       toast({
         title: 'Adjustment recorded',

@@ -12,18 +12,21 @@ import { createRefund, refundSchema, type RefundForm, type RefundInput } from '.
 const FIELDS = ['paymentId', 'credits', 'reason'] as const;
 
 /**
- * Refunds a payment, wholly or the price of some of its credits, through the
- * payment provider. One Idempotency-Key per opening of the dialog: trying
- * again after an outage refunds once. paymentId fixes the payment (a row of
- * the account's payments); without it the staff member types its id.
+ * Refunds payment paymentId (a row of the account's payments, whose button
+ * reads "Refund" and is named "Refund <paymentId>"), wholly or the price of
+ * some of its credits (at most refundableCredits), through the payment
+ * provider. One Idempotency-Key per opening of the dialog: trying again
+ * after an outage refunds once.
  */
 export function RefundDialog({
   accountId,
   paymentId,
+  refundableCredits,
   onDone,
 }: {
   accountId: string;
-  paymentId?: string;
+  paymentId: string;
+  refundableCredits: number;
   onDone: () => Promise<unknown>;
 }) {
   const [open, setOpen] = useState(false);
@@ -36,13 +39,13 @@ export function RefundDialog({
     formState: { errors, isSubmitting },
   } = useForm<RefundForm, unknown, RefundInput>({
     resolver: zodResolver(refundSchema),
-    defaultValues: { paymentId: paymentId ?? '', credits: '', reason: '' },
+    defaultValues: { paymentId, credits: '', reason: '' },
   });
 
   const openDialog = (next: boolean) => {
     if (next) {
       setKey(crypto.randomUUID());
-      reset({ paymentId: paymentId ?? '', credits: '', reason: '' });
+      reset({ paymentId, credits: '', reason: '' });
     }
     setOpen(next);
   };
@@ -73,8 +76,8 @@ export function RefundDialog({
 
   return (
     <>
-      <Button variant="outline" onClick={() => openDialog(true)}>
-        Refund a payment
+      <Button variant="outline" onClick={() => openDialog(true)} aria-label={`Refund ${paymentId}`}>
+        Refund
       </Button>
       <Dialog
         open={open}
@@ -85,15 +88,14 @@ export function RefundDialog({
         <form className="form" onSubmit={onSubmit} noValidate>
           <InputField
             label="Payment id"
-            hint="The PaymentIntent of a credit pack (pi_…) or the invoice of a subscription cycle (in_…)."
-            readOnly={paymentId !== undefined}
+            readOnly
             error={errors.paymentId}
             registration={register('paymentId')}
           />
           <InputField
             label="Credits to refund"
             inputMode="numeric"
-            hint="Refunds the price of this many of its credits; leave empty to refund all that is left."
+            hint={`Refunds the price of this many of its credits (at most ${refundableCredits}); leave empty to refund all that is left.`}
             error={errors.credits}
             registration={register('credits')}
           />
