@@ -241,7 +241,7 @@ func TestBatchDecidersSeeTheirOwnRequest(t *testing.T) {
 // after it, in order.
 func TestBatcherPipelinesBatchesOfOtherStreams(t *testing.T) {
 	s := eventstore.New(testdb.New(t))
-	b := s.NewBatcher(eventstore.BatcherOptions{InFlight: 2})
+	b := s.NewBatcher(eventstore.BatcherOptions{InFlight: 2, PipelineMin: 1})
 	defer b.Close()
 	ctx := context.Background()
 	release := make(chan struct{})
@@ -286,5 +286,50 @@ func TestBatcherPipelinesBatchesOfOtherStreams(t *testing.T) {
 	recs, err := s.ReadStream(ctx, "s-1", 0, 0)
 	if err != nil || len(recs) != 2 || recs[0].Type != "Slow" || recs[1].Type != "After" {
 		t.Fatalf("s-1 = %+v, %v", recs, err)
+	}
+}
+
+// TestBatcherPipelinesOnlyWorthwhileBatches: beside a running batch, a
+// batch starts only once it has PipelineMin commands; a smaller one waits.
+func TestBatcherPipelinesOnlyWorthwhileBatches(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	b := s.NewBatcher(eventstore.BatcherOptions{InFlight: 2, PipelineMin: 2})
+	defer b.Close()
+	ctx := context.Background()
+	release, started := make(chan struct{}), make(chan struct{})
+	slowDone := make(chan error, 1)
+	go func() {
+		_, err := b.Update(ctx, "slow", eventstore.UpdateOptions{}, func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+			close(started)
+			<-release
+			return decideAppend("Slow")(ctx, tx, snap)
+		})
+		slowDone <- err
+	}()
+	<-started
+	done := make(chan string, 2)
+	update := func(stream string) {
+		if _, err := b.Update(ctx, stream, eventstore.UpdateOptions{}, decideAppend("E")); err != nil {
+			t.Error(err)
+		}
+		done <- stream
+	}
+	go update("a")
+	select {
+	case st := <-done:
+		t.Fatalf("a lone command (%s) ran beside the running batch", st)
+	case <-time.After(300 * time.Millisecond):
+	}
+	go update("b")
+	for range 2 { // the two make a batch worth running beside the slow one
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a batch of PipelineMin commands waited for the running one")
+		}
+	}
+	close(release)
+	if err := <-slowDone; err != nil {
+		t.Fatal(err)
 	}
 }

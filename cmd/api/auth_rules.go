@@ -65,16 +65,3 @@ func confirmProblem(password string, confirm *string, problems map[string]string
 		problems["confirmPassword"] = msgPasswordsDiffer
 	}
 }
-
-// validCode reports whether s is a 6-digit verification code.
-func validCode(s string) bool {
-	if len(s) != 6 {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/auth"
 )
 
 type verifyRequest struct {
@@ -13,7 +14,7 @@ type verifyRequest struct {
 
 // Valid implements validator.
 func (q verifyRequest) Valid(context.Context) map[string]string {
-	if !validCode(q.Code) {
+	if !auth.IsSixDigits(q.Code) {
 		return map[string]string{"code": msgCode}
 	}
 	return nil

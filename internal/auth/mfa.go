@@ -134,7 +134,7 @@ func (s *Store) VerifyMFA(ctx context.Context, sess Session, code string, now ti
 	}
 	var v MFAVerified
 	code = normalizeMFACode(code)
-	if isSixDigits(code) {
+	if IsSixDigits(code) {
 		secret, err := s.sealer.Decrypt(sealed)
 		if err != nil {
 			return MFAVerified{}, err
@@ -249,7 +249,9 @@ func normalizeMFACode(code string) string {
 	return strings.ToLower(strings.NewReplacer(" ", "", "-", "", "\t", "").Replace(strings.TrimSpace(code)))
 }
 
-func isSixDigits(s string) bool {
+// IsSixDigits reports whether s is six ASCII digits: the shape of an
+// email verification code and of a TOTP code.
+func IsSixDigits(s string) bool {
 	if len(s) != 6 {
 		return false
 	}
