@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/testing/accountstest"

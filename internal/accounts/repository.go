@@ -77,7 +77,9 @@ type SpendCommand func(ctx context.Context, q eventstore.Querier, a *domain.Acco
 // is one, else as Update. Either way it is one command with its own
 // answer, refusal and idempotency key.
 func (r *Repository) Spend(ctx context.Context, id string, opts eventstore.UpdateOptions, cmd SpendCommand) (eventstore.Result, error) {
-	asCommand := func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) { return cmd(ctx, tx, a, now) }
+	asCommand := func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+		return cmd(ctx, tx, a, now)
+	}
 	if r.batcher == nil {
 		return r.Update(ctx, id, opts, asCommand)
 	}
