@@ -10,8 +10,26 @@ type PaidPayment struct {
 	RefundedCents int64
 }
 
-// RefundableCents is what can still be refunded.
-func (p PaidPayment) RefundableCents() int64 { return max(p.AmountCents-p.RefundedCents, 0) }
+// RefundableCents is what can still be refunded: the amount not refunded
+// yet of a paid, partly refunded or needs-review payment; nothing of one
+// refunded in full, disputed or charged back.
+func (p PaidPayment) RefundableCents() int64 {
+	switch p.Status {
+	case PaymentPaid, PaymentPartiallyRefunded, PaymentNeedsReview:
+		return max(p.AmountCents-p.RefundedCents, 0)
+	}
+	return 0
+}
+
+// RefundableCredits is what a refund of RefundableCents takes back: the
+// credits not yet taken back by the refunds so far (the domain's rounding,
+// RefundPayment's).
+func (p PaidPayment) RefundableCredits() int64 {
+	if p.RefundableCents() == 0 {
+		return 0
+	}
+	return p.Credits - creditsOfRefund(p.Credits, p.AmountCents, p.RefundedCents)
+}
 
 // Disputed reports whether a dispute decides the payment's money: the
 // provider refuses refunds of a disputed charge.

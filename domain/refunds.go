@@ -70,11 +70,9 @@ func (a *Account) RefundPayment(paymentID string, refundedCents int64, now time.
 	}
 	refundedCents = min(refundedCents, p.AmountCents)
 	a.expireDue(now)
-	status, share := PaymentPartiallyRefunded, p.Credits
+	status, share := PaymentPartiallyRefunded, creditsOfRefund(p.Credits, p.AmountCents, refundedCents)
 	if refundedCents >= p.AmountCents {
 		status = PaymentRefundedInFull
-	} else if p.AmountCents > 0 {
-		share = (p.Credits*refundedCents + p.AmountCents/2) / p.AmountCents // to the nearest credit
 	}
 	if p.Status == PaymentDisputed || p.Status == PaymentChargedBack {
 		status = p.Status // the dispute's status stays shown
@@ -82,6 +80,16 @@ func (a *Account) RefundPayment(paymentID string, refundedCents int64, now time.
 	a.record(PaymentRefunded{PaymentID: paymentID, AmountCents: refundedCents, Status: status}, now)
 	a.revoke(paymentID, share-p.Revoked, RevokedForRefund, now)
 	return nil
+}
+
+// creditsOfRefund is the share of a payment's credits that refundedCents
+// of its amountCents take back, to the nearest credit (all of them for a
+// refund in full).
+func creditsOfRefund(credits, amountCents, refundedCents int64) int64 {
+	if refundedCents >= amountCents || amountCents <= 0 {
+		return credits
+	}
+	return (credits*refundedCents + amountCents/2) / amountCents
 }
 
 // OpenDispute records dispute disputeID of the paid payment paymentID:

@@ -81,6 +81,10 @@ func handleStaffRefund(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
+		if idem.key == "" {
+			writeError(w, r, d.Log, invalid(map[string]string{"Idempotency-Key": "An Idempotency-Key header is required: one per refund, the same on a retry"}))
+			return
+		}
 		out, err := d.Commands.StaffRefund.Handle(r.Context(), command.StaffRefund{
 			StaffID: currentSession(r.Context()).AccountID, AccountID: id, PaymentID: strings.TrimSpace(req.PaymentID),
 			Credits: req.Credits, Reason: strings.TrimSpace(req.Reason), IdempotencyKey: idem.key, RequestID: requestID(r.Context()),

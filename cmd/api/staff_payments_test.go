@@ -114,7 +114,11 @@ func TestStaffRefundSimulated(t *testing.T) {
 	pi := s.paidPack(100) // $9.99
 	refunds := "/api/staff/accounts/" + s.customer.ID + "/refunds"
 
-	if r := s.staffPost("/api/staff/accounts/"+s.staff.ID+"/refunds", "", map[string]any{"paymentId": pi, "reason": "Testing myself"}); r.status != 403 ||
+	if r := s.staffPost(refunds, "", map[string]any{"paymentId": pi, "reason": "No key"}); r.status != 400 ||
+		!strings.Contains(r.message(t), "Idempotency-Key header is required") {
+		t.Fatalf("a refund without an Idempotency-Key = %d %s", r.status, r.body)
+	}
+	if r := s.staffPost("/api/staff/accounts/"+s.staff.ID+"/refunds", "self-1", map[string]any{"paymentId": pi, "reason": "Testing myself"}); r.status != 403 ||
 		r.errorCode(t) != CodeStaffOwnAccount || !strings.Contains(r.message(t), "their own account") {
 		t.Fatalf("refund of one's own account = %d %s", r.status, r.body)
 	}
@@ -133,7 +137,7 @@ func TestStaffRefundSimulated(t *testing.T) {
 		{map[string]any{"reason": "Goodwill"}, 400, "The payment to refund is required"},
 		{map[string]any{"paymentId": "pi_unknown", "reason": "Goodwill"}, 404, "This account has no paid payment pi_unknown"},
 	} {
-		if r := s.staffPost(refunds, "", c.body); r.status != c.status || r.message(t) != c.want {
+		if r := s.staffPost(refunds, "bad-input", c.body); r.status != c.status || r.message(t) != c.want {
 			t.Errorf("%v = %d %s", c.body, r.status, r.body)
 		}
 	}

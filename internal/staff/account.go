@@ -105,15 +105,8 @@ func (c *Console) Account(ctx context.Context, id string) (AccountView, error) {
 func paymentView(a *domain.Account, p domain.PaymentRecorded, at time.Time) PaymentView {
 	v := PaymentView{ID: p.PaymentID, Kind: p.Kind, Description: p.Description, At: at, AmountCents: p.AmountCents,
 		Credits: p.Credits, Status: a.PaymentStatus(p.PaymentID), RefundedCents: a.RefundedCents(p.PaymentID)}
-	switch v.Status {
-	case domain.PaymentPaid, domain.PaymentPartiallyRefunded, domain.PaymentNeedsReview:
-		v.RefundableCents = max(0, v.AmountCents-v.RefundedCents)
-	}
-	if v.AmountCents > 0 && v.RefundableCents > 0 {
-		// The domain's rounding (RefundPayment): the refunded share to the
-		// nearest credit.
-		taken := (v.Credits*v.RefundedCents + v.AmountCents/2) / v.AmountCents
-		v.RefundableCredits = v.Credits - taken
+	if paid, ok := a.Paid(p.PaymentID); ok {
+		v.RefundableCents, v.RefundableCredits = paid.RefundableCents(), paid.RefundableCredits()
 	}
 	return v
 }
