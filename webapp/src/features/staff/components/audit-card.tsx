@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
 import type { SWRInfiniteResponse } from 'swr/infinite';
-import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { serverMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { paths } from '@/config/paths';
 import type { AuditPage } from '../api/get-audit';
 import { STAFF_TIME_FORMAT } from './format';
+import { LoadMore } from './load-more';
 import { StaffCard } from './staff-card';
 import './staff.css';
 
@@ -60,13 +60,7 @@ export function AuditCard({ audit }: { audit: SWRInfiniteResponse<AuditPage> }) 
             </table>
           </div>
         ))}
-      {last?.nextCursor && (
-        <div className="staff-more">
-          <Button variant="outline" busy={loadingMore} onClick={() => setSize(size + 1)}>
-            Load more
-          </Button>
-        </div>
-      )}
+      <LoadMore show={Boolean(last?.nextCursor)} busy={loadingMore} onLoad={() => void setSize(size + 1)} />
     </StaffCard>
   );
 }

@@ -1,10 +1,10 @@
 import type { SWRInfiniteResponse } from 'swr/infinite';
-import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDate } from '@/lib/format';
 import type { HistoryPage } from '../api/get-account-history';
 import { CreditChange } from './credit-change';
 import { formatCredits, STAFF_TIME_FORMAT } from './format';
+import { LoadMore } from './load-more';
 import { StaffCard } from './staff-card';
 import './staff.css';
 
@@ -59,13 +59,7 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
             </table>
           </div>
         ))}
-      {last?.nextCursor && (
-        <div className="staff-more">
-          <Button variant="outline" busy={loadingMore} onClick={() => setSize(size + 1)}>
-            Load more
-          </Button>
-        </div>
-      )}
+      <LoadMore show={Boolean(last?.nextCursor)} busy={loadingMore} onLoad={() => void setSize(size + 1)} />
     </StaffCard>
   );
 }

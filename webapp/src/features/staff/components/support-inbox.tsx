@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
@@ -8,6 +7,7 @@ import { paths } from '@/config/paths';
 import { SUPPORT_STATUSES, useSupportInbox, type SupportStatus } from '../api/get-support-inbox';
 import { formatDate } from '@/lib/format';
 import { formatCredits, STAFF_TIME_FORMAT } from './format';
+import { LoadMore } from './load-more';
 import { SupportStatusBadge } from './support-status-badge';
 
 /** Support requests newest first, of the chosen status, each with its seller's account. */
@@ -84,13 +84,7 @@ export function SupportInbox({ status, onStatus }: { status: SupportStatus | '';
           </table>
         </div>
       )}
-      {more && (
-        <div>
-          <Button variant="outline" busy={inbox.isValidating} onClick={() => void inbox.setSize(inbox.size + 1)}>
-            Load more
-          </Button>
-        </div>
-      )}
+      <LoadMore show={Boolean(more)} busy={inbox.isValidating} onLoad={() => void inbox.setSize(inbox.size + 1)} />
     </div>
   );
 }
