@@ -42,6 +42,7 @@ type Catalog struct {
 	Packages               []Package `json:"packages"`
 	CustomCreditPriceCents int64     `json:"customCreditPriceCents"`
 	MinCustomCredits       int64     `json:"minCustomCredits"`
+	MinCustomPriceCents    int64     `json:"minCustomPriceCents"` // the price of MinCustomCredits, for the webapp's minimum message
 	MaxCustomCredits       int64     `json:"maxCustomCredits"`
 }
 
@@ -63,17 +64,20 @@ func Packages() []Package {
 // Get returns the whole catalogue.
 func Get() Catalog {
 	return Catalog{Plan: MonthlyPlan(), Packages: Packages(), CustomCreditPriceCents: CustomCreditPriceCents,
-		MinCustomCredits: MinCustomCredits, MaxCustomCredits: MaxCustomCredits}
+		MinCustomCredits: MinCustomCredits, MinCustomPriceCents: minCustomPriceCents, MaxCustomCredits: MaxCustomCredits}
 }
 
 // InvalidAmount is the spec's message for a credit amount that is not a
 // positive whole number within bounds.
 const InvalidAmount = "Please select a valid credit amount."
 
+// minCustomPriceCents is what MinCustomCredits cost: $0.50.
+const minCustomPriceCents = MinCustomCredits * CustomCreditPriceCents
+
 // MinimumPurchase is the message for a positive amount below
 // MinCustomCredits: "The minimum purchase is 5 credits ($0.50)."
 func MinimumPurchase() string {
-	return fmt.Sprintf("The minimum purchase is %d credits (%s).", MinCustomCredits, Dollars(MinCustomCredits*CustomCreditPriceCents))
+	return fmt.Sprintf("The minimum purchase is %d credits (%s).", MinCustomCredits, Dollars(minCustomPriceCents))
 }
 
 // Dollars is how every text shows an amount of cents: "$29.99", "$0.50",

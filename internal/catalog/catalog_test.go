@@ -30,8 +30,11 @@ func TestPriceCents(t *testing.T) {
 	if MinCustomCredits*CustomCreditPriceCents < StripeMinimumChargeCents || (MinCustomCredits-1)*CustomCreditPriceCents >= StripeMinimumChargeCents {
 		t.Errorf("MinCustomCredits = %d is not the fewest credits Stripe charges for", MinCustomCredits)
 	}
-	if c := Get(); c.MinCustomCredits != 5 {
-		t.Errorf("catalogue minCustomCredits = %d", c.MinCustomCredits)
+	if c := Get(); c.MinCustomCredits != 5 || c.MinCustomPriceCents != 50 {
+		t.Errorf("catalogue minCustomCredits = %d, minCustomPriceCents = %d", c.MinCustomCredits, c.MinCustomPriceCents)
+	}
+	if got, err := PriceCents(MinCustomCredits); err != nil || got != Get().MinCustomPriceCents {
+		t.Errorf("PriceCents(MinCustomCredits) = %d, %v; the catalogue says %d", got, err, Get().MinCustomPriceCents)
 	}
 	if p := MonthlyPlan(); p.PriceCents != 2999 || p.Credits != 500 {
 		t.Fatalf("plan = %+v", p)

@@ -1,4 +1,5 @@
 import useSWR, { type SWRConfiguration } from 'swr';
+import { accountKeys } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
 
 export type SubscriptionStatus = 'active' | 'inactive' | 'cancelling' | 'cancelled' | 'past_due';
@@ -21,7 +22,7 @@ export type Profile = {
   veroChecks: number;
 };
 
-export const profileKey = '/api/user/profile';
+export const profileKey = accountKeys.profile;
 
 export const getProfile = () => api.get<Profile>(profileKey);
 

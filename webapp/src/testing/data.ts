@@ -78,6 +78,7 @@ export const plans: Plans = {
   ],
   customCreditPriceCents: 10,
   minCustomCredits: 5,
+  minCustomPriceCents: 50,
   maxCustomCredits: 100000,
 };
 

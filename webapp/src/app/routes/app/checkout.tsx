@@ -1,18 +1,14 @@
 import { useEffect } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { useSWRConfig } from 'swr';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { parseCredits } from '@/features/credits/api/parse-credits';
-import { purchaseCredits } from '@/features/credits/api/purchase-credits';
+import { usePurchaseCredits } from '@/features/credits/api/purchase-credits';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
-import { priceForCredits, usePlans } from '@/lib/plans';
-import { profileKey } from '@/lib/profile';
-import { transactionsKey } from '@/features/transactions/api/get-transactions';
 import { serverMessage } from '@/lib/api-client';
 import { centsToDollars, formatCents } from '@/lib/format';
 import { paths } from '@/config/paths';
@@ -33,13 +29,12 @@ export default function CheckoutRoute() {
 
 function Checkout({ credits }: { credits: number }) {
   const navigate = useNavigate();
-  const { mutate } = useSWRConfig();
-  const { data: plans } = usePlans();
+  const { purchase, onPaid } = usePurchaseCredits();
   // Stripe.js first: no PaymentIntent is created for a form that cannot show.
   const provider = usePaymentProvider();
   const session = usePaymentSession(
     provider.ready ? String(credits) : null,
-    () => purchaseCredits(credits),
+    () => purchase(credits),
     (error) => {
       toast({
         title: 'Error',
@@ -50,7 +45,9 @@ function Checkout({ credits }: { credits: number }) {
     },
   );
 
-  const amountCents = session?.amountCents ?? (plans ? priceForCredits(plans, credits) : null);
+  // The server prices the purchase (its answer's amountCents): the page
+  // does not work the price out again.
+  const amountCents = session?.amountCents ?? null;
 
   return (
     <div className="page narrow">
@@ -80,12 +77,7 @@ function Checkout({ credits }: { credits: number }) {
               onCancel={() => navigate(paths.dashboard)}
               onSucceeded={() => {
                 toast({ title: 'Payment Successful', description: 'Your credits have been added to your account.', variant: 'success' });
-                // No hook on this page reads the profile or the transactions,
-                // so mutate(key) alone would find nothing to revalidate and the
-                // dashboard would show the cached, pre-payment figures. Dropping
-                // the cached values makes their next reader fetch them.
-                void mutate(profileKey, undefined, { revalidate: true });
-                void mutate(transactionsKey, undefined, { revalidate: true });
+                void onPaid();
               }}
               onFailed={(message) =>
                 toast({

@@ -64,7 +64,7 @@ describe('dashboard', () => {
       await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
       const custom = await screen.findByLabelText('Custom amount (credits)');
       await app.user.type(custom, '250');
-      expect(screen.getByText(/total \$25\.00/)).toBeInTheDocument();
+      expect(screen.getByText('$0.10 per credit, at least 5 credits')).toBeInTheDocument();
       await app.user.click(screen.getByRole('radio', { name: /500 credits/ }));
       expect(custom).toHaveValue(null);
       await app.user.type(custom, '7');

@@ -1,6 +1,5 @@
 import { Navigate, useNavigate } from 'react-router';
 import { useEffect, useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
@@ -10,8 +9,8 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
 import { usePlans } from '@/lib/plans';
-import { canSubscribe, normalizeStatus, profileKey, useProfile } from '@/lib/profile';
-import { createSubscription } from '@/features/subscription/api/subscription';
+import { canSubscribe, normalizeStatus, useProfile } from '@/lib/profile';
+import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
 import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';
 import { serverMessage } from '@/lib/api-client';
@@ -55,11 +54,11 @@ function AlreadySubscribed({ status }: { status: keyof typeof ALREADY }) {
 
 function Subscribe({ onPaid }: { onPaid: () => void }) {
   const navigate = useNavigate();
-  const { mutate } = useSWRConfig();
+  const { create, onPaid: refetchPaid } = useCreateSubscription();
   const { data: plans, error: plansError, mutate: refetchPlans } = usePlans();
   // Stripe.js first: no subscription is created for a form that cannot show.
   const provider = usePaymentProvider();
-  const session = usePaymentSession(provider.ready ? 'subscription' : null, createSubscription, (error) => {
+  const session = usePaymentSession(provider.ready ? 'subscription' : null, create, (error) => {
     toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create subscription.', variant: 'destructive' });
     navigate(paths.dashboard, { replace: true });
   });
@@ -91,7 +90,7 @@ function Subscribe({ onPaid }: { onPaid: () => void }) {
               onCancel={() => navigate(paths.dashboard)}
               {...subscriptionPaymentCallbacks(() => {
                 onPaid();
-                void mutate(profileKey);
+                void refetchPaid();
               })}
             />
           ) : (

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Faq } from '@/components/ui/faq';
@@ -11,9 +10,9 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
 import { usePlans, type Plans } from '@/lib/plans';
-import { canSubscribe, normalizeStatus, profileKey, useProfile } from '@/lib/profile';
+import { canSubscribe, normalizeStatus, useProfile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
-import { createSubscription } from '@/features/subscription/api/subscription';
+import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { CancelSubscriptionDialog } from '@/features/subscription/components/cancel-subscription-dialog';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
 import { ResumeSubscriptionButton } from '@/features/subscription/components/resume-subscription-button';
@@ -152,15 +151,15 @@ export default function SubscriptionRoute() {
  * loads first, then the subscription is created and its payment form shown.
  */
 function InlineSubscribe({ plans, onClose }: { plans: Plans | undefined; onClose: () => void }) {
-  const { mutate } = useSWRConfig();
+  const { create, onPaid } = useCreateSubscription();
   const provider = usePaymentProvider();
-  const session = usePaymentSession(provider.ready ? 'subscription' : null, createSubscription, (error) => {
+  const session = usePaymentSession(provider.ready ? 'subscription' : null, create, (error) => {
     toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to set up subscription.', variant: 'destructive' });
     onClose();
   });
   const callbacks = subscriptionPaymentCallbacks(() => {
     onClose();
-    void mutate(profileKey);
+    void onPaid();
   });
 
   return (

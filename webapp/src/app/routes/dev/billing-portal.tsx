@@ -57,8 +57,8 @@ export default function BillingPortalRoute() {
         )}
         {(status === 'inactive' || status === 'cancelled') && <p className="muted">No subscription is running.</p>}
         <div className="actions">
-          {status === 'past_due' && <PayOpenInvoiceButton onDone={refetchTransactions} />}
-          {status === 'cancelling' && <ResumeSubscriptionButton onResumed={refetchTransactions} />}
+          {status === 'past_due' && <PayOpenInvoiceButton />}
+          {status === 'cancelling' && <ResumeSubscriptionButton />}
           {(status === 'active' || status === 'past_due') && (
             <Button variant="destructive" onClick={() => setCancelOpen(true)}>
               Cancel Subscription

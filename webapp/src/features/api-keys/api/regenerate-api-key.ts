@@ -1,6 +1,5 @@
-import { useSWRConfig } from 'swr';
+import { accountKeys, useRefetchAccount } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
-import { profileKey } from '@/lib/profile';
 
 export type RegenerateApiKeyResponse = { apiKey: string; message: string };
 
@@ -8,10 +7,10 @@ export const regenerateApiKey = () => api.post<RegenerateApiKeyResponse>('/api/u
 
 /** Regenerates the key, then refetches the profile that shows it. */
 export function useRegenerateApiKey() {
-  const { mutate } = useSWRConfig();
+  const refetch = useRefetchAccount();
   return async () => {
     const response = await regenerateApiKey();
-    await mutate(profileKey);
+    await refetch(accountKeys.profile);
     return response;
   };
 }

@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast-store';
-import { profileKey } from '@/lib/profile';
 import { serverMessage } from '@/lib/api-client';
-import { cancelSubscription } from '../api/subscription';
+import { useCancelSubscription } from '../api/subscription';
 
 /**
  * Confirms a cancellation. An active subscription ends with its billing
@@ -22,13 +20,12 @@ export function CancelSubscriptionDialog({
   immediate?: boolean;
 }) {
   const [pending, setPending] = useState(false);
-  const { mutate } = useSWRConfig();
+  const cancelSubscription = useCancelSubscription();
 
   async function onConfirm() {
     setPending(true);
     try {
       await cancelSubscription();
-      await mutate(profileKey);
       toast({
         title: 'Subscription Cancelled',
         description: 'Your subscription has been cancelled successfully.',

@@ -1,27 +1,18 @@
 import { useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { Button, type ButtonVariant } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast-store';
 import { serverMessage } from '@/lib/api-client';
-import { profileKey } from '@/lib/profile';
-import { resumeSubscription } from '../api/subscription';
+import { useResumeSubscription } from '../api/subscription';
 
-/** Undoes a pending cancellation; the profile is refetched (active again). */
-export function ResumeSubscriptionButton({
-  variant = 'primary',
-  onResumed,
-}: {
-  variant?: ButtonVariant;
-  onResumed?: () => void | Promise<unknown>;
-}) {
+/** Undoes a pending cancellation; the hook refetches the profile (active again). */
+export function ResumeSubscriptionButton({ variant = 'primary' }: { variant?: ButtonVariant }) {
   const [pending, setPending] = useState(false);
-  const { mutate } = useSWRConfig();
+  const resumeSubscription = useResumeSubscription();
 
   async function onClick() {
     setPending(true);
     try {
       const { message } = await resumeSubscription();
-      await Promise.all([mutate(profileKey), onResumed?.()]);
       toast({
         title: 'Subscription Resumed',
         description: message || 'Your subscription will renew as usual.',

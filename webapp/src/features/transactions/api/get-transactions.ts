@@ -1,4 +1,5 @@
 import useSWR, { type SWRConfiguration } from 'swr';
+import { accountKeys } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
 
 export type Transaction = {
@@ -12,7 +13,7 @@ export type Transaction = {
   invoiceUrl?: string | null;
 };
 
-export const transactionsKey = '/api/transactions';
+export const transactionsKey = accountKeys.transactions;
 
 export const getTransactions = () => api.get<Transaction[]>(transactionsKey);
 

@@ -1,4 +1,5 @@
 import useSWR, { type SWRConfiguration } from 'swr';
+import { accountKeys } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
 
 export type UsageRow = {
@@ -15,7 +16,7 @@ export type UsageStatistics = {
   rows: UsageRow[];
 };
 
-export const usageStatisticsKey = '/api/usage-statistics';
+export const usageStatisticsKey = accountKeys.usageStatistics;
 
 export const getUsageStatistics = () => api.get<UsageStatistics>(usageStatisticsKey);
 
