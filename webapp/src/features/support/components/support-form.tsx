@@ -1,15 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { useSWRConfig } from 'swr';
 import { Button } from '@/components/ui/button';
 import { InputField, TextareaField } from '@/components/ui/form-field';
 import { toast } from '@/components/ui/toast-store';
 import { serverMessage } from '@/lib/api-client';
-import { createSupportRequest, supportRequestSchema, type SupportRequestInput } from '../api/create-support-request';
-import { supportRequestsKey } from '../api/get-support-requests';
+import { supportRequestSchema, useSendSupportRequest, type SupportRequestInput } from '../api/create-support-request';
 
 export function SupportForm() {
-  const { mutate } = useSWRConfig();
+  const send = useSendSupportRequest();
   const {
     register,
     handleSubmit,
@@ -22,14 +20,13 @@ export function SupportForm() {
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await createSupportRequest(values);
+      await send(values);
       toast({
         title: 'Support Request Submitted',
         description: "We've received your message and will respond within 24 hours.",
         variant: 'success',
       });
       reset();
-      await mutate(supportRequestsKey);
     } catch (error) {
       toast({
         title: 'Error',
