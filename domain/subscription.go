@@ -49,8 +49,20 @@ func (a *Account) SubscriptionChangedAt() *time.Time {
 // A past due subscription has none until its invoice is paid
 // (docs/payments.md, grace period).
 func (a *Account) HasPremiumAccess(now time.Time) bool {
-	st := a.SubscriptionStatusAt(now)
-	return st == StatusActive || st == StatusCancelling
+	return StatusHasPremiumAccess(a.SubscriptionStatusAt(now))
+}
+
+// StatusHasPremiumAccess reports whether a subscription in status gives
+// the plan's benefits: active, or cancelling before its end.
+func StatusHasPremiumAccess(status string) bool {
+	return status == StatusActive || status == StatusCancelling
+}
+
+// StatusAllowsSubscribing reports whether a seller whose subscription is
+// in status may start one: only with none running (active, cancelling and
+// past due ones are managed, resumed or paid instead).
+func StatusAllowsSubscribing(status string) bool {
+	return status != StatusActive && status != StatusCancelling && status != StatusPastDue
 }
 
 // SubscriptionID returns the id of the current or last subscription, "" for

@@ -16,12 +16,17 @@ type profileResponse struct {
 	SubscriptionStatus      string  `json:"subscriptionStatus"`
 	SubscriptionRenewalDate *string `json:"subscriptionRenewalDate"` // RFC 3339, or null
 	SubscriptionEndsAt      *string `json:"subscriptionEndsAt"`      // RFC 3339 while cancelling, else null
-	APIKey                  string  `json:"apiKey"`
-	CreditsAvailable        int64   `json:"creditsAvailable"`
-	CreditDebt              int64   `json:"creditDebt"`     // credits owed; the next grant repays them first
-	SpendingFrozen          bool    `json:"spendingFrozen"` // a payment dispute is open
-	ListingsCreated         int64   `json:"listingsCreated"`
-	VeroChecks              int64   `json:"veroChecks"`
+	// PremiumAccess: the plan's benefits (the software download) are
+	// available; CanSubscribe: a new subscription may start. The server's
+	// rules (domain), so the webapp never works them out.
+	PremiumAccess    bool   `json:"premiumAccess"`
+	CanSubscribe     bool   `json:"canSubscribe"`
+	APIKey           string `json:"apiKey"`
+	CreditsAvailable int64  `json:"creditsAvailable"`
+	CreditDebt       int64  `json:"creditDebt"`     // credits owed; the next grant repays them first
+	SpendingFrozen   bool   `json:"spendingFrozen"` // a payment dispute is open
+	ListingsCreated  int64  `json:"listingsCreated"`
+	VeroChecks       int64  `json:"veroChecks"`
 }
 
 // rfc3339 is t as the API writes times, nil for none.
@@ -71,6 +76,8 @@ func handleProfile(d Deps) http.HandlerFunc {
 			SubscriptionRenewalDate: rfc3339(p.SubscriptionRenewalDate), CreditsAvailable: p.CreditsAvailable,
 			CreditDebt: p.CreditDebt, SpendingFrozen: p.SpendingFrozen, ListingsCreated: p.ListingsCreated, VeroChecks: p.VeroChecks,
 		}
+		res.PremiumAccess = domain.StatusHasPremiumAccess(res.SubscriptionStatus)
+		res.CanSubscribe = domain.StatusAllowsSubscribing(res.SubscriptionStatus)
 		if res.SubscriptionStatus == domain.StatusCancelling {
 			res.SubscriptionEndsAt = rfc3339(p.SubscriptionEndsAt)
 		}

@@ -25,7 +25,7 @@ func TestProfile(t *testing.T) {
 	}
 
 	r, p := get()
-	want := profileResponse{Email: "profile@example.com", SubscriptionStatus: "inactive", APIKey: s.APIKey}
+	want := profileResponse{Email: "profile@example.com", SubscriptionStatus: "inactive", APIKey: s.APIKey, CanSubscribe: true}
 	if r.status != http.StatusOK || p != want {
 		t.Fatalf("new profile = %d %s", r.status, r.body)
 	}
@@ -43,7 +43,7 @@ func TestProfile(t *testing.T) {
 	e.waitFor(res.LastPosition)
 	r, p = get()
 	renewal, err := time.Parse(time.RFC3339, derefOr(p.SubscriptionRenewalDate))
-	if r.status != http.StatusOK || p.SubscriptionStatus != "active" || err != nil || renewal.Before(time.Now().AddDate(0, 0, 27)) ||
+	if r.status != http.StatusOK || p.SubscriptionStatus != "active" || !p.PremiumAccess || p.CanSubscribe || err != nil || renewal.Before(time.Now().AddDate(0, 0, 27)) ||
 		p.CreditsAvailable != domain.MonthlyCredits-2 || p.ListingsCreated != 1 || p.VeroChecks != 1 {
 		t.Fatalf("subscribed profile = %d %s", r.status, r.body)
 	}

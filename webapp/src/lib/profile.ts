@@ -12,6 +12,10 @@ export type Profile = {
   subscriptionRenewalDate: string | null;
   /** RFC 3339 while cancelling: premium access lasts until then. Else null. */
   subscriptionEndsAt?: string | null;
+  /** The plan's benefits (the software download) are available: the server's rule. */
+  premiumAccess: boolean;
+  /** A new subscription may start (none is running): the server's rule. */
+  canSubscribe: boolean;
   apiKey: string;
   creditsAvailable: number;
   /** Credits owed after a refund or a lost dispute of credits already spent; the next grant repays them first. */
@@ -42,24 +46,4 @@ export function normalizeStatus(status: string | null | undefined): Subscription
     default:
       return 'inactive';
   }
-}
-
-/**
- * Whether the plan's benefits (the software download) are available: active,
- * or cancelled but before the end of the paid period (cancelling). A past
- * due subscription has none until its invoice is paid.
- */
-export function hasPremiumAccess(status: string | null | undefined): boolean {
-  const normalized = normalizeStatus(status);
-  return normalized === 'active' || normalized === 'cancelling';
-}
-
-/**
- * Whether a seller with this (normalized) status may start a subscription:
- * only with none running.
- * Active, cancelling and past due ones are managed, resumed or paid instead
- * (the server refuses a second one the same way).
- */
-export function canSubscribe(status: SubscriptionStatus): status is 'inactive' | 'cancelled' {
-  return status === 'inactive' || status === 'cancelled';
 }

@@ -8,12 +8,25 @@ import type { UsageStatistics } from '@/features/usage/api/get-usage-statistics'
 export const verifiedUser: User = { id: 'u1', email: 'jane.doe@example.com', isVerified: true, isStaff: false };
 export const unverifiedUser: User = { ...verifiedUser, isVerified: false };
 
+/**
+ * A profile's status fields as the server sends them for status: the
+ * status with its premium access and whether a subscription may start (the
+ * server's rules, domain.StatusHasPremiumAccess and StatusAllowsSubscribing,
+ * written out as the fixtures' data).
+ */
+export function asServerSays(status: string): Pick<Profile, 'subscriptionStatus' | 'premiumAccess' | 'canSubscribe'> {
+  const running = status === 'active' || status === 'cancelling' || status === 'past_due';
+  return { subscriptionStatus: status, premiumAccess: status === 'active' || status === 'cancelling', canSubscribe: !running };
+}
+
 export const activeProfile: Profile = {
   email: 'jane.doe@example.com',
   isVerified: true,
   subscriptionStatus: 'active',
   subscriptionRenewalDate: '2025-03-15T12:00:00Z',
   subscriptionEndsAt: null,
+  premiumAccess: true,
+  canSubscribe: false,
   apiKey: 'a2e_live_abc123',
   creditsAvailable: 1234,
   creditDebt: 0,
@@ -24,7 +37,7 @@ export const activeProfile: Profile = {
 
 export const inactiveProfile: Profile = {
   ...activeProfile,
-  subscriptionStatus: 'inactive',
+  ...asServerSays('inactive'),
   subscriptionRenewalDate: null,
   creditsAvailable: 0,
 };
@@ -32,7 +45,7 @@ export const inactiveProfile: Profile = {
 /** Cancelled at the end of the period: active until March 15, 2025. */
 export const cancellingProfile: Profile = {
   ...activeProfile,
-  subscriptionStatus: 'cancelling',
+  ...asServerSays('cancelling'),
   subscriptionRenewalDate: null,
   subscriptionEndsAt: '2025-03-15T12:00:00Z',
 };
@@ -40,7 +53,7 @@ export const cancellingProfile: Profile = {
 /** The renewal payment failed. */
 export const pastDueProfile: Profile = {
   ...activeProfile,
-  subscriptionStatus: 'past_due',
+  ...asServerSays('past_due'),
   subscriptionRenewalDate: null,
   creditsAvailable: 100,
 };

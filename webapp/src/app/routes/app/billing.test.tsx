@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigateTo } from '@/lib/browser';
 import type { Profile } from '@/lib/profile';
-import { activeProfile, cancellingProfile, inactiveProfile, pastDueProfile, simulatedConfig, transactions } from '@/testing/data';
+import { asServerSays, activeProfile, cancellingProfile, inactiveProfile, pastDueProfile, simulatedConfig, transactions } from '@/testing/data';
 import type { Handler } from '@/testing/fake-api';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
@@ -74,7 +74,7 @@ describe('subscription page by status', () => {
     const app = renderApp('/subscription', {
       'GET /api/user/profile': profile.handler,
       'POST /api/subscription/resume': () => {
-        profile.set({ subscriptionStatus: 'active', subscriptionEndsAt: null, subscriptionRenewalDate: '2025-03-15T12:00:00Z' });
+        profile.set({ ...asServerSays('active'), subscriptionEndsAt: null, subscriptionRenewalDate: '2025-03-15T12:00:00Z' });
         return { body: { message: 'Your subscription will renew as usual.' } };
       },
       'POST /api/subscription/portal': { body: { url: STRIPE_PORTAL } },
@@ -114,7 +114,7 @@ describe('subscription page by status', () => {
       'GET /api/user/profile': profile.handler,
       'POST /api/subscription/portal': { body: { url: STRIPE_PORTAL } },
       'POST /api/subscription/cancel': () => {
-        profile.set({ subscriptionStatus: 'cancelled' });
+        profile.set({ ...asServerSays('cancelled') });
         return { body: { message: 'Subscription cancelled' } };
       },
     });
@@ -172,7 +172,7 @@ describe('past-due banner', () => {
     ['active', activeProfile],
     ['cancelling', cancellingProfile],
     ['inactive', inactiveProfile],
-    ['cancelled', { ...inactiveProfile, subscriptionStatus: 'cancelled' }],
+    ['cancelled', { ...inactiveProfile, ...asServerSays('cancelled') }],
   ])('does not show while %s', async (_status, profile) => {
     renderApp('/dashboard', { 'GET /api/user/profile': { body: profile } });
     expect(await screen.findByRole('heading', { name: 'Credits Available' })).toBeInTheDocument();
@@ -186,7 +186,7 @@ describe('past-due banner', () => {
       'GET /api/user/profile': profile.handler,
       'POST /api/subscription/portal': { body: { url: SIMULATED_PORTAL } },
       'POST /api/dev/subscription/advance-cycle': () => {
-        profile.set({ subscriptionStatus: 'active', subscriptionRenewalDate: '2025-04-15T12:00:00Z' });
+        profile.set({ ...asServerSays('active'), subscriptionRenewalDate: '2025-04-15T12:00:00Z' });
         return { body: { status: 'succeeded', message: 'Invoice paid' } };
       },
     });
@@ -285,7 +285,7 @@ describe('simulated billing portal', () => {
     const app = renderApp('/dev/billing-portal', {
       'GET /api/user/profile': profile.handler,
       'POST /api/dev/subscription/advance-cycle': () => {
-        profile.set({ subscriptionStatus: 'active', subscriptionRenewalDate: '2025-04-15T12:00:00Z' });
+        profile.set({ ...asServerSays('active'), subscriptionRenewalDate: '2025-04-15T12:00:00Z' });
         return { body: { status: 'succeeded', message: 'Invoice paid' } };
       },
     });
@@ -308,7 +308,7 @@ describe('simulated billing portal', () => {
     });
     const pay = await screen.findByRole('button', { name: 'Pay Open Invoice' });
     // Paid in another tab meanwhile: this tab still shows the button.
-    profile.set({ subscriptionStatus: 'active', subscriptionRenewalDate: '2025-04-15T12:00:00Z' });
+    profile.set({ ...asServerSays('active'), subscriptionRenewalDate: '2025-04-15T12:00:00Z' });
     await app.user.click(pay);
     expect(await findToast('Nothing to Pay')).toBeInTheDocument();
     expect(app.callsTo('POST', '/api/dev/subscription/advance-cycle')).toHaveLength(0);
@@ -329,7 +329,7 @@ describe('simulated billing portal', () => {
     const app = renderApp('/dev/billing-portal', {
       'GET /api/user/profile': profile.handler,
       'POST /api/subscription/cancel': () => {
-        profile.set({ subscriptionStatus: 'cancelling', subscriptionRenewalDate: null, subscriptionEndsAt: '2025-03-15T12:00:00Z' });
+        profile.set({ ...asServerSays('cancelling'), subscriptionRenewalDate: null, subscriptionEndsAt: '2025-03-15T12:00:00Z' });
         return { body: { message: 'Subscription cancelled' } };
       },
     });
@@ -347,7 +347,7 @@ describe('simulated billing portal', () => {
     const app = renderApp('/dev/billing-portal', {
       'GET /api/user/profile': profile.handler,
       'POST /api/subscription/resume': () => {
-        profile.set({ subscriptionStatus: 'active', subscriptionEndsAt: null, subscriptionRenewalDate: '2025-03-15T12:00:00Z' });
+        profile.set({ ...asServerSays('active'), subscriptionEndsAt: null, subscriptionRenewalDate: '2025-03-15T12:00:00Z' });
         return { body: { message: 'Your subscription will renew as usual.' } };
       },
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inactiveProfile } from '@/testing/data';
+import { asServerSays, inactiveProfile } from '@/testing/data';
 import { never } from '@/testing/fake-api';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
@@ -37,7 +37,7 @@ describe('dashboard', () => {
   });
 
   it('shows an inactive status in yellow for unknown values', async () => {
-    renderApp('/dashboard', { 'GET /api/user/profile': { body: { ...inactiveProfile, subscriptionStatus: 'weird' } } });
+    renderApp('/dashboard', { 'GET /api/user/profile': { body: { ...inactiveProfile, ...asServerSays('weird') } } });
     expect(await screen.findByText('Inactive')).toHaveClass('badge-warning');
   });
 

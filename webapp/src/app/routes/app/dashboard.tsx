@@ -9,7 +9,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
 import { SoftwareDownloadsCard } from '@/features/download/components/software-downloads-card';
-import { hasPremiumAccess, normalizeStatus, useProfile, type Profile } from '@/lib/profile';
+import { normalizeStatus, useProfile, type Profile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
@@ -31,8 +31,6 @@ export default function DashboardRoute() {
   // fails replaces the screen.
   if (error && !profile) return <LoadError what="your dashboard" onRetry={() => void mutate()} />;
   if (!profile) return <Spinner label="Loading your dashboard" />;
-
-  const status = normalizeStatus(profile.subscriptionStatus);
 
   return (
     <div className="page">
@@ -70,7 +68,7 @@ export default function DashboardRoute() {
       <UsageStatisticsCard live />
 
       <div className="grid-2">
-        <SoftwareDownloadsCard active={hasPremiumAccess(status)} />
+        <SoftwareDownloadsCard active={profile.premiumAccess} />
         <Card>
           <CardHeader
             title="Recent Transactions"

@@ -10,7 +10,7 @@ import { MacDownloadButton, WindowsDownloadButton } from '@/features/download/co
 import { InstallerChecksum, InstallerVersion } from '@/features/download/components/installer-version';
 import { MAC_REQUIREMENT, RELEASE_NOTES, WINDOWS_SOFTWARE } from '@/features/download/components/software-info';
 import { useAppConfig } from '@/lib/app-config';
-import { hasPremiumAccess, useProfile } from '@/lib/profile';
+import { useProfile } from '@/lib/profile';
 import { paths } from '@/config/paths';
 
 const STEPS = [
@@ -37,7 +37,7 @@ export default function DownloadRoute() {
   if (error && !profile) return <LoadError what="downloads" onRetry={() => void mutate()} />;
   if (!profile) return <Spinner label="Loading downloads" />;
   // Active, or cancelled but still in its paid period (cancelling).
-  const active = hasPremiumAccess(profile.subscriptionStatus);
+  const active = profile.premiumAccess;
 
   return (
     <div className="page">

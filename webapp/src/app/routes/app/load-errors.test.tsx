@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeProfile, transactions, verifiedUser } from '@/testing/data';
+import { asServerSays, activeProfile, transactions, verifiedUser } from '@/testing/data';
 import type { Handler } from '@/testing/fake-api';
 import { renderApp, screen, waitFor } from '@/testing/test-utils';
 
@@ -28,7 +28,7 @@ describe('a screen whose data cannot be loaded', () => {
   });
 
   it('the subscribe page retries too', async () => {
-    const profile = failing({ ...activeProfile, subscriptionStatus: 'inactive' });
+    const profile = failing({ ...activeProfile, ...asServerSays('inactive') });
     const app = renderApp('/subscribe', { 'GET /api/user/profile': profile.handler });
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not load your subscription');
     profile.ok();

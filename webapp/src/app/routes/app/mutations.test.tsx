@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '@/features/transactions/api/get-transactions';
-import { activeProfile, cancellingProfile, inactiveProfile, pastDueProfile, transactions } from '@/testing/data';
+import { asServerSays, activeProfile, cancellingProfile, inactiveProfile, pastDueProfile, transactions } from '@/testing/data';
 import type { Handler } from '@/testing/fake-api';
 import { findToast, renderApp, screen, waitFor } from '@/testing/test-utils';
 
@@ -55,7 +55,7 @@ describe('mutation hooks refetch what they change', () => {
   });
 
   it('a subscription paid on /subscribe: the status and the transactions', { timeout: 15_000 }, async () => {
-    const server = ledger(inactiveProfile, { subscriptionStatus: 'active', creditsAvailable: 500 }, paidRow('t5', 'Monthly Plan, just paid', 2999));
+    const server = ledger(inactiveProfile, { ...asServerSays('active'), creditsAvailable: 500 }, paidRow('t5', 'Monthly Plan, just paid', 2999));
     const app = renderApp('/subscribe', {
       ...server.routes,
       'POST /api/subscription/create': { body: { clientSecret: 'pi_sub_secret' } },

@@ -9,7 +9,7 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
 import { usePlans } from '@/lib/plans';
-import { canSubscribe, normalizeStatus, useProfile } from '@/lib/profile';
+import { normalizeStatus, useProfile, type SubscriptionStatus } from '@/lib/profile';
 import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
 import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';
@@ -26,7 +26,7 @@ export default function SubscribeRoute() {
   // is the new subscriber on the way to /subscribe/success, not a visitor
   // who was subscribed already.
   const status = normalizeStatus(profile.subscriptionStatus);
-  if (!paid && !canSubscribe(status)) {
+  if (!paid && !profile.canSubscribe) {
     return <AlreadySubscribed status={status} />;
   }
   return <Subscribe onPaid={() => setPaid(true)} />;
@@ -45,10 +45,12 @@ const ALREADY = {
   },
 } as const;
 
-function AlreadySubscribed({ status }: { status: keyof typeof ALREADY }) {
+function AlreadySubscribed({ status }: { status: SubscriptionStatus }) {
+  // The server said a subscription runs; its status names which.
+  const message = status in ALREADY ? ALREADY[status as keyof typeof ALREADY] : ALREADY.active;
   useEffect(() => {
-    toast({ ...ALREADY[status], variant: 'info' });
-  }, [status]);
+    toast({ ...message, variant: 'info' });
+  }, [message]);
   return <Navigate to={paths.subscription} replace />;
 }
 

@@ -10,7 +10,7 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
 import { usePaymentSession } from '@/features/payments/components/use-payment-session';
 import { usePlans, type Plans } from '@/lib/plans';
-import { canSubscribe, normalizeStatus, useProfile } from '@/lib/profile';
+import { normalizeStatus, useProfile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { CancelSubscriptionDialog } from '@/features/subscription/components/cancel-subscription-dialog';
@@ -49,7 +49,7 @@ export default function SubscriptionRoute() {
   if (isLoading || !profile) return <Spinner label="Loading your subscription" />;
 
   const status = normalizeStatus(profile.subscriptionStatus);
-  const subscribable = canSubscribe(status);
+  const subscribable = profile.canSubscribe;
   const endsAt = profile.subscriptionEndsAt ? formatDate(profile.subscriptionEndsAt, BILLING_DATE_FORMAT) : null;
 
   return (
