@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/payments"
 )
@@ -83,7 +84,7 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 func handleCancelSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		res, err := d.Payments.CancelSubscription(r.Context(), id, metadata(r, "account:"+id))
+		res, err := d.Commands.CancelSubscription.Handle(r.Context(), command.CancelSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to cancel subscription"))
 			return
@@ -97,7 +98,7 @@ func handleCancelSubscription(d Deps) http.HandlerFunc {
 func handleResumeSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		res, err := d.Payments.ResumeSubscription(r.Context(), id, metadata(r, "account:"+id))
+		res, err := d.Commands.ResumeSubscription.Handle(r.Context(), command.ResumeSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to resume subscription"))
 			return

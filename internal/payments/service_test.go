@@ -15,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/testing/stripetest"
@@ -51,6 +52,12 @@ func newEnv(t *testing.T, provider payments.Provider) *env {
 	repo := accounts.NewRepository(eventstore.New(pool), c.Now)
 	svc := payments.NewService(pool, repo, provider, webhookSecret, slog.New(slog.DiscardHandler))
 	return &env{t: t, pool: pool, repo: repo, clock: c, svc: svc}
+}
+
+// commands are the use cases on e's service, as the API builds them (the
+// seller's cancel and resume run there, issue 27).
+func (e *env) commands() command.Commands {
+	return command.New(command.Deps{Accounts: e.repo, Payments: e.svc, Log: slog.New(slog.DiscardHandler)})
 }
 
 // account registers a seller account and returns its id.
@@ -475,11 +482,11 @@ func TestSimulatedProvider(t *testing.T) {
 		t.Fatalf("payments = %+v, want the declined renewal's invoice paid on retry", pays)
 	}
 
-	if _, err := e.svc.CancelSubscription(ctx, id, md); err != nil {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.CancelSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 600, domain.StatusCancelling)
-	if _, err := e.svc.CancelSubscription(ctx, id, md); domain.ErrorCode(err) != domain.CodeConflict {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.CancelSubscription{AccountID: id, Metadata: md}); domain.ErrorCode(err) != domain.CodeConflict {
 		t.Fatalf("second cancel: err = %v", err)
 	}
 	// Advancing a cancelling subscription's cycle ends it: the period end

@@ -157,7 +157,7 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 			return nil, err
 		}
 		recorded = len(a.Changes()) > before
-		if err := s.queueBillingMail(ctx, tx, a, at); err != nil {
+		if err := s.QueueBillingMail(ctx, tx, a, at); err != nil {
 			return nil, err
 		}
 		if err := c.staff.save(ctx, tx, ev.ID); err != nil {

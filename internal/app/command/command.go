@@ -37,8 +37,8 @@ type Deps struct {
 	SupportMail func(supportrequests.Request) mail.Message
 	// SupportReplyMail composes the mail of a staff reply to the seller.
 	SupportReplyMail func(supportrequests.Request, supportrequests.Reply) mail.Message
-	// Payments asks the payment provider for staff refunds and
-	// cancellations.
+	// Payments asks the payment provider for the seller's cancellations
+	// and resumes, staff refunds and cancellations.
 	Payments *payments.Service
 	// MailQueued is called after a mail was queued in the outbox (the
 	// sender's Nudge), so it goes out at once.
@@ -55,6 +55,9 @@ type Commands struct {
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
+	// The seller's billing: cancel and resume through the provider.
+	CancelSubscription CancelSubscriptionHandler
+	ResumeSubscription ResumeSubscriptionHandler
 	// The staff console's actions (issue 26): adjustments, the support
 	// inbox, money actions through the provider.
 	AdjustCredits           AdjustCreditsHandler
@@ -69,6 +72,7 @@ func New(d Deps) Commands {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	change := subscriptionChange{accounts: d.Accounts, payments: d.Payments, queued: d.MailQueued}
 	send := SendVerificationCodeHandler{auth: d.Auth, now: d.Now, compose: d.VerificationMail, queued: d.MailQueued}
 	return Commands{
 		VerifyEmail:          VerifyEmailHandler{accounts: d.Accounts, auth: d.Auth},
@@ -79,7 +83,9 @@ func New(d Deps) Commands {
 		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
-		AdjustCredits: AdjustCreditsHandler{accounts: d.Accounts},
+		CancelSubscription: CancelSubscriptionHandler{change},
+		ResumeSubscription: ResumeSubscriptionHandler{change},
+		AdjustCredits:      AdjustCreditsHandler{accounts: d.Accounts},
 		ReplySupportRequest: ReplySupportRequestHandler{store: d.Support, now: d.Now, compose: d.SupportReplyMail,
 			queued: d.MailQueued},
 		SetSupportRequestStatus: SetSupportRequestStatusHandler{store: d.Support, now: d.Now},
