@@ -17,22 +17,17 @@ type ResumeSubscription struct {
 // ResumeSubscriptionHandler resumes at the provider, then in the ledger.
 type ResumeSubscriptionHandler struct{ subscriptionChange }
 
-// Handle checks the rule (domain.Account's ResumeSubscription) on the
-// snapshot, asks the provider with no lock held, then records the resume,
-// as CancelSubscriptionHandler does.
+// Handle checks the rule (domain.Account's ResumeSubscription), asks the
+// provider (payments.Service.ResumeAtProvider), then records the resume,
+// once should the webhook have recorded it first.
 func (h ResumeSubscriptionHandler) Handle(ctx context.Context, cmd ResumeSubscription) (eventstore.Result, error) {
-	a, err := h.accounts.FromSnapshot(ctx, cmd.AccountID)
-	if err != nil {
-		return eventstore.Result{}, err
+	ask := func(ctx context.Context, a *domain.Account, subscriptionID string, now time.Time) error {
+		if err := a.ResumeSubscription(now); err != nil {
+			return err
+		}
+		return h.payments.ResumeAtProvider(ctx, cmd.AccountID, subscriptionID)
 	}
-	subscriptionID := a.SubscriptionID()
-	if err := a.ResumeSubscription(h.accounts.Now()); err != nil {
-		return eventstore.Result{}, err
-	}
-	if err := h.payments.ResumeAtProvider(ctx, cmd.AccountID, subscriptionID); err != nil {
-		return eventstore.Result{}, err
-	}
-	return h.record(ctx, cmd.AccountID, subscriptionID, cmd.Metadata, func(a *domain.Account, now time.Time) error {
+	return h.run(ctx, cmd.AccountID, cmd.Metadata, ask, func(a *domain.Account, now time.Time) error {
 		if a.SubscriptionStatusAt(now) == domain.StatusActive {
 			return nil // the webhook recorded it first
 		}
