@@ -70,7 +70,7 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 		Message      string `json:"message"`
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		co, err := d.Payments.CreateSubscription(r.Context(), currentSession(r.Context()).AccountID)
+		co, err := d.Commands.StartSubscription.Handle(r.Context(), command.StartSubscription{AccountID: currentSession(r.Context()).AccountID})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to create subscription"))
 			return
@@ -162,7 +162,7 @@ func handlePurchaseCredits(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		p, err := d.Payments.PurchaseCredits(r.Context(), currentSession(r.Context()).AccountID, req.credits)
+		p, err := d.Commands.PurchaseCredits.Handle(r.Context(), command.PurchaseCredits{AccountID: currentSession(r.Context()).AccountID, Credits: req.credits})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to create payment session"))
 			return

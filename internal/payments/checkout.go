@@ -26,26 +26,18 @@ type Purchase struct {
 	AmountCents int64
 }
 
-// CreateSubscription starts the monthly plan for accountID: its customer
-// (created once per account), then a subscription whose first invoice the
-// browser pays with the returned client secret. Nothing is granted until
-// the provider reports the invoice paid. One create runs at a time per
-// account, end to end (see checkout): a second one waits for it and answers
-// its client secret, as does every later one while that first invoice is
-// unpaid, within reuseReservation; after that, a new checkout voids the
-// unpaid one first, so two can never both be paid. No transaction is open
-// while the provider is called.
-func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Checkout, error) {
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
-	if err != nil {
-		return Checkout{}, err
-	}
-	if !a.IsVerified() {
-		return Checkout{}, ErrUnverified
-	}
-	if err := alreadySubscribed(a, s.accounts.Now()); err != nil {
-		return Checkout{}, err
-	}
+// SubscriptionCheckout starts the monthly plan for a, a verified seller
+// with no subscription running (the caller checked: command.StartSubscription):
+// its customer (created once per account), then a subscription whose first
+// invoice the browser pays with the returned client secret. Nothing is
+// granted until the provider reports the invoice paid. One checkout runs at
+// a time per account, end to end (see checkout): a second one waits for it
+// and answers its client secret, as does every later one while that first
+// invoice is unpaid, within reuseReservation; after that, a new checkout
+// voids the unpaid one first, so two can never both be paid. No
+// transaction is open while the provider is called.
+func (s *Service) SubscriptionCheckout(ctx context.Context, a *domain.Account) (Checkout, error) {
+	accountID := a.ID()
 	customerID, err := s.customer(ctx, a)
 	if err != nil {
 		return Checkout{}, err
@@ -73,9 +65,9 @@ func running(a *domain.Account, now time.Time) bool {
 	return false
 }
 
-// alreadySubscribed refuses a new subscription while one is running, saying
-// what to do instead.
-func alreadySubscribed(a *domain.Account, now time.Time) error {
+// AlreadySubscribed refuses a new subscription while one is running,
+// saying what to do instead.
+func AlreadySubscribed(a *domain.Account, now time.Time) error {
 	switch a.SubscriptionStatusAt(now) {
 	case domain.StatusActive:
 		return ErrAlreadySubscribed
@@ -88,43 +80,34 @@ func alreadySubscribed(a *domain.Account, now time.Time) error {
 	return nil
 }
 
-// PurchaseCredits starts the purchase of credits for accountID at the
-// catalogue's price. The credits are granted when the provider reports the
-// PaymentIntent succeeded. The account's open PaymentIntent for the same
-// credits, made within reuseReservation and still unpaid, is answered again
-// rather than a new one made; concurrent attempts share one (see checkout).
-// No transaction is open while the provider is called.
-func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits int64) (Purchase, error) {
-	amount, err := catalog.PriceCents(credits)
-	if err != nil {
-		return Purchase{}, err
-	}
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
-	if err != nil {
-		return Purchase{}, err
-	}
-	if !a.IsVerified() {
-		return Purchase{}, ErrUnverified
-	}
+// CreditsCheckout starts the purchase of credits for a, a verified seller,
+// at amountCents, the catalogue's price (the caller priced them:
+// command.PurchaseCredits). The credits are granted when the provider
+// reports the PaymentIntent succeeded. The account's open PaymentIntent for
+// the same credits, made within reuseReservation and still unpaid, is
+// answered again rather than a new one made; concurrent attempts share one
+// (see checkout). No transaction is open while the provider is called.
+func (s *Service) CreditsCheckout(ctx context.Context, a *domain.Account, credits, amountCents int64) (Purchase, error) {
+	accountID := a.ID()
 	customerID, err := s.customer(ctx, a)
 	if err != nil {
 		return Purchase{}, err
 	}
 	co, err := s.checkout(ctx, accountID, order{
-		action: actionCredits, credits: credits, target: strconv.FormatInt(amount, 10),
+		action: actionCredits, credits: credits, target: strconv.FormatInt(amountCents, 10),
 		create: func(ctx context.Context, key string) (Checkout, error) {
 			return s.provider.CreatePaymentIntent(ctx, PaymentIntentRequest{
-				AccountID: accountID, CustomerID: customerID, Credits: credits, AmountCents: amount, IdempotencyKey: key,
+				AccountID: accountID, CustomerID: customerID, Credits: credits, AmountCents: amountCents, IdempotencyKey: key,
 			})
 		},
 		record: func(ctx context.Context, tx pgx.Tx, co Checkout) error {
-			return s.remember(ctx, tx, accountID, KindCredits, credits, amount, co)
+			return s.remember(ctx, tx, accountID, KindCredits, credits, amountCents, co)
 		},
 	})
 	if err != nil {
 		return Purchase{}, err
 	}
-	return Purchase{Checkout: co, Credits: credits, AmountCents: amount}, nil
+	return Purchase{Checkout: co, Credits: credits, AmountCents: amountCents}, nil
 }
 
 // CancelAtProvider asks the provider to cancel subscriptionID of

@@ -37,8 +37,8 @@ type Deps struct {
 	SupportMail func(supportrequests.Request) mail.Message
 	// SupportReplyMail composes the mail of a staff reply to the seller.
 	SupportReplyMail func(supportrequests.Request, supportrequests.Reply) mail.Message
-	// Payments asks the payment provider for the seller's cancellations
-	// and resumes, staff refunds and cancellations.
+	// Payments asks the payment provider for the seller's checkouts,
+	// cancellations and resumes, staff refunds and cancellations.
 	Payments *payments.Service
 	// MailQueued is called after a mail was queued in the outbox (the
 	// sender's Nudge), so it goes out at once.
@@ -55,7 +55,10 @@ type Commands struct {
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
-	// The seller's billing: cancel and resume through the provider.
+	// The seller's billing, through the provider: checkouts, cancel and
+	// resume.
+	StartSubscription  StartSubscriptionHandler
+	PurchaseCredits    PurchaseCreditsHandler
 	CancelSubscription CancelSubscriptionHandler
 	ResumeSubscription ResumeSubscriptionHandler
 	// The staff console's actions (issue 26): adjustments, the support
@@ -83,6 +86,8 @@ func New(d Deps) Commands {
 		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
+		StartSubscription:  StartSubscriptionHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
+		PurchaseCredits:    PurchaseCreditsHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
 		CancelSubscription: CancelSubscriptionHandler{change},
 		ResumeSubscription: ResumeSubscriptionHandler{change},
 		AdjustCredits:      AdjustCreditsHandler{accounts: d.Accounts},
