@@ -55,6 +55,7 @@ type Commands struct {
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
+	RotateAPIKey         RotateAPIKeyHandler
 	// The seller's billing, through the provider: checkouts, cancel and
 	// resume.
 	StartSubscription  StartSubscriptionHandler
@@ -82,6 +83,7 @@ func New(d Deps) Commands {
 		SendVerificationCode: send,
 		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
+		RotateAPIKey:         RotateAPIKeyHandler{accounts: d.Accounts, keys: d.Keys},
 		CreateListing:        CreateListingHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
