@@ -270,7 +270,7 @@ func TestRenewalsAndExpiryAcrossCyclesLeavePurchasedCredits(t *testing.T) {
 
 	// Cycle 3: the sweeper expires the cycle before the renewal arrives.
 	e.clock.Set(month(2).Add(time.Hour))
-	if _, err := e.repo.ExpireDue(ctx, 10); err != nil {
+	if _, err := e.commands().ExpireCredits.Handle(ctx, command.ExpireCredits{Limit: 10}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 100, domain.StatusActive)
@@ -287,7 +287,7 @@ func TestRenewalsAndExpiryAcrossCyclesLeavePurchasedCredits(t *testing.T) {
 	e.check(id, 600, domain.StatusActive)
 
 	// A second sweep finds nothing: every cycle expired exactly once.
-	if _, err := e.repo.ExpireDue(ctx, 10); err != nil {
+	if _, err := e.commands().ExpireCredits.Handle(ctx, command.ExpireCredits{Limit: 10}); err != nil {
 		t.Fatal(err)
 	}
 	expired := e.history(id, "CreditsExpired")

@@ -56,6 +56,7 @@ type Commands struct {
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
 	RotateAPIKey         RotateAPIKeyHandler
+	ExpireCredits        ExpireCreditsHandler // and its sweeper, run by the API process
 	// The seller's billing, through the provider: checkouts, cancel and
 	// resume.
 	StartSubscription  StartSubscriptionHandler
@@ -84,6 +85,7 @@ func New(d Deps) Commands {
 		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
 		RotateAPIKey:         RotateAPIKeyHandler{accounts: d.Accounts, keys: d.Keys},
+		ExpireCredits:        ExpireCreditsHandler{accounts: d.Accounts},
 		CreateListing:        CreateListingHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
