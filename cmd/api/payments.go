@@ -84,7 +84,7 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 func handleCancelSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		res, err := d.Commands.CancelSubscription.Handle(r.Context(), command.CancelSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
+		res, err := d.Commands.CancelSubscription.Handle(r.Context(), command.SellerSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to cancel subscription"))
 			return
@@ -98,7 +98,7 @@ func handleCancelSubscription(d Deps) http.HandlerFunc {
 func handleResumeSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		res, err := d.Commands.ResumeSubscription.Handle(r.Context(), command.ResumeSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
+		res, err := d.Commands.ResumeSubscription.Handle(r.Context(), command.SellerSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to resume subscription"))
 			return

@@ -257,18 +257,18 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 	if err != nil || url != "http://app.test"+payments.SimulatedPortalPath {
 		t.Fatalf("portal = %q, %v", url, err)
 	}
-	if _, err := e.commands().CancelSubscription.Handle(ctx, command.CancelSubscription{AccountID: id, Metadata: md}); err != nil {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 500, domain.StatusCancelling)
 	if _, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: id}); domain.ErrorCode(err) != domain.CodeConflict || !strings.Contains(domain.ErrorMessage(err), "Resume it") {
 		t.Fatalf("subscribe while cancelling: %v", err)
 	}
-	if _, err := e.commands().ResumeSubscription.Handle(ctx, command.ResumeSubscription{AccountID: id, Metadata: md}); err != nil {
+	if _, err := e.commands().ResumeSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 500, domain.StatusActive)
-	if _, err := e.commands().ResumeSubscription.Handle(ctx, command.ResumeSubscription{AccountID: id, Metadata: md}); domain.ErrorCode(err) != domain.CodeConflict {
+	if _, err := e.commands().ResumeSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); domain.ErrorCode(err) != domain.CodeConflict {
 		t.Fatalf("second resume: %v", err)
 	}
 
@@ -276,7 +276,7 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeFailed, md); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.commands().CancelSubscription.Handle(ctx, command.CancelSubscription{AccountID: id, Metadata: md}); err != nil {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 0, domain.StatusCancelled)

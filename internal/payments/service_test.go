@@ -482,11 +482,11 @@ func TestSimulatedProvider(t *testing.T) {
 		t.Fatalf("payments = %+v, want the declined renewal's invoice paid on retry", pays)
 	}
 
-	if _, err := e.commands().CancelSubscription.Handle(ctx, command.CancelSubscription{AccountID: id, Metadata: md}); err != nil {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 600, domain.StatusCancelling)
-	if _, err := e.commands().CancelSubscription.Handle(ctx, command.CancelSubscription{AccountID: id, Metadata: md}); domain.ErrorCode(err) != domain.CodeConflict {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); domain.ErrorCode(err) != domain.CodeConflict {
 		t.Fatalf("second cancel: err = %v", err)
 	}
 	// Advancing a cancelling subscription's cycle ends it: the period end

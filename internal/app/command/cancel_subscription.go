@@ -8,12 +8,6 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 )
 
-// CancelSubscription is a seller's cancellation of their own subscription.
-type CancelSubscription struct {
-	AccountID string
-	Metadata  eventstore.Metadata
-}
-
 // CancelSubscriptionHandler cancels at the provider, then in the ledger.
 type CancelSubscriptionHandler struct{ subscriptionChange }
 
@@ -23,7 +17,7 @@ type CancelSubscriptionHandler struct{ subscriptionChange }
 // CancelSubscription) is checked before the provider is asked
 // (payments.Service.CancelAtProvider), then the cancellation is recorded,
 // once should the webhook have recorded it first.
-func (h CancelSubscriptionHandler) Handle(ctx context.Context, cmd CancelSubscription) (eventstore.Result, error) {
+func (h CancelSubscriptionHandler) Handle(ctx context.Context, cmd SellerSubscription) (eventstore.Result, error) {
 	ask := func(ctx context.Context, a *domain.Account, subscriptionID string, now time.Time) error {
 		pastDue := a.SubscriptionStatusAt(now) == domain.StatusPastDue
 		if err := a.CancelSubscription(now); err != nil {

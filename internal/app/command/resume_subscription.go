@@ -8,19 +8,13 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 )
 
-// ResumeSubscription is a seller's undoing of their pending cancellation.
-type ResumeSubscription struct {
-	AccountID string
-	Metadata  eventstore.Metadata
-}
-
 // ResumeSubscriptionHandler resumes at the provider, then in the ledger.
 type ResumeSubscriptionHandler struct{ subscriptionChange }
 
 // Handle checks the rule (domain.Account's ResumeSubscription), asks the
 // provider (payments.Service.ResumeAtProvider), then records the resume,
 // once should the webhook have recorded it first.
-func (h ResumeSubscriptionHandler) Handle(ctx context.Context, cmd ResumeSubscription) (eventstore.Result, error) {
+func (h ResumeSubscriptionHandler) Handle(ctx context.Context, cmd SellerSubscription) (eventstore.Result, error) {
 	ask := func(ctx context.Context, a *domain.Account, subscriptionID string, now time.Time) error {
 		if err := a.ResumeSubscription(now); err != nil {
 			return err

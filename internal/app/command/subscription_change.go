@@ -12,6 +12,13 @@ import (
 	"github.com/a2e-automation/app/internal/payments"
 )
 
+// SellerSubscription is the command of a seller's cancel or resume of
+// their own subscription (CancelSubscriptionHandler, ResumeSubscriptionHandler).
+type SellerSubscription struct {
+	AccountID string
+	Metadata  eventstore.Metadata
+}
+
 // subscriptionChange is what a seller's cancel and resume share: the rule
 // on the snapshot, the provider, then the account's transaction.
 type subscriptionChange struct {
