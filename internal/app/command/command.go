@@ -62,6 +62,8 @@ type Commands struct {
 	StartSubscription  StartSubscriptionHandler
 	PurchaseCredits    PurchaseCreditsHandler
 	CancelSubscription CancelSubscriptionHandler
+	// What the provider reports: Stripe's webhook deliveries.
+	ApplyStripeEvent   ApplyStripeEventHandler
 	ResumeSubscription ResumeSubscriptionHandler
 	// The staff console's actions (issue 26): adjustments, the support
 	// inbox, money actions through the provider.
@@ -93,6 +95,7 @@ func New(d Deps) Commands {
 		StartSubscription:  StartSubscriptionHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
 		PurchaseCredits:    PurchaseCreditsHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
 		CancelSubscription: CancelSubscriptionHandler{change},
+		ApplyStripeEvent:   ApplyStripeEventHandler{payments: d.Payments},
 		ResumeSubscription: ResumeSubscriptionHandler{change},
 		AdjustCredits:      AdjustCreditsHandler{accounts: d.Accounts},
 		ReplySupportRequest: ReplySupportRequestHandler{store: d.Support, now: d.Now, compose: d.SupportReplyMail,
