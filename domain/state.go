@@ -61,6 +61,9 @@ type subscription struct {
 
 // apply changes s by e, recorded at at.
 func (s *state) apply(e Event, at time.Time) {
+	if s.Subscription.apply(e, at) {
+		return
+	}
 	switch e := e.(type) {
 	case AccountRegistered:
 		s.ID, s.Email = e.AccountID, e.Email
@@ -71,24 +74,6 @@ func (s *state) apply(e Event, at time.Time) {
 		s.APIKeyID, s.APIKeyHash = e.KeyID, e.Hash
 	case APIKeyRotated:
 		s.APIKeyID, s.APIKeyHash = e.KeyID, e.Hash
-	case SubscriptionActivated:
-		s.Subscription = subscription{ID: e.SubscriptionID, Status: StatusActive, PeriodEnd: timePtr(e.PeriodEnd)}
-	case SubscriptionRenewed:
-		s.Subscription = subscription{ID: e.SubscriptionID, Status: StatusActive, PeriodEnd: timePtr(e.PeriodEnd)}
-	case SubscriptionPastDue:
-		s.Subscription.Status = StatusPastDue
-	case SubscriptionCancelled:
-		s.Subscription.Status = StatusCancelling
-		s.Subscription.EndsAt = timePtr(e.EndsAt)
-		s.Subscription.ChangedAt = timePtr(at)
-	case SubscriptionResumed:
-		s.Subscription.Status = StatusActive
-		s.Subscription.EndsAt = nil
-		s.Subscription.PeriodEnd = timePtr(e.PeriodEnd)
-		s.Subscription.ChangedAt = timePtr(at)
-	case SubscriptionEnded:
-		s.Subscription.Status = StatusCancelled
-		s.Subscription.Ended = true
 	case CreditsGranted:
 		if s.GrantIDs == nil {
 			s.GrantIDs = make(map[string]bool)

@@ -27,6 +27,62 @@ func StatusAt(status string, endsAt *time.Time, now time.Time) string {
 	return status
 }
 
+// apply changes s by a subscription event recorded at at; false (and no
+// change) for any other event. The account's state and the read models'
+// summary (SubscriptionSummary.After) both fold subscription events here.
+func (s *subscription) apply(e Event, at time.Time) bool {
+	switch e := e.(type) {
+	case SubscriptionActivated:
+		*s = subscription{ID: e.SubscriptionID, Status: StatusActive, PeriodEnd: timePtr(e.PeriodEnd)}
+	case SubscriptionRenewed:
+		*s = subscription{ID: e.SubscriptionID, Status: StatusActive, PeriodEnd: timePtr(e.PeriodEnd)}
+	case SubscriptionPastDue:
+		s.Status = StatusPastDue
+	case SubscriptionCancelled:
+		s.Status = StatusCancelling
+		s.EndsAt = timePtr(e.EndsAt)
+		s.ChangedAt = timePtr(at)
+	case SubscriptionResumed:
+		s.Status = StatusActive
+		s.EndsAt = nil
+		s.PeriodEnd = timePtr(e.PeriodEnd)
+		s.ChangedAt = timePtr(at)
+	case SubscriptionEnded:
+		s.Status = StatusCancelled
+		s.Ended = true
+	default:
+		return false
+	}
+	return true
+}
+
+// SubscriptionSummary is a subscription as read models keep it: the
+// status as recorded (StatusAt gives it at a moment), the renewal date while
+// it renews (active or past due) and the end of a cancelling one.
+type SubscriptionSummary struct {
+	Status   string
+	RenewsAt *time.Time
+	EndsAt   *time.Time
+}
+
+// After is the summary after e, recorded at at, as an Account folds it;
+// false, and sum unchanged, when e is not a subscription event. A read model
+// stores what this says rather than working the status out itself.
+func (sum SubscriptionSummary) After(e Event, at time.Time) (SubscriptionSummary, bool) {
+	s := subscription{Status: sum.Status, PeriodEnd: sum.RenewsAt, EndsAt: sum.EndsAt}
+	if !s.apply(e, at) {
+		return sum, false
+	}
+	next := SubscriptionSummary{Status: s.Status}
+	if s.PeriodEnd != nil && (s.Status == StatusActive || s.Status == StatusPastDue) {
+		next.RenewsAt = timePtr(*s.PeriodEnd)
+	}
+	if s.EndsAt != nil && s.Status == StatusCancelling {
+		next.EndsAt = timePtr(*s.EndsAt)
+	}
+	return next, true
+}
+
 // SubscriptionEndsAt is when a cancelling subscription ends, nil otherwise.
 func (a *Account) SubscriptionEndsAt() *time.Time {
 	if a.s.Subscription.Status != StatusCancelling || a.s.Subscription.EndsAt == nil {

@@ -44,7 +44,7 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 		if exists {
 			return r, false, nil
 		}
-		return profileRow{id: id, email: e.Email, status: "inactive", registered: rec.RecordedAt, updated: rec.RecordedAt}, true, nil
+		return profileRow{id: id, email: e.Email, status: domain.StatusInactive, registered: rec.RecordedAt, updated: rec.RecordedAt}, true, nil
 	}
 	switch e := ev.(type) {
 	case domain.EmailVerified:
@@ -53,22 +53,13 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 		r.prefix, r.encrypted = e.Prefix, e.Encrypted
 	case domain.APIKeyRotated:
 		r.prefix, r.encrypted = e.Prefix, e.Encrypted
-	case domain.SubscriptionActivated:
-		end := e.PeriodEnd
-		r.status, r.renewal, r.endsAt = "active", &end, nil
-	case domain.SubscriptionRenewed:
-		end := e.PeriodEnd
-		r.status, r.renewal, r.endsAt = "active", &end, nil
-	case domain.SubscriptionResumed:
-		end := e.PeriodEnd
-		r.status, r.renewal, r.endsAt = "active", &end, nil
-	case domain.SubscriptionPastDue:
-		r.status, r.endsAt = "past_due", nil
-	case domain.SubscriptionCancelled:
-		ends := e.EndsAt
-		r.status, r.renewal, r.endsAt = "cancelling", nil, &ends
-	case domain.SubscriptionEnded:
-		r.status, r.renewal, r.endsAt = "cancelled", nil, nil
+	case domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionResumed,
+		domain.SubscriptionPastDue, domain.SubscriptionCancelled, domain.SubscriptionEnded:
+		// The status and dates the account itself records: one rule, in
+		// domain/subscription.go, not worked out again here.
+		sub := domain.SubscriptionSummary{Status: r.status, RenewsAt: r.renewal, EndsAt: r.endsAt}
+		next, _ := sub.After(ev, rec.RecordedAt)
+		r.status, r.renewal, r.endsAt = next.Status, next.RenewsAt, next.EndsAt
 	case domain.CreditsGranted:
 		r.available += e.Amount
 	case domain.CreditsSpent:

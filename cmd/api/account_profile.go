@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -102,12 +103,12 @@ type regenerateResponse struct {
 func handleRegenerateAPIKey(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		key, res, err := d.Accounts.RotateAPIKey(r.Context(), d.Keys, id, metadata(r, "account:"+id))
+		rotated, err := d.Commands.RotateAPIKey.Handle(r.Context(), command.RotateAPIKey{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		awaitProjections(d, r, res.LastPosition)
-		encode(w, http.StatusOK, regenerateResponse{APIKey: key, Message: "API key regenerated"})
+		awaitProjections(d, r, rotated.Result.LastPosition)
+		encode(w, http.StatusOK, regenerateResponse{APIKey: rotated.APIKey, Message: "API key regenerated"})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/config"
 )
 
@@ -68,7 +69,7 @@ func FuzzJSONRoutes(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		key, _, err := e.deps.Accounts.RotateAPIKey(context.Background(), e.deps.Keys, s.ID, eventstore.Metadata{Actor: "fuzz"})
+		rotated, err := e.deps.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: s.ID, Metadata: eventstore.Metadata{Actor: "fuzz"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func FuzzJSONRoutes(f *testing.F) {
 				t.Fatal(err)
 			}
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("X-API-Key", key)
+			req.Header.Set("X-API-Key", rotated.APIKey)
 			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: token})
 			res, err := e.srv.Client().Do(req)
 			if err != nil {

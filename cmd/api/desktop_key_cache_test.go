@@ -7,6 +7,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 )
@@ -49,7 +50,7 @@ func TestRotatedKeyRefusedByEveryProcessAtOnce(t *testing.T) {
 		t.Fatalf("balance %d after one spend and its replay, want 9", bal)
 	}
 
-	newKey, _, err := a.repo().RotateAPIKey(context.Background(), a.deps.Keys, seller.ID, eventstore.Metadata{Actor: "test"})
+	rotated, err := a.deps.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: seller.ID, Metadata: eventstore.Metadata{Actor: "test"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestRotatedKeyRefusedByEveryProcessAtOnce(t *testing.T) {
 		t.Fatalf("refused calls charged: balance %d, want 9", bal)
 	}
 	for _, e := range []*testEnv{b, a} {
-		expect(t, "the new key", listing(e, newKey, ""), 201, "")
+		expect(t, "the new key", listing(e, rotated.APIKey, ""), 201, "")
 	}
 	if bal := balance(); bal != 7 {
 		t.Fatalf("balance %d, want 7", bal)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
@@ -158,7 +159,7 @@ func TestDesktopAuthentication(t *testing.T) {
 	}
 	// A rotated key stops at once.
 	old := e.seller.APIKey
-	if _, _, err := e.repo().RotateAPIKey(context.Background(), e.deps.Keys, e.seller.ID, eventstore.Metadata{Actor: "test"}); err != nil {
+	if _, err := e.deps.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: e.seller.ID, Metadata: eventstore.Metadata{Actor: "test"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := e.do(request{method: "GET", path: "/v1/account", header: map[string]string{"X-API-Key": old}})

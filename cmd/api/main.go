@@ -311,7 +311,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		return err
 	}
 	workers = append(workers,
-		func(ctx context.Context) { d.Accounts.RunExpirySweeper(ctx, 30*time.Second, log) },
+		func(ctx context.Context) { d.Commands.ExpireCredits.Sweep(ctx, 30*time.Second, log) },
 		func(ctx context.Context) { d.Resets.Run(ctx, time.Second) },
 		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }) // in every API process; one prunes at a time
 	if o.mailSender {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/payments"
 )
@@ -69,7 +70,7 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 		Message      string `json:"message"`
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		co, err := d.Payments.CreateSubscription(r.Context(), currentSession(r.Context()).AccountID)
+		co, err := d.Commands.StartSubscription.Handle(r.Context(), command.StartSubscription{AccountID: currentSession(r.Context()).AccountID})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to create subscription"))
 			return
@@ -83,7 +84,7 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 func handleCancelSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		res, err := d.Payments.CancelSubscription(r.Context(), id, metadata(r, "account:"+id))
+		res, err := d.Commands.CancelSubscription.Handle(r.Context(), command.SellerSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to cancel subscription"))
 			return
@@ -97,7 +98,7 @@ func handleCancelSubscription(d Deps) http.HandlerFunc {
 func handleResumeSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		res, err := d.Payments.ResumeSubscription(r.Context(), id, metadata(r, "account:"+id))
+		res, err := d.Commands.ResumeSubscription.Handle(r.Context(), command.SellerSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to resume subscription"))
 			return
@@ -161,7 +162,7 @@ func handlePurchaseCredits(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		p, err := d.Payments.PurchaseCredits(r.Context(), currentSession(r.Context()).AccountID, req.credits)
+		p, err := d.Commands.PurchaseCredits.Handle(r.Context(), command.PurchaseCredits{AccountID: currentSession(r.Context()).AccountID, Credits: req.credits})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to create payment session"))
 			return

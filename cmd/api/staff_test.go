@@ -17,6 +17,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/staff"
@@ -161,7 +162,7 @@ func TestStaffReplay(t *testing.T) {
 	})
 	s.command(func(a *domain.Account, now time.Time) error { return a.Spend(domain.OperationListing, "l-1", now) })
 	s.clock = periodEnd.Add(time.Minute)
-	if _, err := s.past.ExpireDue(ctx, 10); err != nil {
+	if _, err := command.New(command.Deps{Accounts: s.past}).ExpireCredits.Handle(ctx, command.ExpireCredits{Limit: 10}); err != nil {
 		t.Fatal(err)
 	}
 	head, err := s.deps.Store.HeadPosition(ctx)

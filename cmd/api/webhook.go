@@ -6,6 +6,8 @@ import (
 	"net/http"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/payments"
 )
 
 // maxWebhookBody bounds a Stripe event; an invoice with many lines runs to
@@ -33,8 +35,10 @@ func handleStripeWebhook(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		ev, err := d.Payments.ParseWebhook(payload, r.Header.Get("Stripe-Signature"))
-		if err != nil {
+		out, err := d.Commands.ApplyStripeEvent.Handle(r.Context(), command.ApplyStripeEvent{
+			Payload: payload, Signature: r.Header.Get("Stripe-Signature"), Metadata: metadata(r, "stripe"),
+		})
+		if errors.Is(err, payments.ErrInvalidWebhook) {
 			d.Log.WarnContext(r.Context(), "stripe webhook refused", "requestId", requestID(r.Context()), "err", err)
 			if domain.ErrorCode(err) == domain.CodeInvalid {
 				writeError(w, r, d.Log, err) // signed, but of an API version this server cannot read: say which
@@ -43,13 +47,12 @@ func handleStripeWebhook(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, errStatus(http.StatusBadRequest, "Invalid webhook signature"))
 			return
 		}
-		out, err := d.Payments.Apply(r.Context(), ev, metadata(r, "stripe"))
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
 		if out.Ignored != "" {
-			d.Log.InfoContext(r.Context(), "stripe event ignored", "event", ev.ID, "type", ev.Type, "reason", out.Ignored,
+			d.Log.InfoContext(r.Context(), "stripe event ignored", "event", out.EventID, "type", out.EventType, "reason", out.Ignored,
 				"requestId", requestID(r.Context()))
 		}
 		encode(w, http.StatusOK, response{Received: true, Replayed: out.Result.Replayed, Ignored: out.Ignored})

@@ -15,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 )
@@ -106,12 +107,13 @@ func TestExpiryExactlyOnce(t *testing.T) {
 		accountstest.Do(t, r, id, func(a *domain.Account, now time.Time) error { return a.Spend(domain.OperationAPIRequest, "", now) })
 	}
 	ctx := context.Background()
-	if n, err := r.ExpireDue(ctx, 100); err != nil || n != 0 {
+	expire := command.New(command.Deps{Accounts: r}).ExpireCredits
+	if n, err := expire.Handle(ctx, command.ExpireCredits{Limit: 100}); err != nil || n != 0 {
 		t.Fatalf("before the cycle ends: visited %d accounts (%v), want 0", n, err)
 	}
 	c.Set(end.Add(time.Minute))
 	for range 3 {
-		if _, err := r.ExpireDue(ctx, 100); err != nil {
+		if _, err := expire.Handle(ctx, command.ExpireCredits{Limit: 100}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -51,24 +51,3 @@ func (r *Repository) Register(ctx context.Context, keys *apikeys.Keys, email, pa
 	s.Result = res
 	return s, nil
 }
-
-// RotateAPIKey replaces the account's API key; the old key stops working in
-// the same transaction that records the rotation. It returns the new key.
-func (r *Repository) RotateAPIKey(ctx context.Context, keys *apikeys.Keys, accountID string, md eventstore.Metadata) (string, eventstore.Result, error) {
-	var plain string
-	res, err := r.Update(ctx, accountID, eventstore.UpdateOptions{Metadata: md}, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-		p, material, err := keys.Generate()
-		if err != nil {
-			return nil, err
-		}
-		if err := a.RotateAPIKey(material, now); err != nil {
-			return nil, err
-		}
-		if err := auth.ReplaceAPIKey(ctx, tx, accountID, material.Hash, material.KeyID, now); err != nil {
-			return nil, err
-		}
-		plain = p
-		return nil, nil
-	})
-	return plain, res, err
-}

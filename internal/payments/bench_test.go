@@ -11,6 +11,7 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
@@ -29,6 +30,7 @@ func BenchmarkPurchase(b *testing.B) {
 			pool := testdb.New(b)
 			repo := accounts.NewRepository(eventstore.New(pool), nil)
 			svc := payments.NewService(pool, repo, payments.NewSimulated(), webhookSecret, slog.New(slog.DiscardHandler))
+			buy := command.New(command.Deps{Accounts: repo, Payments: svc}).PurchaseCredits
 			ctx := context.Background()
 			keys, err := apikeys.New(config.DevelopmentSecret)
 			if err != nil {
@@ -46,7 +48,7 @@ func BenchmarkPurchase(b *testing.B) {
 			}
 			md := eventstore.Metadata{Actor: "bench"}
 			purchase := func() {
-				p, err := svc.PurchaseCredits(ctx, id, 100)
+				p, err := buy.Handle(ctx, command.PurchaseCredits{AccountID: id, Credits: 100})
 				if err != nil {
 					b.Fatal(err)
 				}

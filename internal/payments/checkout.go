@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/catalog"
 )
 
@@ -27,26 +26,18 @@ type Purchase struct {
 	AmountCents int64
 }
 
-// CreateSubscription starts the monthly plan for accountID: its customer
-// (created once per account), then a subscription whose first invoice the
-// browser pays with the returned client secret. Nothing is granted until
-// the provider reports the invoice paid. One create runs at a time per
-// account, end to end (see checkout): a second one waits for it and answers
-// its client secret, as does every later one while that first invoice is
-// unpaid, within reuseReservation; after that, a new checkout voids the
-// unpaid one first, so two can never both be paid. No transaction is open
-// while the provider is called.
-func (s *Service) CreateSubscription(ctx context.Context, accountID string) (Checkout, error) {
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
-	if err != nil {
-		return Checkout{}, err
-	}
-	if !a.IsVerified() {
-		return Checkout{}, ErrUnverified
-	}
-	if err := alreadySubscribed(a, s.accounts.Now()); err != nil {
-		return Checkout{}, err
-	}
+// SubscriptionCheckout starts the monthly plan for a, a verified seller
+// with no subscription running (the caller checked: command.StartSubscription):
+// its customer (created once per account), then a subscription whose first
+// invoice the browser pays with the returned client secret. Nothing is
+// granted until the provider reports the invoice paid. One checkout runs at
+// a time per account, end to end (see checkout): a second one waits for it
+// and answers its client secret, as does every later one while that first
+// invoice is unpaid, within reuseReservation; after that, a new checkout
+// voids the unpaid one first, so two can never both be paid. No
+// transaction is open while the provider is called.
+func (s *Service) SubscriptionCheckout(ctx context.Context, a *domain.Account) (Checkout, error) {
+	accountID := a.ID()
 	customerID, err := s.customer(ctx, a)
 	if err != nil {
 		return Checkout{}, err
@@ -74,9 +65,9 @@ func running(a *domain.Account, now time.Time) bool {
 	return false
 }
 
-// alreadySubscribed refuses a new subscription while one is running, saying
-// what to do instead.
-func alreadySubscribed(a *domain.Account, now time.Time) error {
+// AlreadySubscribed refuses a new subscription while one is running,
+// saying what to do instead.
+func AlreadySubscribed(a *domain.Account, now time.Time) error {
 	switch a.SubscriptionStatusAt(now) {
 	case domain.StatusActive:
 		return ErrAlreadySubscribed
@@ -89,124 +80,70 @@ func alreadySubscribed(a *domain.Account, now time.Time) error {
 	return nil
 }
 
-// PurchaseCredits starts the purchase of credits for accountID at the
-// catalogue's price. The credits are granted when the provider reports the
-// PaymentIntent succeeded. The account's open PaymentIntent for the same
-// credits, made within reuseReservation and still unpaid, is answered again
-// rather than a new one made; concurrent attempts share one (see checkout).
-// No transaction is open while the provider is called.
-func (s *Service) PurchaseCredits(ctx context.Context, accountID string, credits int64) (Purchase, error) {
-	amount, err := catalog.PriceCents(credits)
-	if err != nil {
-		return Purchase{}, err
-	}
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
-	if err != nil {
-		return Purchase{}, err
-	}
-	if !a.IsVerified() {
-		return Purchase{}, ErrUnverified
-	}
+// CreditsCheckout starts the purchase of credits for a, a verified seller,
+// at amountCents, the catalogue's price (the caller priced them:
+// command.PurchaseCredits). The credits are granted when the provider
+// reports the PaymentIntent succeeded. The account's open PaymentIntent for
+// the same credits, made within reuseReservation and still unpaid, is
+// answered again rather than a new one made; concurrent attempts share one
+// (see checkout). No transaction is open while the provider is called.
+func (s *Service) CreditsCheckout(ctx context.Context, a *domain.Account, credits, amountCents int64) (Purchase, error) {
+	accountID := a.ID()
 	customerID, err := s.customer(ctx, a)
 	if err != nil {
 		return Purchase{}, err
 	}
 	co, err := s.checkout(ctx, accountID, order{
-		action: actionCredits, credits: credits, target: strconv.FormatInt(amount, 10),
+		action: actionCredits, credits: credits, target: strconv.FormatInt(amountCents, 10),
 		create: func(ctx context.Context, key string) (Checkout, error) {
 			return s.provider.CreatePaymentIntent(ctx, PaymentIntentRequest{
-				AccountID: accountID, CustomerID: customerID, Credits: credits, AmountCents: amount, IdempotencyKey: key,
+				AccountID: accountID, CustomerID: customerID, Credits: credits, AmountCents: amountCents, IdempotencyKey: key,
 			})
 		},
 		record: func(ctx context.Context, tx pgx.Tx, co Checkout) error {
-			return s.remember(ctx, tx, accountID, KindCredits, credits, amount, co)
+			return s.remember(ctx, tx, accountID, KindCredits, credits, amountCents, co)
 		},
 	})
 	if err != nil {
 		return Purchase{}, err
 	}
-	return Purchase{Checkout: co, Credits: credits, AmountCents: amount}, nil
+	return Purchase{Checkout: co, Credits: credits, AmountCents: amountCents}, nil
 }
 
-// CancelSubscription cancels the account's subscription, at the provider
-// and then in the ledger: an active one at the end of its period (the
-// profile shows cancelling, access and the cycle's credits last until then),
-// a past due one at once. The provider is called with no lock held, so the
-// seller's other calls never wait on it; a cancellation the provider took
-// but the ledger did not record (a crash, a lost answer) is recorded by the
-// next attempt, which reuses the reservation's key, or by the webhook.
-func (s *Service) CancelSubscription(ctx context.Context, accountID string, md eventstore.Metadata) (eventstore.Result, error) {
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
-	if err != nil {
-		return eventstore.Result{}, err
+// CancelAtProvider asks the provider to cancel subscriptionID of
+// accountID: at the end of its period, or at once (now: a past due one).
+// ResumeAtProvider undoes a pending cancellation there. Each reserves the
+// call, makes it with no transaction open and settles the reservation; the
+// ledger is the caller's (command.CancelSubscription, ResumeSubscription).
+// A call that got no answer stays reserved, and the next attempt reuses its
+// key.
+func (s *Service) CancelAtProvider(ctx context.Context, accountID, subscriptionID string, now bool) error {
+	if now {
+		return s.askProvider(ctx, accountID, subscriptionID, actionCancelNow, s.provider.CancelNow)
 	}
-	subscriptionID, now := a.SubscriptionID(), s.accounts.Now()
-	pastDue := a.SubscriptionStatusAt(now) == domain.StatusPastDue
-	if err := a.CancelSubscription(now); err != nil { // the rule, checked before asking the provider
-		return eventstore.Result{}, err
-	}
-	action, call := actionCancel, s.provider.CancelAtPeriodEnd
-	if pastDue {
-		action, call = actionCancelNow, s.provider.CancelNow
-	}
-	return s.changeSubscription(ctx, accountID, subscriptionID, action, call, md, func(a *domain.Account, now time.Time) error {
-		if !running(a, now) || a.SubscriptionStatusAt(now) == domain.StatusCancelling {
-			return nil // the webhook recorded it first: done, once
-		}
-		return a.CancelSubscription(now)
-	})
+	return s.askProvider(ctx, accountID, subscriptionID, actionCancel, s.provider.CancelAtPeriodEnd)
 }
 
-// ResumeSubscription undoes a pending cancellation, at the provider and
-// then in the ledger, as CancelSubscription does.
-func (s *Service) ResumeSubscription(ctx context.Context, accountID string, md eventstore.Metadata) (eventstore.Result, error) {
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
-	if err != nil {
-		return eventstore.Result{}, err
-	}
-	subscriptionID := a.SubscriptionID()
-	if err := a.ResumeSubscription(s.accounts.Now()); err != nil {
-		return eventstore.Result{}, err
-	}
-	return s.changeSubscription(ctx, accountID, subscriptionID, actionResume, s.provider.Resume, md, func(a *domain.Account, now time.Time) error {
-		if a.SubscriptionStatusAt(now) == domain.StatusActive {
-			return nil // the webhook recorded it first
-		}
-		return a.ResumeSubscription(now)
-	})
+// ResumeAtProvider: see CancelAtProvider.
+func (s *Service) ResumeAtProvider(ctx context.Context, accountID, subscriptionID string) error {
+	return s.askProvider(ctx, accountID, subscriptionID, actionResume, s.provider.Resume)
 }
 
-// changeSubscription reserves action on subscriptionID, calls the provider
-// with no transaction open, then records the change with command in the
-// account's transaction, after checking that the subscription is still
-// the one changed.
-func (s *Service) changeSubscription(ctx context.Context, accountID, subscriptionID, action string,
-	call func(ctx context.Context, subscriptionID, key string) error, md eventstore.Metadata,
-	command func(a *domain.Account, now time.Time) error) (eventstore.Result, error) {
+// askProvider reserves action on subscriptionID, calls the provider with no
+// transaction open and settles the reservation with its answer.
+func (s *Service) askProvider(ctx context.Context, accountID, subscriptionID, action string,
+	call func(ctx context.Context, subscriptionID, key string) error) error {
 	key, err := s.reserve(ctx, accountID, action, 0, subscriptionID)
 	if err != nil {
-		return eventstore.Result{}, err
+		return err
 	}
 	if err := call(ctx, subscriptionID, key); err != nil {
-		return eventstore.Result{}, s.refused(ctx, key, fmt.Errorf("%s subscription %s: %w", action, subscriptionID, err))
+		return s.refused(ctx, key, fmt.Errorf("%s subscription %s: %w", action, subscriptionID, err))
 	}
 	// The provider's answer ends the reservation at once, in its own short
 	// transaction: a later attempt of the same action must ask afresh, not
 	// reuse this key and get this (possibly outdated) answer back.
-	if err := s.settle(ctx, key, func(pgx.Tx) error { return nil }); err != nil {
-		return eventstore.Result{}, err
-	}
-	defer s.mailQueued()
-	return s.accounts.Update(ctx, accountID, eventstore.UpdateOptions{Metadata: md},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-			if a.SubscriptionID() != subscriptionID {
-				return nil, domain.Errorf(domain.CodeConflict, "The subscription changed meanwhile; please reload and try again")
-			}
-			if err := command(a, now); err != nil {
-				return nil, err
-			}
-			return nil, s.queueBillingMail(ctx, tx, a, now)
-		})
+	return s.settle(ctx, key, func(pgx.Tx) error { return nil })
 }
 
 // Actions reserved in provider_requests.

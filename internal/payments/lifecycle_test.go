@@ -12,6 +12,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/testing/stripemock"
 	"github.com/a2e-automation/app/internal/testing/stripetest"
@@ -231,16 +232,16 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 
 	// A second create while the first checkout is unpaid answers it again;
 	// once it is older than the reuse window, a new one voids it.
-	first, err := e.svc.CreateSubscription(ctx, id)
+	first, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := e.svc.CreateSubscription(ctx, id)
+	again, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: id})
 	if err != nil || again != first {
 		t.Fatalf("second create = %+v, %v; want the first checkout %+v", again, err, first)
 	}
 	e.clock.Set(t0.Add(2 * time.Hour))
-	second, err := e.svc.CreateSubscription(ctx, id)
+	second, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: id})
 	if err != nil || second.ClientSecret == first.ClientSecret {
 		t.Fatalf("create after the reuse window = %+v, %v", second, err)
 	}
@@ -256,18 +257,18 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 	if err != nil || url != "http://app.test"+payments.SimulatedPortalPath {
 		t.Fatalf("portal = %q, %v", url, err)
 	}
-	if _, err := e.svc.CancelSubscription(ctx, id, md); err != nil {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 500, domain.StatusCancelling)
-	if _, err := e.svc.CreateSubscription(ctx, id); domain.ErrorCode(err) != domain.CodeConflict || !strings.Contains(domain.ErrorMessage(err), "Resume it") {
+	if _, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: id}); domain.ErrorCode(err) != domain.CodeConflict || !strings.Contains(domain.ErrorMessage(err), "Resume it") {
 		t.Fatalf("subscribe while cancelling: %v", err)
 	}
-	if _, err := e.svc.ResumeSubscription(ctx, id, md); err != nil {
+	if _, err := e.commands().ResumeSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 500, domain.StatusActive)
-	if _, err := e.svc.ResumeSubscription(ctx, id, md); domain.ErrorCode(err) != domain.CodeConflict {
+	if _, err := e.commands().ResumeSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); domain.ErrorCode(err) != domain.CodeConflict {
 		t.Fatalf("second resume: %v", err)
 	}
 
@@ -275,7 +276,7 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeFailed, md); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.CancelSubscription(ctx, id, md); err != nil {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 0, domain.StatusCancelled)
@@ -308,7 +309,7 @@ func TestSimulatedRefundAndDispute(t *testing.T) {
 	e := newEnv(t, payments.NewSimulated())
 	id := e.account("simrefund@example.com")
 	ctx, md := context.Background(), eventstore.Metadata{Actor: "test"}
-	p, err := e.svc.PurchaseCredits(ctx, id, 100)
+	p, err := e.commands().PurchaseCredits.Handle(ctx, command.PurchaseCredits{AccountID: id, Credits: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

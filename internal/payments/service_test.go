@@ -15,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/testing/stripetest"
@@ -51,6 +52,12 @@ func newEnv(t *testing.T, provider payments.Provider) *env {
 	repo := accounts.NewRepository(eventstore.New(pool), c.Now)
 	svc := payments.NewService(pool, repo, provider, webhookSecret, slog.New(slog.DiscardHandler))
 	return &env{t: t, pool: pool, repo: repo, clock: c, svc: svc}
+}
+
+// commands are the use cases on e's service, as the API builds them (the
+// seller's cancel and resume run there, issue 27).
+func (e *env) commands() command.Commands {
+	return command.New(command.Deps{Accounts: e.repo, Payments: e.svc, Log: slog.New(slog.DiscardHandler)})
 }
 
 // account registers a seller account and returns its id.
@@ -263,7 +270,7 @@ func TestRenewalsAndExpiryAcrossCyclesLeavePurchasedCredits(t *testing.T) {
 
 	// Cycle 3: the sweeper expires the cycle before the renewal arrives.
 	e.clock.Set(month(2).Add(time.Hour))
-	if _, err := e.repo.ExpireDue(ctx, 10); err != nil {
+	if _, err := e.commands().ExpireCredits.Handle(ctx, command.ExpireCredits{Limit: 10}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 100, domain.StatusActive)
@@ -280,7 +287,7 @@ func TestRenewalsAndExpiryAcrossCyclesLeavePurchasedCredits(t *testing.T) {
 	e.check(id, 600, domain.StatusActive)
 
 	// A second sweep finds nothing: every cycle expired exactly once.
-	if _, err := e.repo.ExpireDue(ctx, 10); err != nil {
+	if _, err := e.commands().ExpireCredits.Handle(ctx, command.ExpireCredits{Limit: 10}); err != nil {
 		t.Fatal(err)
 	}
 	expired := e.history(id, "CreditsExpired")
@@ -366,7 +373,7 @@ func TestCreditPurchaseEvents(t *testing.T) {
 func TestEventsFindTheAccountByCustomer(t *testing.T) {
 	e := newEnv(t, payments.NewSimulated())
 	id := e.account("customer@example.com")
-	co, err := e.svc.CreateSubscription(context.Background(), id)
+	co, err := e.commands().StartSubscription.Handle(context.Background(), command.StartSubscription{AccountID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +387,7 @@ func TestEventsFindTheAccountByCustomer(t *testing.T) {
 		t.Fatalf("outcome = %+v", out)
 	}
 	e.check(id, 500, domain.StatusActive)
-	if _, err := e.svc.CreateSubscription(context.Background(), id); !errors.Is(err, payments.ErrAlreadySubscribed) {
+	if _, err := e.commands().StartSubscription.Handle(context.Background(), command.StartSubscription{AccountID: id}); !errors.Is(err, payments.ErrAlreadySubscribed) {
 		t.Fatalf("second subscription: err = %v", err)
 	}
 	var status string
@@ -414,10 +421,10 @@ func TestSimulatedProvider(t *testing.T) {
 	md := eventstore.Metadata{Actor: "test"}
 	id, other := e.account("sim@example.com"), e.account("other@example.com")
 
-	if _, err := e.svc.PurchaseCredits(ctx, id, 0); domain.ErrorMessage(err) != "Please select a valid credit amount." {
+	if _, err := e.commands().PurchaseCredits.Handle(ctx, command.PurchaseCredits{AccountID: id, Credits: 0}); domain.ErrorMessage(err) != "Please select a valid credit amount." {
 		t.Fatalf("0 credits: err = %v", err)
 	}
-	buy, err := e.svc.PurchaseCredits(ctx, id, 100)
+	buy, err := e.commands().PurchaseCredits.Handle(ctx, command.PurchaseCredits{AccountID: id, Credits: 100})
 	if err != nil || buy.AmountCents != 999 || buy.ClientSecret == "" {
 		t.Fatalf("purchase = %+v, %v", buy, err)
 	}
@@ -443,7 +450,7 @@ func TestSimulatedProvider(t *testing.T) {
 	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNothingToRenew) {
 		t.Fatalf("advance without a subscription: err = %v", err)
 	}
-	sub, err := e.svc.CreateSubscription(ctx, id)
+	sub, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,11 +482,11 @@ func TestSimulatedProvider(t *testing.T) {
 		t.Fatalf("payments = %+v, want the declined renewal's invoice paid on retry", pays)
 	}
 
-	if _, err := e.svc.CancelSubscription(ctx, id, md); err != nil {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 600, domain.StatusCancelling)
-	if _, err := e.svc.CancelSubscription(ctx, id, md); domain.ErrorCode(err) != domain.CodeConflict {
+	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); domain.ErrorCode(err) != domain.CodeConflict {
 		t.Fatalf("second cancel: err = %v", err)
 	}
 	// Advancing a cancelling subscription's cycle ends it: the period end
@@ -512,14 +519,14 @@ func TestOneCheckoutAtATimePerAccount(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range attempts {
 		wg.Go(func() {
-			co, err := e.svc.CreateSubscription(ctx, id)
+			co, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: id})
 			if err != nil {
 				t.Errorf("subscription %d: %v", i, err)
 			}
 			secrets[i] = co.ClientSecret
 		})
 		wg.Go(func() {
-			p, err := e.svc.PurchaseCredits(ctx, id, 100)
+			p, err := e.commands().PurchaseCredits.Handle(ctx, command.PurchaseCredits{AccountID: id, Credits: 100})
 			if err != nil {
 				t.Errorf("purchase %d: %v", i, err)
 			}
@@ -546,14 +553,14 @@ func TestOneCheckoutAtATimePerAccount(t *testing.T) {
 	e.check(id, 500, domain.StatusActive)
 
 	// Another amount is another PaymentIntent; a paid one is not reused.
-	other, err := e.svc.PurchaseCredits(ctx, id, 500)
+	other, err := e.commands().PurchaseCredits.Handle(ctx, command.PurchaseCredits{AccountID: id, Credits: 500})
 	if err != nil || other.ClientSecret == secrets[attempts] {
 		t.Fatalf("500 credits = %+v, %v", other, err)
 	}
 	if _, err := e.svc.ConfirmSimulated(ctx, id, secrets[attempts], payments.OutcomeSucceeded, md); err != nil {
 		t.Fatal(err)
 	}
-	next, err := e.svc.PurchaseCredits(ctx, id, 100)
+	next, err := e.commands().PurchaseCredits.Handle(ctx, command.PurchaseCredits{AccountID: id, Credits: 100})
 	if err != nil || next.ClientSecret == secrets[attempts] {
 		t.Fatalf("100 credits after paying = %+v, %v", next, err)
 	}
@@ -566,10 +573,10 @@ func TestOneCheckoutAtATimePerAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.PurchaseCredits(ctx, unverified.AccountID, 100); !errors.Is(err, payments.ErrUnverified) {
+	if _, err := e.commands().PurchaseCredits.Handle(ctx, command.PurchaseCredits{AccountID: unverified.AccountID, Credits: 100}); !errors.Is(err, payments.ErrUnverified) {
 		t.Fatalf("unverified purchase: %v", err)
 	}
-	if _, err := e.svc.CreateSubscription(ctx, unverified.AccountID); !errors.Is(err, payments.ErrUnverified) {
+	if _, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: unverified.AccountID}); !errors.Is(err, payments.ErrUnverified) {
 		t.Fatalf("unverified subscription: %v", err)
 	}
 }

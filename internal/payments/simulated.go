@@ -177,7 +177,7 @@ func (s *Service) ConfirmSimulated(ctx context.Context, accountID, clientSecret,
 		if err != nil {
 			return Simulation{}, err
 		}
-		if err := alreadySubscribed(a, s.accounts.Now()); err != nil {
+		if err := AlreadySubscribed(a, s.accounts.Now()); err != nil {
 			return Simulation{}, err
 		}
 	}

@@ -37,8 +37,8 @@ type Deps struct {
 	SupportMail func(supportrequests.Request) mail.Message
 	// SupportReplyMail composes the mail of a staff reply to the seller.
 	SupportReplyMail func(supportrequests.Request, supportrequests.Reply) mail.Message
-	// Payments asks the payment provider for staff refunds and
-	// cancellations.
+	// Payments asks the payment provider for the seller's checkouts,
+	// cancellations and resumes, staff refunds and cancellations.
 	Payments *payments.Service
 	// MailQueued is called after a mail was queued in the outbox (the
 	// sender's Nudge), so it goes out at once.
@@ -55,6 +55,16 @@ type Commands struct {
 	CreateListing        CreateListingHandler
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
+	RotateAPIKey         RotateAPIKeyHandler
+	ExpireCredits        ExpireCreditsHandler // and its sweeper, run by the API process
+	// The seller's billing, through the provider: checkouts, cancel and
+	// resume.
+	StartSubscription  StartSubscriptionHandler
+	PurchaseCredits    PurchaseCreditsHandler
+	CancelSubscription CancelSubscriptionHandler
+	// What the provider reports: Stripe's webhook deliveries.
+	ApplyStripeEvent   ApplyStripeEventHandler
+	ResumeSubscription ResumeSubscriptionHandler
 	// The staff console's actions (issue 26): adjustments, the support
 	// inbox, money actions through the provider.
 	AdjustCredits           AdjustCreditsHandler
@@ -69,17 +79,25 @@ func New(d Deps) Commands {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	change := subscriptionChange{accounts: d.Accounts, payments: d.Payments, queued: d.MailQueued}
 	send := SendVerificationCodeHandler{auth: d.Auth, now: d.Now, compose: d.VerificationMail, queued: d.MailQueued}
 	return Commands{
 		VerifyEmail:          VerifyEmailHandler{accounts: d.Accounts, auth: d.Auth},
 		SendVerificationCode: send,
 		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
+		RotateAPIKey:         RotateAPIKeyHandler{accounts: d.Accounts, keys: d.Keys},
+		ExpireCredits:        ExpireCreditsHandler{accounts: d.Accounts},
 		CreateListing:        CreateListingHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
-		AdjustCredits: AdjustCreditsHandler{accounts: d.Accounts},
+		StartSubscription:  StartSubscriptionHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
+		PurchaseCredits:    PurchaseCreditsHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
+		CancelSubscription: CancelSubscriptionHandler{change},
+		ApplyStripeEvent:   ApplyStripeEventHandler{payments: d.Payments},
+		ResumeSubscription: ResumeSubscriptionHandler{change},
+		AdjustCredits:      AdjustCreditsHandler{accounts: d.Accounts},
 		ReplySupportRequest: ReplySupportRequestHandler{store: d.Support, now: d.Now, compose: d.SupportReplyMail,
 			queued: d.MailQueued},
 		SetSupportRequestStatus: SetSupportRequestStatusHandler{store: d.Support, now: d.Now},

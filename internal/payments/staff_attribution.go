@@ -1,0 +1,79 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// attribution is the staff members and reasons of the console requests an
+// event applies: its metadata's actor and reason, and the reservations it
+// marks applied (once each).
+type attribution struct {
+	keys          []string
+	actor, reason string
+}
+
+// staffAttribution finds the pending console requests of action about
+// target whose amounts the event's new refunded total covers (refunds:
+// refundedBefore and total), or the latest one (cancellations: total < 0).
+// nil when there is none.
+func (s *Service) staffAttribution(ctx context.Context, accountID, action, target string, refundedBefore, total int64) (*attribution, error) {
+	rows, err := s.pool.Query(ctx, `SELECT idempotency_key, coalesce(actor, ''), coalesce(reason, ''), coalesce(amount_cents, 0)
+		FROM provider_requests WHERE account_id = $1 AND action = $2 AND target = $3 AND status IN ('reserved', 'done')
+		  AND applied_event IS NULL ORDER BY created_at`, accountID, action, target)
+	if err != nil {
+		return nil, fmt.Errorf("find staff requests: %w", err)
+	}
+	type pending struct {
+		key, actor, reason string
+		amount             int64
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (pending, error) {
+		var p pending
+		return p, r.Scan(&p.key, &p.actor, &p.reason, &p.amount)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find staff requests: %w", err)
+	}
+	if total < 0 && len(list) > 0 {
+		list = list[len(list)-1:]
+	}
+	var at attribution
+	covered := refundedBefore
+	for _, p := range list {
+		if total >= 0 {
+			if covered+p.amount > total {
+				continue
+			}
+			covered += p.amount
+		}
+		at.keys = append(at.keys, p.key)
+		at.actor, at.reason = joinText(at.actor, p.actor, ", "), joinText(at.reason, p.reason, "; ")
+	}
+	if len(at.keys) == 0 {
+		return nil, nil
+	}
+	return &at, nil
+}
+
+func joinText(have, more, sep string) string {
+	if have == "" || have == more {
+		return more
+	}
+	return have + sep + more
+}
+
+// save marks the attributed requests applied by event eventID, in the
+// event's transaction.
+func (at *attribution) save(ctx context.Context, tx pgx.Tx, eventID string) error {
+	if at == nil {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `UPDATE provider_requests SET applied_event = $2 WHERE idempotency_key = ANY($1) AND applied_event IS NULL`,
+		at.keys, eventID); err != nil {
+		return fmt.Errorf("attribute staff requests: %w", err)
+	}
+	return nil
+}
