@@ -58,16 +58,15 @@ func (s *Service) SubscriptionCheckout(ctx context.Context, a *domain.Account) (
 // running reports whether a's subscription is active, cancelling (before
 // its end) or past due at now: the seller's current subscription.
 func running(a *domain.Account, now time.Time) bool {
-	switch a.SubscriptionStatusAt(now) {
-	case domain.StatusActive, domain.StatusCancelling, domain.StatusPastDue:
-		return true
-	}
-	return false
+	return !domain.StatusAllowsSubscribing(a.SubscriptionStatusAt(now))
 }
 
 // AlreadySubscribed refuses a new subscription while one is running,
 // saying what to do instead.
 func AlreadySubscribed(a *domain.Account, now time.Time) error {
+	if !running(a, now) {
+		return nil
+	}
 	switch a.SubscriptionStatusAt(now) {
 	case domain.StatusActive:
 		return ErrAlreadySubscribed
