@@ -267,17 +267,8 @@ func (s *Service) simulateStaffRefund(ctx context.Context, accountID, pi string,
 		return StaffAction{}, err
 	}
 	total := min(a.RefundedCents(in.paymentID())+amount, in.amountCents)
-	ev, err := simulatedEvent(stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total))
-	if err != nil {
-		return StaffAction{}, err
-	}
-	sim, err := s.simulate(ctx, ev, OutcomeSucceeded, eventstore.Metadata{})
-	if err != nil {
-		return StaffAction{}, err
-	}
-	out.Status, out.Position = StaffActionApplied, sim.Outcome.Result.LastPosition
 	out.Message = fmt.Sprintf("Refunded %s: %s of %s refunded in total", catalog.Dollars(amount), catalog.Dollars(total), catalog.Dollars(in.amountCents))
-	return out, nil
+	return s.applySimulatedStaffEvent(ctx, stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total), out)
 }
 
 // intentOf reads accountID's checkout of PaymentIntent pi.
@@ -358,7 +349,14 @@ func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction
 		typ, sub.Status, sub.CancelAtPeriodEnd, sub.EndedAt = stripe.EventTypeCustomerSubscriptionDeleted, stripe.SubscriptionStatusCanceled, false, now.Unix()
 		out.Message = "Subscription cancelled now"
 	}
-	ev, err := simulatedEvent(typ, now, sub)
+	return s.applySimulatedStaffEvent(ctx, typ, now, sub, out)
+}
+
+// applySimulatedStaffEvent applies object as the simulated provider's
+// event typ, through the webhook's own path, and marks out applied at the
+// position it reached.
+func (s *Service) applySimulatedStaffEvent(ctx context.Context, typ stripe.EventType, at time.Time, object any, out StaffAction) (StaffAction, error) {
+	ev, err := simulatedEvent(typ, at, object)
 	if err != nil {
 		return StaffAction{}, err
 	}
