@@ -36,8 +36,12 @@ type BatcherOptions struct {
 	// company before committing it alone; zero commits at once (commands
 	// that arrive meanwhile form the next batch). Default 0.
 	Linger time.Duration
-	// Timeout bounds one group commit, whatever its callers' deadlines.
-	// Default 10 s.
+	// Timeout bounds one group commit. It also ends at the latest
+	// Timeout/4 after the earliest deadline among its callers: a caller
+	// whose batch started waits for its outcome past its own deadline (an
+	// answer is never lost to a disconnect), but not for long, so a stalled
+	// database answers every caller soon after its deadline, not a whole
+	// Timeout later. Default 10 s.
 	Timeout time.Duration
 }
 
@@ -104,7 +108,8 @@ func (s *Store) NewBatcher(opts BatcherOptions) *Batcher {
 // Update is Store.Update through a group commit. A caller whose context
 // ends while its command waits gets the context's error and the command is
 // dropped; once its batch has started, the caller waits for the outcome
-// (bounded by Timeout), so an answer is never lost to a disconnect.
+// (bounded by Timeout, and by Timeout/4 past the earliest deadline of its
+// batch's callers), so an answer is never lost to a disconnect.
 func (b *Batcher) Update(ctx context.Context, stream string, opts UpdateOptions, decide DecideFunc) (Result, error) {
 	q := &queued{cmd: Command{Stream: stream, Opts: opts, Decide: decide, Context: ctx}, done: make(chan Outcome, 1)}
 	select {
@@ -275,9 +280,10 @@ func (b *Batcher) commit(batch []*queued) {
 	if len(cmds) == 0 {
 		return
 	}
-	// Not any one caller's deadline or values: the batch is everybody's.
-	// Each decider sees its own caller's values (Command.Context).
-	ctx, cancel := context.WithTimeout(context.Background(), b.opts.Timeout)
+	// Not any one caller's cancellation or values: the batch is
+	// everybody's. Each decider sees its own caller's values
+	// (Command.Context).
+	ctx, cancel := context.WithDeadline(context.Background(), b.deadline(taken))
 	defer cancel()
 	outs := b.store.UpdateMany(ctx, cmds)
 	b.batches.Add(1)
@@ -285,6 +291,22 @@ func (b *Batcher) commit(batch []*queued) {
 	for i, q := range taken {
 		q.done <- outs[i]
 	}
+}
+
+// deadline is when the group commit of taken must end: Timeout from now,
+// or Timeout/4 past the earliest of its callers' deadlines if that is
+// sooner.
+func (b *Batcher) deadline(taken []*queued) time.Time {
+	end := time.Now().Add(b.opts.Timeout)
+	for _, q := range taken {
+		if q.cmd.Context == nil {
+			continue
+		}
+		if d, ok := q.cmd.Context.Deadline(); ok && d.Add(b.opts.Timeout/4).Before(end) {
+			end = d.Add(b.opts.Timeout / 4)
+		}
+	}
+	return end
 }
 
 // drain answers every command still queued after Close.

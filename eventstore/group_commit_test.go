@@ -333,3 +333,26 @@ func TestBatcherPipelinesOnlyWorthwhileBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBatchEndsSoonAfterItsCallersDeadline: a group commit that stalls
+// (a frozen database, here a decider that waits) ends Timeout/4 after the
+// earliest deadline of its callers, not a whole Timeout after it started.
+func TestBatchEndsSoonAfterItsCallersDeadline(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	b := s.NewBatcher(eventstore.BatcherOptions{Timeout: 4 * time.Second})
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := b.Update(ctx, "stalled", eventstore.UpdateOptions{}, func(ctx context.Context, _ pgx.Tx, _ eventstore.Snapshot) (eventstore.Decision, error) {
+		<-ctx.Done() // the batch's deadline, not the caller's cancellation
+		return eventstore.Decision{}, ctx.Err()
+	})
+	took := time.Since(start)
+	if err == nil {
+		t.Fatal("a stalled batch answered success")
+	}
+	if took < time.Second || took > 2500*time.Millisecond {
+		t.Fatalf("the stalled batch answered after %v; want about 200 ms + Timeout/4 (1 s)", took)
+	}
+}
