@@ -10,8 +10,11 @@ import (
 const rebuildSuffix = "__rebuild"
 
 // RebuildBatch is how many events of the log one rebuild transaction
-// replays (BenchmarkRebuild compares sizes).
-const RebuildBatch = 5000
+// replays (BenchmarkRebuild compares sizes). bench-load's rebuild of a
+// 240,000-event log: 125,900 events/s at 20,000 against 94,600 at 5,000;
+// the fresh tables are the rebuild's own, so a longer transaction holds
+// nothing live back.
+const RebuildBatch = 20000
 
 // Rebuild replays projection name from position 0 into fresh tables, with
 // the live batches' applier and fold (applyBatchTx, Projection.Apply), while

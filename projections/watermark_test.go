@@ -114,7 +114,7 @@ func BenchmarkRebuild(b *testing.B) {
 	f := newFixture(b)
 	ctx := context.Background()
 	events, _ := spendLog(b, f)
-	for _, batch := range []int{1000, 5000} {
+	for _, batch := range []int{1000, 5000, 20000} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
 			start := time.Now()
 			for b.Loop() {
