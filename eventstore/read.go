@@ -53,6 +53,17 @@ func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]
 // (each statement sees what committed before it; a REPEATABLE READ
 // snapshot taken before the horizon could miss events below it).
 func (s *Store) ReadAllIn(ctx context.Context, q Querier, afterPosition int64, limit int) ([]Record, error) {
+	return s.readAllIn(ctx, q, afterPosition, limit, recordColumns)
+}
+
+// ReadAllDataIn is ReadAllIn without the events' metadata (each Record's
+// Metadata is left empty), for readers that fold the events' data alone:
+// the projections. The column is neither sent nor decoded.
+func (s *Store) ReadAllDataIn(ctx context.Context, q Querier, afterPosition int64, limit int) ([]Record, error) {
+	return s.readAllIn(ctx, q, afterPosition, limit, dataColumns)
+}
+
+func (s *Store) readAllIn(ctx context.Context, q Querier, afterPosition int64, limit int, columns string) ([]Record, error) {
 	horizon, err := s.Horizon(ctx, q)
 	if err != nil {
 		return nil, err
@@ -60,7 +71,7 @@ func (s *Store) ReadAllIn(ctx context.Context, q Querier, afterPosition int64, l
 	if horizon <= afterPosition {
 		return nil, nil
 	}
-	rows, err := q.Query(ctx, `SELECT `+recordColumns+` FROM events
+	rows, err := q.Query(ctx, `SELECT `+columns+` FROM events
 		WHERE global_position > $1 AND global_position <= $2 ORDER BY global_position LIMIT $3`, afterPosition, horizon, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read all after %d: %w", afterPosition, err)
@@ -93,6 +104,9 @@ func (s *Store) StreamVersion(ctx context.Context, stream string) (int64, error)
 
 const recordColumns = `global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at`
 
+// dataColumns are recordColumns with a NULL for the metadata.
+const dataColumns = `global_position, event_id, stream_id, stream_version, event_type, schema_version, data, NULL::jsonb, recorded_at`
+
 func (s *Store) scanRecords(rows pgx.Rows) ([]Record, error) {
 	defer rows.Close()
 	var out []Record
@@ -103,8 +117,10 @@ func (s *Store) scanRecords(rows pgx.Rows) ([]Record, error) {
 			return nil, fmt.Errorf("scan event: %w", err)
 		}
 		r.Data = data
-		if err := json.Unmarshal(md, &r.Metadata); err != nil {
-			return nil, fmt.Errorf("decode metadata of event %d: %w", r.GlobalPosition, err)
+		if md != nil { // NULL: read without metadata (ReadAllDataIn)
+			if err := json.Unmarshal(md, &r.Metadata); err != nil {
+				return nil, fmt.Errorf("decode metadata of event %d: %w", r.GlobalPosition, err)
+			}
 		}
 		r.RecordedAt = r.RecordedAt.UTC()
 		if s.upcast != nil {

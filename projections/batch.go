@@ -167,7 +167,7 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 		FROM unnest($1::text[]) cp LEFT JOIN projection_watermarks w ON w.projection = cp`, cps).Scan(&wm); err != nil {
 		return 0, fmt.Errorf("watermarks of %v: %w", cps, err)
 	}
-	recs, err := r.store.ReadAllIn(ctx, tx, wm, limit)
+	recs, err := r.store.ReadAllDataIn(ctx, tx, wm, limit) // the folds read no metadata
 	if err != nil || len(recs) == 0 {
 		return 0, err
 	}
