@@ -16,15 +16,6 @@ import (
 // when the stream is not at expectedVersion (0 for a new stream). It does not
 // touch the stream's snapshot; use Update for commands.
 func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream string, expectedVersion int64, events []NewEvent, md Metadata, at time.Time) ([]Record, error) {
-	return s.appendTx(ctx, tx, stream, expectedVersion, events, md, at, nil)
-}
-
-type stateWrite struct {
-	state  []byte
-	wakeAt *time.Time
-}
-
-func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected int64, events []NewEvent, md Metadata, at time.Time, st *stateWrite) ([]Record, error) {
 	if len(events) == 0 {
 		return nil, nil
 	}
@@ -35,7 +26,7 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected
 	// The head, the events and the commit's wake-up message in one round
 	// trip, as a group commit writes them.
 	batch := &pgx.Batch{}
-	records, err := s.queueAppend(batch, stream, expected, events, md, at, st, positions)
+	records, err := queueAppend(batch, stream, expectedVersion, events, md, at, positions)
 	if err != nil {
 		return nil, err
 	}
@@ -44,9 +35,44 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, stream string, expected
 	}
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		if errors.Is(err, ErrConflict) || isUniqueViolation(err) {
-			return nil, &ConflictError{Stream: stream, Expected: expected}
+			return nil, &ConflictError{Stream: stream, Expected: expectedVersion}
 		}
 		return nil, fmt.Errorf("append %s: %w", stream, err)
+	}
+	return records, nil
+}
+
+// stateWrite is a command's new snapshot of its stream and when the stream
+// wants to be woken.
+type stateWrite struct {
+	state  []byte
+	wakeAt *time.Time
+}
+
+// queueAppend queues, on batch, Append's head move and the inserts of
+// events at the given positions (drawn after marking the transaction as
+// appending), and returns their records. The snapshot is left as it is.
+func queueAppend(batch *pgx.Batch, stream string, expected int64, events []NewEvent, md Metadata, at time.Time, positions []int64) ([]Record, error) {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	at = at.UTC()
+	sql, args := moveHeadSQL(stream, expected, expected+int64(len(events)))
+	batch.Queue(sql, args...).Exec(func(tag pgconn.CommandTag) error {
+		if tag.RowsAffected() != 1 {
+			return &ConflictError{Stream: stream, Expected: expected}
+		}
+		return nil
+	})
+	mdJSON, err := encodeMetadata(md)
+	if err != nil {
+		return nil, err
+	}
+	records := newRecords(stream, expected, events, md, at)
+	for i := range records {
+		r := &records[i]
+		r.GlobalPosition = positions[i]
+		batch.Queue(insertEvent, r.GlobalPosition, r.EventID, stream, r.StreamVersion, r.Type, r.SchemaVersion, string(r.Data), mdJSON, at)
 	}
 	return records, nil
 }
@@ -86,37 +112,19 @@ func encodeMetadata(md Metadata) (string, error) {
 	return string(b), nil
 }
 
-// moveHeadSQL is the statement that moves stream's head (Append's): it
-// moves one row, or none on a conflict.
-func moveHeadSQL(stream string, expected, newVersion int64, st *stateWrite) (string, []any) {
-	var state []byte
-	var wakeAt *time.Time
-	stateVersion := int64(0)
-	if st != nil {
-		state, wakeAt, stateVersion = st.state, st.wakeAt, newVersion
+// moveHeadSQL is the statement that moves stream's head from expected to
+// newVersion (Append's; the snapshot is left as it is): it moves one row,
+// or none on a conflict.
+func moveHeadSQL(stream string, expected, newVersion int64) (string, []any) {
+	if expected == 0 {
+		return `INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO NOTHING`,
+			[]any{stream, newVersion}
 	}
-	switch {
-	case expected == 0:
-		return `INSERT INTO streams (stream_id, version, state, state_version, wake_at)
-			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id) DO NOTHING`,
-			[]any{stream, newVersion, nullJSON(state), stateVersion, wakeAt}
-	case st != nil:
-		return `UPDATE streams SET version = $3, state = $4, state_version = $5, wake_at = $6, updated_at = now()
-			WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion, nullJSON(state), stateVersion, wakeAt}
-	default:
-		return `UPDATE streams SET version = $3, updated_at = now()
-			WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion}
-	}
+	return `UPDATE streams SET version = $3, updated_at = now()
+		WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion}
 }
 
 func isUniqueViolation(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23505"
-}
-
-func nullJSON(b []byte) any {
-	if b == nil {
-		return nil
-	}
-	return string(b)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -181,40 +180,6 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 		}
 	}
 	return snaps, replays, nil
-}
-
-// queueAppend queues, on batch, the head move and the inserts of events at
-// the given positions (drawn by the caller after marking the transaction
-// as appending), and returns their records.
-func (s *Store) queueAppend(batch *pgx.Batch, stream string, expected int64, events []NewEvent, md Metadata, at time.Time, st *stateWrite, positions []int64) ([]Record, error) {
-	if at.IsZero() {
-		at = time.Now()
-	}
-	at = at.UTC()
-	queueMoveHead(batch, stream, expected, expected+int64(len(events)), st)
-	mdJSON, err := encodeMetadata(md)
-	if err != nil {
-		return nil, err
-	}
-	records := newRecords(stream, expected, events, md, at)
-	for i := range records {
-		r := &records[i]
-		r.GlobalPosition = positions[i]
-		batch.Queue(insertEvent, r.GlobalPosition, r.EventID, stream, r.StreamVersion, r.Type, r.SchemaVersion, string(r.Data), mdJSON, at)
-	}
-	return records, nil
-}
-
-// queueMoveHead is moveHeadSQL on a batch: the statement fails the batch (a
-// conflict) unless it moves exactly one row.
-func queueMoveHead(batch *pgx.Batch, stream string, expected, newVersion int64, st *stateWrite) {
-	sql, args := moveHeadSQL(stream, expected, newVersion, st)
-	batch.Queue(sql, args...).Exec(func(tag pgconn.CommandTag) error {
-		if tag.RowsAffected() != 1 {
-			return &ConflictError{Stream: stream, Expected: expected}
-		}
-		return nil
-	})
 }
 
 // writeWatch is the transaction a group-commit decider gets: it notes
