@@ -169,6 +169,11 @@ func (d *driver) check() {
 	if balance < 0 || balance != sum {
 		d.t.Fatalf("balance %d, grants add up to %d", balance, sum)
 	}
+	events := make([]Event, len(d.history))
+	for i, h := range d.history {
+		events[i] = h.Event
+	}
+	checkCreditDelta(d.t, a, events)
 	if at := BalanceAt(d.history, now); at != balance {
 		d.t.Fatalf("Balance = %d, BalanceAt = %d", balance, at)
 	}

@@ -81,7 +81,22 @@ func run(t *testing.T, scenarios []scenario) {
 				t.Fatalf("message = %q, want %q", ErrorMessage(err), sc.wantMsg)
 			}
 			thenEvents(t, a, sc.then...)
+			checkCreditDelta(t, a, append(append(opening(), sc.given...), a.Changes()...))
 		})
+	}
+}
+
+// checkCreditDelta checks the domain's one statement of how events move the
+// credits (CreditDelta, which the projections and the staff history read)
+// against the account's own fold after events.
+func checkCreditDelta(t testing.TB, a *Account, events []Event) {
+	t.Helper()
+	var delta int64
+	for _, e := range events {
+		delta += CreditDelta(e)
+	}
+	if held := creditsOnHand(&a.s); delta != held {
+		t.Fatalf("the events' CreditDelta add up to %d, the account's fold holds %d", delta, held)
 	}
 }
 

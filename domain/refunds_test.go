@@ -105,6 +105,7 @@ func TestDebtIsRepaidFirstAndSpendingWaits(t *testing.T) {
 	if last, ok := changes[len(changes)-1].(DebtRepaid); !ok || last.Amount != 100 || last.Draws[0].GrantID != "g2" {
 		t.Fatalf("last change = %#v, want DebtRepaid of 100 from g2", changes[len(changes)-1])
 	}
+	checkCreditDelta(t, a, append(append(opening(), pack, packPaid, spentFrom(pack.GrantID, 100)), changes...))
 }
 
 func TestDisputes(t *testing.T) {

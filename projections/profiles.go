@@ -60,21 +60,14 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 		sub := domain.SubscriptionSummary{Status: r.status, RenewsAt: r.renewal, EndsAt: r.endsAt}
 		next, _ := sub.After(ev, rec.RecordedAt)
 		r.status, r.renewal, r.endsAt = next.Status, next.RenewsAt, next.EndsAt
-	case domain.CreditsGranted:
-		r.available += e.Amount
 	case domain.CreditsSpent:
-		r.available -= e.Amount
 		r.used += e.Amount
-	case domain.CreditsDebited:
-		r.available -= e.Amount
-	case domain.CreditsExpired:
-		r.available -= e.Amount
 	case domain.CreditsRevoked:
-		r.available -= e.Amount
 		r.debt += e.Debt
 	case domain.DebtRepaid:
-		r.available -= e.Amount
 		r.debt -= e.Amount
+	case domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired:
+		// The balance alone, below.
 	case domain.DisputeOpened:
 		r.disputes++
 	case domain.DisputeClosed:
@@ -90,6 +83,7 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 	default:
 		return r, false, unhandled("profiles", ev)
 	}
+	r.available += domain.CreditDelta(ev) // how each event moves the balance: the domain's one rule
 	if !exists {
 		return r, false, nil
 	}

@@ -130,32 +130,38 @@ func (h *History) parseCursor(id, cursor string) (version, balance int64, err er
 	return version, balance, nil
 }
 
-// Describe says in words what an event did and how it changed the balance.
+// Describe says in words what an event did and how it changed the balance
+// (the domain's CreditDelta).
 func Describe(ev domain.Event) (summary string, creditChange int64) {
+	return summarize(ev), domain.CreditDelta(ev)
+}
+
+// summarize says in words what an event did.
+func summarize(ev domain.Event) string {
 	date := func(t time.Time) string { return t.UTC().Format("Jan 02, 2006") }
 	switch e := ev.(type) {
 	case domain.AccountRegistered:
-		return "Registered as " + e.Email, 0
+		return "Registered as " + e.Email
 	case domain.EmailVerified:
-		return "Email verified", 0
+		return "Email verified"
 	case domain.PasswordChanged:
-		return "Password changed (" + e.Reason + ")", 0
+		return "Password changed (" + e.Reason + ")"
 	case domain.APIKeyIssued:
-		return "API key issued (" + e.Prefix + "…)", 0
+		return "API key issued (" + e.Prefix + "…)"
 	case domain.APIKeyRotated:
-		return "API key regenerated (" + e.Prefix + "…); the previous key stopped working", 0
+		return "API key regenerated (" + e.Prefix + "…); the previous key stopped working"
 	case domain.SubscriptionActivated:
-		return fmt.Sprintf("Subscription activated, paid until %s", date(e.PeriodEnd)), 0
+		return fmt.Sprintf("Subscription activated, paid until %s", date(e.PeriodEnd))
 	case domain.SubscriptionRenewed:
-		return fmt.Sprintf("Subscription renewed, paid until %s", date(e.PeriodEnd)), 0
+		return fmt.Sprintf("Subscription renewed, paid until %s", date(e.PeriodEnd))
 	case domain.SubscriptionPastDue:
-		return "Subscription past due (renewal payment failed)", 0
+		return "Subscription past due (renewal payment failed)"
 	case domain.SubscriptionCancelled:
-		return fmt.Sprintf("Subscription cancelled, active until %s", date(e.EndsAt)), 0
+		return fmt.Sprintf("Subscription cancelled, active until %s", date(e.EndsAt))
 	case domain.SubscriptionResumed:
-		return fmt.Sprintf("Cancellation undone, renews %s", date(e.PeriodEnd)), 0
+		return fmt.Sprintf("Cancellation undone, renews %s", date(e.PeriodEnd))
 	case domain.SubscriptionEnded:
-		return "Subscription ended", 0
+		return "Subscription ended"
 	case domain.CreditsGranted:
 		s := fmt.Sprintf("%d %s credits granted", e.Amount, e.Source)
 		if e.ExpiresAt != nil {
@@ -164,48 +170,48 @@ func Describe(ev domain.Event) (summary string, creditChange int64) {
 		if e.Reason != "" {
 			s += ": " + e.Reason
 		}
-		return s, e.Amount
+		return s
 	case domain.CreditsSpent:
 		s := fmt.Sprintf("%d credit%s spent on %s", e.Amount, plural(e.Amount), strings.ReplaceAll(e.Operation, "_", " "))
 		if e.Reference != "" {
 			s += " (" + e.Reference + ")"
 		}
-		return s, -e.Amount
+		return s
 	case domain.CreditsDebited:
-		return fmt.Sprintf("%d credit%s removed by staff: %s", e.Amount, plural(e.Amount), e.Reason), -e.Amount
+		return fmt.Sprintf("%d credit%s removed by staff: %s", e.Amount, plural(e.Amount), e.Reason)
 	case domain.CreditsExpired:
-		return fmt.Sprintf("%d unspent credit%s expired", e.Amount, plural(e.Amount)), -e.Amount
+		return fmt.Sprintf("%d unspent credit%s expired", e.Amount, plural(e.Amount))
 	case domain.ListingRequested:
-		return "Listing requested for ASIN " + e.ASIN, 0
+		return "Listing requested for ASIN " + e.ASIN
 	case domain.VeroCheckPerformed:
 		verdict := "not protected"
 		if e.Protected {
 			verdict = "protected"
 		}
-		return fmt.Sprintf("VeRO check of %q: %s", e.Brand, verdict), 0
+		return fmt.Sprintf("VeRO check of %q: %s", e.Brand, verdict)
 	case domain.SoftwareDownloaded:
-		return fmt.Sprintf("Downloaded the %s software v%s", e.Platform, e.Version), 0
+		return fmt.Sprintf("Downloaded the %s software v%s", e.Platform, e.Version)
 	case domain.PaymentRecorded:
-		return fmt.Sprintf("Payment %s of %s: %s", e.Status, catalog.Dollars(e.AmountCents), e.Description), 0
+		return fmt.Sprintf("Payment %s of %s: %s", e.Status, catalog.Dollars(e.AmountCents), e.Description)
 	case domain.StaffNoteRecorded:
-		return "Staff note: " + e.Note, 0
+		return "Staff note: " + e.Note
 	case domain.PaymentRefunded:
 		return fmt.Sprintf("Payment %s %s: %s refunded in total", e.PaymentID, strings.ReplaceAll(e.Status, "_", " "),
-			catalog.Dollars(e.AmountCents)), 0
+			catalog.Dollars(e.AmountCents))
 	case domain.CreditsRevoked:
 		s := fmt.Sprintf("%d credit%s taken back for %s of %s", e.Amount, plural(e.Amount), strings.ReplaceAll(e.Reason, "_", " "), e.PaymentID)
 		if e.Debt > 0 {
 			s += fmt.Sprintf("; %d already spent, now owed", e.Debt)
 		}
-		return s, -e.Amount
+		return s
 	case domain.DebtRepaid:
-		return fmt.Sprintf("%d owed credit%s repaid from a new grant", e.Amount, plural(e.Amount)), -e.Amount
+		return fmt.Sprintf("%d owed credit%s repaid from a new grant", e.Amount, plural(e.Amount))
 	case domain.DisputeOpened:
-		return fmt.Sprintf("Dispute %s opened on %s: spending frozen", e.DisputeID, e.PaymentID), 0
+		return fmt.Sprintf("Dispute %s opened on %s: spending frozen", e.DisputeID, e.PaymentID)
 	case domain.DisputeClosed:
-		return fmt.Sprintf("Dispute %s %s", e.DisputeID, e.Outcome), 0
+		return fmt.Sprintf("Dispute %s %s", e.DisputeID, e.Outcome)
 	default:
-		return ev.EventType(), 0
+		return ev.EventType()
 	}
 }
 

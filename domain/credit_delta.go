@@ -1,0 +1,35 @@
+package domain
+
+import "fmt"
+
+// CreditDelta is how e moves an account's credits on hand: the grants'
+// remaining credits, counting a grant past its expiry until its
+// CreditsExpired event. It is the one statement of that rule; the profiles
+// projection's available balance and the staff history's credit change read
+// it, and the account's own fold (state.apply) is tested against it.
+// Events that move no credits give 0; an event type without a case panics,
+// so a new event has to be placed here (TestCreditDeltaHasACaseForEveryEventType).
+func CreditDelta(e Event) int64 {
+	switch e := e.(type) {
+	case CreditsGranted:
+		return e.Amount
+	case CreditsSpent:
+		return -e.Amount
+	case CreditsDebited:
+		return -e.Amount
+	case CreditsExpired:
+		return -e.Amount
+	case CreditsRevoked:
+		return -e.Amount
+	case DebtRepaid:
+		return -e.Amount
+	case AccountRegistered, EmailVerified, PasswordChanged, APIKeyIssued, APIKeyRotated,
+		SubscriptionActivated, SubscriptionRenewed, SubscriptionPastDue, SubscriptionCancelled,
+		SubscriptionResumed, SubscriptionEnded, ListingRequested, VeroCheckPerformed,
+		SoftwareDownloaded, PaymentRecorded, PaymentRefunded, DisputeOpened, DisputeClosed,
+		StaffNoteRecorded:
+		return 0
+	default:
+		panic(fmt.Sprintf("domain: CreditDelta: event %T has no case", e))
+	}
+}
