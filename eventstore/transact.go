@@ -31,7 +31,6 @@ type pendingWrite struct {
 // the decider wrote; in a group, a decider that wrote and then refused
 // fails the transaction, so that everyone runs again alone.
 func (s *Store) transact(ctx context.Context, cmds []Command, alone bool) ([]Outcome, error) {
-	out := make([]Outcome, len(cmds))
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
@@ -42,8 +41,42 @@ func (s *Store) transact(ctx context.Context, cmds []Command, alone bool) ([]Out
 	if err != nil {
 		return nil, err
 	}
-	var writes []pendingWrite
-	events := 0
+	out, writes, events, err := decideAll(ctx, tx, cmds, snaps, replays, alone)
+	if err != nil || len(writes) == 0 {
+		return out, err // nothing to commit: refusals and replays only, or a refusal alone
+	}
+	var positions []int64
+	if events > 0 {
+		if positions, err = drawPositions(ctx, tx, events); err != nil {
+			return nil, err
+		}
+	}
+	batch, err := queueWrites(ctx, cmds, writes, positions, out)
+	if err != nil {
+		return nil, err
+	}
+	// Heads, snapshots, events, the wake-up message and idempotency keys: one
+	// round trip.
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		if errors.Is(err, ErrConflict) || isUniqueViolation(err) {
+			return nil, conflictOf(err, cmds)
+		}
+		return nil, fmt.Errorf("write batch: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return commitFailed(err, cmds, writes, out)
+	}
+	return out, nil
+}
+
+// decideAll decides each command that is not a replay on its own snapshot,
+// in cmds' order, and returns every command's outcome so far, the writes of
+// those that write, and how many events they append. Alone, a refusal is
+// returned as the outcome with no writes (the caller's rollback undoes what
+// the decider wrote); in a group, a refusal is its command's outcome unless
+// the decider wrote in the shared transaction, which fails the group.
+func decideAll(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapshot, replays map[int]Outcome, alone bool) (out []Outcome, writes []pendingWrite, events int, err error) {
+	out = make([]Outcome, len(cmds))
 	for i, c := range cmds {
 		if r, ok := replays[i]; ok {
 			out[i] = r
@@ -54,13 +87,13 @@ func (s *Store) transact(ctx context.Context, cmds []Command, alone bool) ([]Out
 		if err != nil {
 			if alone {
 				out[i].Err = err
-				return out, nil // the deferred rollback undoes its writes
+				return out, nil, 0, nil
 			}
 			if wtx.wrote || tx.Conn().PgConn().TxStatus() != 'T' {
 				// A refusal must write nothing, as in Update, but this
 				// decider wrote in the shared transaction (or lost it): run
 				// everyone on their own.
-				return nil, fmt.Errorf("decide %s in a group commit: %w", c.Stream, err)
+				return nil, nil, 0, fmt.Errorf("decide %s in a group commit: %w", c.Stream, err)
 			}
 			out[i].Err = err
 			continue
@@ -71,17 +104,12 @@ func (s *Store) transact(ctx context.Context, cmds []Command, alone bool) ([]Out
 			events += len(d.Events)
 		}
 	}
-	if len(writes) == 0 {
-		return out, nil // nothing to commit: refusals and replays only
-	}
+	return out, writes, events, nil
+}
 
-	var positions []int64
-	if events > 0 {
-		if positions, err = drawPositions(ctx, tx, events); err != nil {
-			return nil, err
-		}
-	}
-
+// queueWrites queues every write's head, snapshot, events and idempotency
+// key, and the commit's wake-up message, filling in each writer's result.
+func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, error) {
 	var g groupWrites
 	var records []Record
 	for _, w := range writes {
@@ -117,32 +145,26 @@ func (s *Store) transact(ctx context.Context, cmds []Command, alone bool) ([]Out
 			return nil, err
 		}
 	}
-	// Heads, snapshots, events, the wake-up message and idempotency keys: one
-	// round trip.
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		if errors.Is(err, ErrConflict) || isUniqueViolation(err) {
-			return nil, conflictOf(err, cmds)
-		}
-		return nil, fmt.Errorf("write batch: %w", err)
+	return batch, nil
+}
+
+// commitFailed says what a failed COMMIT means for the commands.
+func commitFailed(err error, cmds []Command, writes []pendingWrite, out []Outcome) ([]Outcome, error) {
+	if isUniqueViolation(err) {
+		return nil, conflictOf(err, cmds)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		if isUniqueViolation(err) {
-			return nil, conflictOf(err, cmds)
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		// No answer to COMMIT: it may have committed, so no command may run
+		// again; their idempotency keys tell on a retry. Refusals and
+		// replays keep their answers: they wrote nothing.
+		err = fmt.Errorf("commit of %d commands: %w: %w", len(cmds), ErrCommitUnknown, err)
+		for _, w := range writes {
+			out[w.index] = Outcome{Err: err}
 		}
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) {
-			// No answer to COMMIT: it may have committed, so no command may
-			// run again; their idempotency keys tell on a retry.
-			// Refusals and replays keep their answers: they wrote nothing.
-			err = fmt.Errorf("commit of %d commands: %w: %w", len(cmds), ErrCommitUnknown, err)
-			for _, w := range writes {
-				out[w.index] = Outcome{Err: err}
-			}
-			return out, err
-		}
-		return nil, fmt.Errorf("commit of %d commands: %w", len(cmds), err)
+		return out, err
 	}
-	return out, nil
+	return nil, fmt.Errorf("commit of %d commands: %w", len(cmds), err)
 }
 
 // conflictOf is err, a conflict or unique violation of the writes, as a
