@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/migrations"
@@ -52,6 +53,29 @@ type options struct {
 }
 
 func run() error {
+	o, err := parseOptions()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	b, cleanup, err := start(ctx, o)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	if err := b.levels(ctx); err != nil {
+		return err
+	}
+	if err := b.projectorOutage(ctx); err != nil {
+		return err
+	}
+	if err := b.besideLongTransaction(ctx); err != nil {
+		return err
+	}
+	return b.rebuild(ctx)
+}
+
+func parseOptions() (options, error) {
 	var o options
 	var levels string
 	flag.StringVar(&o.server, "server", os.Getenv("BENCH_DATABASE_URL"), "a PostgreSQL URL of the server to use (a fresh database is made on it)")
@@ -66,96 +90,110 @@ func run() error {
 	for _, l := range strings.Split(levels, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(l))
 		if err != nil || n <= 0 {
-			return fmt.Errorf("-clients: %q", l)
+			return o, fmt.Errorf("-clients: %q", l)
 		}
 		o.levels = append(o.levels, n)
 	}
 	if o.server == "" {
-		return errors.New("-server (or BENCH_DATABASE_URL) is required")
+		return o, errors.New("-server (or BENCH_DATABASE_URL) is required")
 	}
-	ctx := context.Background()
+	return o, nil
+}
+
+// bench is one run: a fresh database with its sellers, and the API and
+// projector started on it.
+type bench struct {
+	o                             options
+	db                            string // the fresh database's URL
+	pool                          *pgxpool.Pool
+	keys                          []string
+	env                           []string
+	base, metricsAddr, projMetric string
+	api, projector                *proc
+}
+
+// start makes the fresh database, seeds it and starts the processes;
+// cleanup stops and drops what was made, also after an error.
+func start(ctx context.Context, o options) (b *bench, cleanup func(), err error) {
+	var undo []func()
+	cleanup = func() {
+		for _, f := range slices.Backward(undo) {
+			f()
+		}
+	}
+	b = &bench{o: o}
 	db, drop, err := freshDatabase(ctx, o.server)
 	if err != nil {
-		return err
+		return nil, cleanup, err
 	}
-	defer drop()
+	b.db, undo = db, append(undo, drop)
 	if err := migrations.Apply(ctx, db); err != nil {
-		return err
+		return nil, cleanup, err
 	}
-	pool, err := pgpool.New(ctx, db, pgpool.Options{MaxConns: 4})
-	if err != nil {
-		return err
+	if b.pool, err = pgpool.New(ctx, db, pgpool.Options{MaxConns: 4}); err != nil {
+		return nil, cleanup, err
 	}
-	defer pool.Close()
-	if err := durable(ctx, pool); err != nil {
-		return err
+	undo = append(undo, b.pool.Close)
+	if err := durable(ctx, b.pool); err != nil {
+		return nil, cleanup, err
 	}
 	host, _ := os.Hostname()
 	var version string
-	_ = pool.QueryRow(ctx, `SHOW server_version`).Scan(&version)
+	_ = b.pool.QueryRow(ctx, `SHOW server_version`).Scan(&version)
 	fmt.Printf("bench-load on %s: PostgreSQL %s (fsync on, synchronous_commit on), %d s a level, %d sellers, lag sampled every %v\n\n",
 		host, version, o.seconds, o.sellers, lagResolution)
 
-	keys, err := seed(ctx, pool, o.sellers+2)
-	if err != nil {
-		return err
+	if b.keys, err = seed(ctx, b.pool, o.sellers+2); err != nil {
+		return nil, cleanup, err
 	}
-	env := append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+db, "RATE_LIMIT_PER_MINUTE=1000000000", "METRICS_ADDR=off", "LOG_LEVEL=info")
+	b.env = append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+db, "RATE_LIMIT_PER_MINUTE=1000000000", "METRICS_ADDR=off", "LOG_LEVEL=info")
 	addr, err := freeAddr()
 	if err != nil {
-		return err
+		return nil, cleanup, err
 	}
 	// The API's metrics endpoint: its group commit counters, and profiles.
-	metricsAddr, err := freeAddr()
-	if err != nil {
-		return err
+	if b.metricsAddr, err = freeAddr(); err != nil {
+		return nil, cleanup, err
 	}
-	apiEnv := append(slices.Clone(env), "METRICS_ADDR="+metricsAddr)
-	api, err := startProc(o.api, []string{"-addr", addr, "-mail-sender=false"}, apiEnv, "listening on")
-	if err != nil {
-		return err
+	apiEnv := append(slices.Clone(b.env), "METRICS_ADDR="+b.metricsAddr)
+	if b.api, err = startProc(o.api, []string{"-addr", addr, "-mail-sender=false"}, apiEnv, "listening on"); err != nil {
+		return nil, cleanup, err
 	}
-	defer api.kill()
-	projectorMetrics := ""
+	undo = append(undo, func() { b.api.kill() })
 	if o.pprof != "" {
-		if projectorMetrics, err = freeAddr(); err != nil {
-			return err
+		if b.projMetric, err = freeAddr(); err != nil {
+			return nil, cleanup, err
 		}
 	}
-	projector, err := startProc(o.projector, []string{"-metrics-addr", projectorMetrics}, env, "projector running")
-	if err != nil {
-		return err
+	if b.projector, err = startProc(o.projector, []string{"-metrics-addr", b.projMetric}, b.env, "projector running"); err != nil {
+		return nil, cleanup, err
 	}
-	defer func() { projector.kill() }()
-	base := "http://" + addr
-	if err := floorSchema(ctx, pool, o.floor); err != nil {
-		return err
-	}
+	undo = append(undo, func() { b.projector.kill() }) // the one running then
+	b.base = "http://" + addr
+	return b, cleanup, floorSchema(ctx, b.pool, o.floor)
+}
 
-	meter := newCPUMeter(ctx, pool, func() int { return api.cmd.Process.Pid }, func() int { return projector.cmd.Process.Pid })
+// levels drives each level of clients, then the floor at the same level,
+// and prints the throughput table, the CPU per operation and the group
+// commits.
+func (b *bench) levels(ctx context.Context) error {
+	o, pool := b.o, b.pool
+	meter := newCPUMeter(ctx, pool, func() int { return b.api.cmd.Process.Pid }, func() int { return b.projector.cmd.Process.Pid })
 	var cpuRows, batches []string
 	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 | projector CPU per event |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for i, c := range o.levels {
 		var profiled chan error
 		if o.pprof != "" && i == len(o.levels)-1 {
-			profiled = make(chan error, 1)
-			go func() {
-				errs := make(chan error, 2)
-				go func() { errs <- saveProfile(metricsAddr, o.pprof, fmt.Sprintf("api-%dclients.pprof", c), o.seconds-1) }()
-				go func() {
-					errs <- saveProfile(projectorMetrics, o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), o.seconds-1)
-				}()
-				profiled <- errors.Join(<-errs, <-errs)
-			}()
+			profiled = b.profile(c)
 		}
 		before := meter.sample(ctx)
-		commits0, commands0 := groupCommits(metricsAddr)
-		events := startMeter(ctx, pool, projector)
-		res := load(ctx, pool, base, keys[:o.sellers], c, time.Duration(o.seconds)*time.Second)
+		commits0, commands0 := groupCommits(b.metricsAddr)
+		events := startMeter(ctx, pool, b.projector)
+		res := load(ctx, pool, b.base, b.keys[:o.sellers], c, time.Duration(o.seconds)*time.Second)
 		used := meter.sample(ctx).sub(before)
 		cpuPerEvent, _ := events.perEvent(ctx, pool)
-		commits1, commands1 := groupCommits(metricsAddr)
+		commits1, commands1 := groupCommits(b.metricsAddr)
 		batches = append(batches, fmt.Sprintf("%d clients: %.0f group commits/s, %.1f spends each", c,
 			(commits1-commits0)/float64(o.seconds), (commands1-commands0)/max(commits1-commits0, 1)))
 		if profiled != nil {
@@ -164,21 +202,14 @@ func run() error {
 			}
 		}
 		before = meter.sample(ctx)
-		floor, err := pgbench(db, o.floor, c, o.seconds)
+		floor, err := pgbench(b.db, o.floor, c, o.seconds)
 		if err != nil {
 			return err
 		}
 		floorUsed := meter.sample(ctx).sub(before)
 		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d | %s |\n", c, res.rate, floor.tps, res.rate/floor.tps,
 			ms(res.p50), ms(res.p99), ms(res.lagP99), res.non201, us(cpuPerEvent))
-		byParts := used.api + used.projector + used.pg + used.loadgen
-		floorParts := floorUsed.pg + floor.cpu
-		cpuRows = append(cpuRows, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", c,
-			perOp(used.api, res.spends), perOp(used.pgAPI, res.spends), perOp(used.projector, res.spends), perOp(used.pgProjector, res.spends),
-			perOp(used.pg-used.pgAPI-used.pgProjector, res.spends), perOp(used.loadgen, res.spends),
-			perOp(byParts, res.spends), perOp(used.machine, res.spends),
-			perOp(floorUsed.pg, floor.transactions), perOp(floor.cpu, floor.transactions),
-			perOp(floorParts, floor.transactions), perOp(floorUsed.machine, floor.transactions)))
+		cpuRows = append(cpuRows, cpuRow(c, used, res.spends, floorUsed, floor))
 	}
 	fmt.Println("\nCPU per operation, ms (from /proc: each process's user + system time over the level. PostgreSQL is every process of the server, exited backends included: its backends for the API's and the projector's connections, and the rest (WAL writer, checkpointer, the lag sampler's backend). The load generator is this process, with its lag sampler. Machine is every core's busy time, whatever ran):")
 	fmt.Println()
@@ -188,18 +219,54 @@ func run() error {
 		fmt.Println(row)
 	}
 	fmt.Printf("\nGroup commits (bin/api's group_commits_total and group_commit_commands_total over each level): %s.\n", strings.Join(batches, "; "))
+	return nil
+}
 
-	// A 15 s projector outage under load, then one spend on an idle account.
-	idle := keys[o.sellers]
+// profile saves the API's and the projector's CPU profiles of the level of
+// c clients, which starts now.
+func (b *bench) profile(c int) chan error {
+	profiled := make(chan error, 1)
+	go func() {
+		errs := make(chan error, 2)
+		go func() {
+			errs <- saveProfile(b.metricsAddr, b.o.pprof, fmt.Sprintf("api-%dclients.pprof", c), b.o.seconds-1)
+		}()
+		go func() {
+			errs <- saveProfile(b.projMetric, b.o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), b.o.seconds-1)
+		}()
+		profiled <- errors.Join(<-errs, <-errs)
+	}()
+	return profiled
+}
+
+// cpuRow is a level's line of the CPU table.
+func cpuRow(c int, used cpuSample, spends int64, floorUsed cpuSample, floor floorRun) string {
+	byParts := used.api + used.projector + used.pg + used.loadgen
+	floorParts := floorUsed.pg + floor.cpu
+	return fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", c,
+		perOp(used.api, spends), perOp(used.pgAPI, spends), perOp(used.projector, spends), perOp(used.pgProjector, spends),
+		perOp(used.pg-used.pgAPI-used.pgProjector, spends), perOp(used.loadgen, spends),
+		perOp(byParts, spends), perOp(used.machine, spends),
+		perOp(floorUsed.pg, floor.transactions), perOp(floor.cpu, floor.transactions),
+		perOp(floorParts, floor.transactions), perOp(floorUsed.machine, floor.transactions))
+}
+
+// projectorOutage stops the projector for 15 s under load, then spends on
+// an idle account as it comes back and prints how long until the spend is
+// in profiles, and how fast the backlog was worked off.
+func (b *bench) projectorOutage(ctx context.Context) error {
+	o, pool := b.o, b.pool
+	idle := b.keys[o.sellers]
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Go(func() { loadUntil(base, keys[:o.sellers], 16, stop) })
+	wg.Go(func() { loadUntil(b.base, b.keys[:o.sellers], 16, stop) })
 	time.Sleep(2 * time.Second)
-	projector.kill()
+	b.projector.kill()
 	time.Sleep(15 * time.Second)
 	var backlog int64
 	_ = pool.QueryRow(ctx, `SELECT coalesce(max(global_position), 0) - coalesce((SELECT position FROM projection_watermarks WHERE projection = 'profiles'), 0) FROM events`).Scan(&backlog)
-	if projector, err = startProc(o.projector, []string{"-metrics-addr", ""}, env, "projector running"); err != nil {
+	var err error
+	if b.projector, err = startProc(o.projector, []string{"-metrics-addr", ""}, b.env, "projector running"); err != nil {
 		close(stop)
 		wg.Wait()
 		return err
@@ -207,10 +274,10 @@ func run() error {
 	// The spend is made as the projector comes back: how long until it is in
 	// profiles is how long after the restart. Meanwhile: how fast the
 	// projector works the backlog off while the load goes on.
-	backlogMeter := startMeter(ctx, pool, projector)
+	backlogMeter := startMeter(ctx, pool, b.projector)
 	drained := make(chan catchUp, 1)
 	go func() { drained <- drain(ctx, pool, backlogMeter) }()
-	took, err := spendAndWait(ctx, pool, base, idle)
+	took, err := spendAndWait(ctx, pool, b.base, idle)
 	cu := <-drained
 	close(stop)
 	wg.Wait()
@@ -221,12 +288,17 @@ func run() error {
 		backlog, ms(took))
 	fmt.Printf("Catch-up under that load: %d events passed in %s until the backlog of the restart was applied, %.0f events/s, projector CPU %s per event.\n",
 		cu.events, ms(cu.took), float64(cu.events)/cu.took.Seconds(), us(cu.cpuPerEvent))
+	return nil
+}
 
-	// A 25 s transaction open in another database of the same server.
-	other, err := pgx.Connect(ctx, o.server)
+// besideLongTransaction spends while a transaction stays open in another
+// database of the same server.
+func (b *bench) besideLongTransaction(ctx context.Context) error {
+	other, err := pgx.Connect(ctx, b.o.server)
 	if err != nil {
 		return err
 	}
+	defer func() { _ = other.Close(ctx) }()
 	long, err := other.Begin(ctx)
 	if err != nil {
 		return err
@@ -235,19 +307,21 @@ func run() error {
 		return err
 	}
 	time.Sleep(time.Second)
-	took, err = spendAndWait(ctx, pool, base, keys[o.sellers+1])
+	took, err := spendAndWait(ctx, b.pool, b.base, b.keys[b.o.sellers+1])
 	_ = long.Rollback(ctx)
-	_ = other.Close(ctx)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("Beside a transaction open in another database: a spend reached profiles in %s.\n", ms(took))
+	return nil
+}
 
-	// A profiles rebuild.
+// rebuild times bin/projector -rebuild profiles.
+func (b *bench) rebuild(ctx context.Context) error {
 	var events int64
-	_ = pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events)
-	cmd := exec.Command(o.projector, "-rebuild", "profiles", "-metrics-addr", "")
-	cmd.Env = env
+	_ = b.pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events)
+	cmd := exec.Command(b.o.projector, "-rebuild", "profiles", "-metrics-addr", "")
+	cmd.Env = b.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("rebuild: %v\n%s", err, out)
