@@ -1,7 +1,9 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
+import { paths } from './src/config/paths';
 
 // Tests format dates; pin the zone so they read the same on every machine.
 process.env.TZ ??= 'UTC';
@@ -11,8 +13,24 @@ process.env.TZ ??= 'UTC';
 // exposed (vite --host).
 const backend = { target: process.env.API_URL ?? 'http://localhost:8080', xfwd: true };
 
+// dist/routes.json: every route of the webapp, one segment of a parameter
+// written `*`, so that the server answers 404 (with the app's not-found
+// screen) for a path no route matches, without a second list to keep.
+function routesManifest(): Plugin {
+  const routes = Object.values(paths).map((p) => (typeof p === 'function' ? p('*') : p));
+  return {
+    name: 'a2e-routes-manifest',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify(routes) });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies beside each text asset (file.js.br, file.js.gz),
+  // made once at build time; bin/api serves the one the browser accepts.
+  plugins: [react(), routesManifest(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

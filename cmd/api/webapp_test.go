@@ -24,12 +24,21 @@ func TestWebappServedWithFallback(t *testing.T) {
 	write("index.html", "<!doctype html><div id=root>app</div>")
 	write("assets/app-1234.js", "console.log(1)")
 	write(".vite/manifest.json", "{}")
+	write("routes.json", `["/","/dashboard","/checkout/success","/staff/accounts/*"]`)
 	e := newTestEnv(t, func(c *config.Config) { c.WebappDir = dir })
 
-	for _, p := range []string{"/", "/dashboard", "/Checkout/Success/", "/no/such/page", "/.vite/manifest.json"} {
+	for _, p := range []string{"/", "/dashboard", "/Checkout/Success/", "/staff/accounts/4f1c"} {
 		r := e.do(request{method: "GET", path: p})
 		if r.status != 200 || !strings.Contains(string(r.body), "id=root") {
 			t.Errorf("GET %s = %d %q, want the app's index.html", p, r.status, r.body)
+		}
+	}
+	// A path no route of the app matches: the app's not-found screen, with
+	// the status that says so.
+	for _, p := range []string{"/no/such/page", "/.vite/manifest.json", "/sitemap.xml", "/staff/accounts/4f1c/more"} {
+		r := e.do(request{method: "GET", path: p})
+		if r.status != http.StatusNotFound || !strings.Contains(string(r.body), "id=root") || r.header.Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Errorf("GET %s = %d %s %q, want 404 with the app's index.html", p, r.status, r.header.Get("Content-Type"), r.body)
 		}
 	}
 	r := e.do(request{method: "GET", path: "/assets/app-1234.js"})
@@ -48,5 +57,51 @@ func TestWebappNotBuilt(t *testing.T) {
 	e := newTestEnv(t, func(c *config.Config) { c.WebappDir = filepath.Join(t.TempDir(), "missing") })
 	if r := e.do(request{method: "GET", path: "/dashboard"}); r.status != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "make build") {
 		t.Fatalf("without a build: %d %s", r.status, r.body)
+	}
+}
+
+// Hashed assets go over the wire in the precompressed copy the build wrote
+// beside them, in the best encoding the browser accepts, with Vary and the
+// original's content type; without a copy or an accepted encoding, as they
+// are.
+func TestWebappServesPrecompressedAssets(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"index.html":            "<!doctype html><div id=root>app</div>",
+		"assets/app-1.js":       "console.log('plain')",
+		"assets/app-1.js.br":    "BROTLI-BYTES",
+		"assets/app-1.js.gz":    "GZIP-BYTES",
+		"assets/only-gz.css":    "body{}",
+		"assets/only-gz.css.gz": "GZIP-CSS",
+		"assets/small.js":       "1",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := newTestEnv(t, func(c *config.Config) { c.WebappDir = dir })
+	for _, tc := range []struct {
+		path, accept, wantBody, wantEncoding, wantType string
+		wantVary                                       bool
+	}{
+		{"/assets/app-1.js", "gzip, deflate, br", "BROTLI-BYTES", "br", "text/javascript; charset=utf-8", true},
+		{"/assets/app-1.js", "gzip", "GZIP-BYTES", "gzip", "text/javascript; charset=utf-8", true},
+		{"/assets/app-1.js", "br;q=0, gzip;q=0.5", "GZIP-BYTES", "gzip", "text/javascript; charset=utf-8", true},
+		{"/assets/app-1.js", "*", "BROTLI-BYTES", "br", "text/javascript; charset=utf-8", true},
+		{"/assets/app-1.js", "identity", "console.log('plain')", "", "text/javascript; charset=utf-8", true},
+		{"/assets/only-gz.css", "br, gzip", "GZIP-CSS", "gzip", "text/css; charset=utf-8", true},
+		{"/assets/small.js", "br, gzip", "1", "", "text/javascript; charset=utf-8", false},
+	} {
+		r := e.do(request{method: "GET", path: tc.path, header: map[string]string{"Accept-Encoding": tc.accept}})
+		if r.status != 200 || string(r.body) != tc.wantBody || r.header.Get("Content-Encoding") != tc.wantEncoding ||
+			r.header.Get("Content-Type") != tc.wantType || (r.header.Get("Vary") == "Accept-Encoding") != tc.wantVary ||
+			!strings.Contains(r.header.Get("Cache-Control"), "immutable") {
+			t.Errorf("GET %s (Accept-Encoding %q) = %d %q encoding %q type %q vary %q cache %q", tc.path, tc.accept, r.status, r.body,
+				r.header.Get("Content-Encoding"), r.header.Get("Content-Type"), r.header.Get("Vary"), r.header.Get("Cache-Control"))
+		}
 	}
 }
