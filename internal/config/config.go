@@ -1,5 +1,6 @@
 // Package config reads the environment into one typed configuration. Every
-// variable it reads is listed in the README's configuration table.
+// variable it reads is declared once in variables.go (name, default, parse)
+// and listed in the README's configuration table, which a test checks.
 package config
 
 import (
@@ -7,7 +8,6 @@ import (
 	"net/mail"
 	"net/netip"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -86,113 +86,37 @@ const DefaultMetricsAddr = "127.0.0.1:9091"
 // APP_ENV the rules are production's: a deployment that forgets a variable
 // refuses to start instead of running with development's open defaults.
 func Load(getenv func(string) string) (Config, error) {
-	get := func(key, def string) string {
-		if v := strings.TrimSpace(getenv(key)); v != "" {
-			return v
+	var c Config
+	for _, v := range variables {
+		value := strings.TrimSpace(getenv(v.Name))
+		if value == "" {
+			value = v.Default
 		}
-		return def
+		if err := v.set(&c, value); err != nil {
+			return Config{}, fmt.Errorf("%s %w", v.Name, err)
+		}
 	}
-	c := Config{
-		Env:                  get("APP_ENV", Production),
-		DatabaseURL:          get("DATABASE_URL", ""),
-		DataDir:              get("DATA_DIR", ".data"),
-		ProductName:          get("PRODUCT_NAME", DefaultProductName),
-		SMTPURL:              get("SMTP_URL", ""),
-		StripeSecretKey:      get("STRIPE_SECRET_KEY", ""),
-		StripePublishableKey: get("STRIPE_PUBLISHABLE_KEY", ""),
-		StripeWebhookSecret:  get("STRIPE_WEBHOOK_SECRET", ""),
-		StripePriceID:        get("STRIPE_PRICE_ID", ""),
-		StripeAPIBase:        get("STRIPE_API_BASE", ""),
-		DownloadsDir:         get("DOWNLOADS_DIR", "downloads"),
-		PagesDir:             get("PAGES_DIR", "content/pages"),
-		SupportEmail:         get("SUPPORT_EMAIL", "support@localhost"),
-		SupportPhone:         get("SUPPORT_PHONE", ""),
-		WebappDir:            get("WEBAPP_DIR", "webapp/dist"),
-		LogLevel:             get("LOG_LEVEL", "info"),
-		MetricsAddr:          get("METRICS_ADDR", DefaultMetricsAddr),
-		RedisURL:             get("REDIS_URL", ""),
+	// Defaults worked out from other variables. The display name is quoted
+	// as RFC 5322 needs, whatever PRODUCT_NAME holds.
+	if c.MailFrom == "" {
+		c.MailFrom = (&mail.Address{Name: c.ProductName, Address: "no-reply@localhost"}).String()
 	}
-	// The display name is quoted as RFC 5322 needs, whatever PRODUCT_NAME holds.
-	c.MailFrom = get("MAIL_FROM", (&mail.Address{Name: c.ProductName, Address: "no-reply@localhost"}).String())
-	var err error
-	if c.Port, err = atoi(get("PORT", "8080"), "PORT"); err != nil {
-		return Config{}, err
+	if c.BaseURL == "" {
+		c.BaseURL = fmt.Sprintf("http://localhost:%d", c.Port)
 	}
-	if c.RateLimitPerMinute, err = atoi(get("RATE_LIMIT_PER_MINUTE", "20"), "RATE_LIMIT_PER_MINUTE"); err != nil {
-		return Config{}, err
-	}
-	if c.SMTPTimeout, err = duration(get("SMTP_TIMEOUT", "10s"), "SMTP_TIMEOUT"); err != nil {
-		return Config{}, err
-	}
-	if c.MailGiveUpAfter, err = duration(get("MAIL_GIVE_UP_AFTER", "24h"), "MAIL_GIVE_UP_AFTER"); err != nil {
-		return Config{}, err
-	}
-	if c.IdempotencyKeyTTL, err = duration(get("IDEMPOTENCY_KEY_TTL", "24h"), "IDEMPOTENCY_KEY_TTL"); err != nil {
-		return Config{}, err
-	}
-	if c.NATSStreamMaxAge, err = duration(get("NATS_STREAM_MAX_AGE", "168h"), "NATS_STREAM_MAX_AGE"); err != nil {
-		return Config{}, err
-	}
-	if c.NATSStreamMaxBytes, err = strconv.ParseInt(get("NATS_STREAM_MAX_BYTES", "1073741824"), 10, 64); err != nil || c.NATSStreamMaxBytes <= 0 {
-		return Config{}, fmt.Errorf("NATS_STREAM_MAX_BYTES must be a positive number of bytes, not %q", get("NATS_STREAM_MAX_BYTES", ""))
-	}
-	switch v := get("GROUP_COMMIT", "on"); v {
-	case "on", "off":
-		c.GroupCommit = v == "on"
-	default:
-		return Config{}, fmt.Errorf("GROUP_COMMIT must be on or off, not %q", v)
-	}
-	if c.GroupCommitLanes, err = atoi(get("GROUP_COMMIT_LANES", "1"), "GROUP_COMMIT_LANES"); err != nil {
-		return Config{}, err
-	}
-	if c.GroupCommitInFlight, err = atoi(get("GROUP_COMMIT_IN_FLIGHT", "4"), "GROUP_COMMIT_IN_FLIGHT"); err != nil {
-		return Config{}, err
-	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	if c.GroupCommitLanes*c.GroupCommitInFlight > 8 {
 		// Each running group commit holds one of the API pool's connections.
 		return Config{}, fmt.Errorf("GROUP_COMMIT_LANES × GROUP_COMMIT_IN_FLIGHT must be at most 8 (each holds a database connection), not %d × %d",
 			c.GroupCommitLanes, c.GroupCommitInFlight)
 	}
-	if c.GroupCommitMaxBatch, err = atoi(get("GROUP_COMMIT_MAX_BATCH", "64"), "GROUP_COMMIT_MAX_BATCH"); err != nil {
-		return Config{}, err
-	}
-	if v := get("GROUP_COMMIT_LINGER", "0"); v != "0" {
-		if c.GroupCommitLinger, err = duration(v, "GROUP_COMMIT_LINGER"); err != nil {
-			return Config{}, err
-		}
-		if c.GroupCommitLinger >= time.Millisecond {
-			return Config{}, fmt.Errorf("GROUP_COMMIT_LINGER must be under 1ms (a lone request waits that long), not %q", v)
-		}
-	}
-	if c.RequestTimeout, err = duration(get("REQUEST_TIMEOUT", "20s"), "REQUEST_TIMEOUT"); err != nil {
-		return Config{}, err
-	}
-	if c.SessionIdle, err = duration(get("SESSION_IDLE_TIMEOUT", "168h"), "SESSION_IDLE_TIMEOUT"); err != nil {
-		return Config{}, err
-	}
-	if c.StaffSessionIdle, err = duration(get("STAFF_SESSION_IDLE_TIMEOUT", "8h"), "STAFF_SESSION_IDLE_TIMEOUT"); err != nil {
-		return Config{}, err
-	}
-	if c.DBStatementTimeout, err = duration(get("DB_STATEMENT_TIMEOUT", "10s"), "DB_STATEMENT_TIMEOUT"); err != nil {
-		return Config{}, err
-	}
-	if c.StripeTimeout, err = duration(get("STRIPE_TIMEOUT", "5s"), "STRIPE_TIMEOUT"); err != nil {
-		return Config{}, err
-	}
-	if c.StripeMaxRetries, err = strconv.Atoi(get("STRIPE_MAX_RETRIES", "1")); err != nil || c.StripeMaxRetries < 0 || c.StripeMaxRetries > 5 {
-		return Config{}, fmt.Errorf("STRIPE_MAX_RETRIES must be a whole number from 0 to 5, not %q", get("STRIPE_MAX_RETRIES", "1"))
-	}
-	if c.MessageTransport, c.NATSURL, err = transport(get("MESSAGE_TRANSPORT", TransportSQL), get("NATS_URL", "")); err != nil {
+	var err error
+	if c.MessageTransport, c.NATSURL, err = transport(c.MessageTransport, c.NATSURL); err != nil {
 		return Config{}, err
 	}
 	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") {
 		return Config{}, fmt.Errorf("REDIS_URL must be a redis:// or rediss:// address, not %q", c.RedisURL)
 	}
-	if c.TrustedProxies, err = cidrs(get("TRUSTED_PROXIES", ""), "TRUSTED_PROXIES"); err != nil {
-		return Config{}, err
-	}
-	c.BaseURL = strings.TrimRight(get("APP_BASE_URL", fmt.Sprintf("http://localhost:%d", c.Port)), "/")
-	c.Secret = get("APP_SECRET", "")
 	switch c.Env {
 	case Development:
 		if c.Secret == "" {
@@ -241,33 +165,16 @@ func transport(kind, natsURL string) (string, string, error) {
 }
 
 // cidrs splits a comma-separated list of CIDR prefixes and checks each.
-func cidrs(s, key string) ([]string, error) {
+func cidrs(s string) ([]string, error) {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue
 		}
 		if _, err := netip.ParsePrefix(p); err != nil {
-			return nil, fmt.Errorf("%s: %q is not a CIDR prefix such as 10.0.0.0/8", key, p)
+			return nil, fmt.Errorf("has %q, which is not a CIDR prefix such as 10.0.0.0/8", p)
 		}
 		out = append(out, p)
 	}
 	return out, nil
-}
-
-// duration reads a positive Go duration such as 10s or 24h.
-func duration(s, key string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s must be a positive duration such as 10s or 24h, not %q", key, s)
-	}
-	return d, nil
-}
-
-func atoi(s, key string) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%s must be a positive whole number, not %q", key, s)
-	}
-	return n, nil
 }
