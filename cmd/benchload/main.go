@@ -179,7 +179,7 @@ func start(ctx context.Context, o options) (b *bench, cleanup func(), err error)
 func (b *bench) levels(ctx context.Context) error {
 	o, pool := b.o, b.pool
 	meter := newCPUMeter(ctx, pool, func() int { return b.api.cmd.Process.Pid }, func() int { return b.projector.cmd.Process.Pid })
-	var cpuRows, batches []string
+	var cpuRows, serverRows, batches []string
 	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 | projector CPU per event |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for i, c := range o.levels {
@@ -210,12 +210,20 @@ func (b *bench) levels(ctx context.Context) error {
 		fmt.Printf("| %d | %.0f | %.0f | %.2f× | %s / %s | %s | %d | %s |\n", c, res.rate, floor.tps, res.rate/floor.tps,
 			ms(res.p50), ms(res.p99), ms(res.lagP99), res.non201, us(cpuPerEvent))
 		cpuRows = append(cpuRows, cpuRow(c, used, res.spends, floorUsed, floor))
+		serverRows = append(serverRows, serverRow(c, used, res.spends, floorUsed, floor))
 	}
 	fmt.Println("\nCPU per operation, ms (from /proc: each process's user + system time over the level. PostgreSQL is every process of the server, exited backends included: its backends for the API's and the projector's connections, and the rest (WAL writer, checkpointer, the lag sampler's backend). The load generator is this process, with its lag sampler. Machine is every core's busy time, whatever ran):")
 	fmt.Println()
 	fmt.Println("| clients | spend: API | its PG backends | projector | its PG backends | other PG | load generator | sum | machine | floor tx: PostgreSQL | pgbench | sum | machine |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, row := range cpuRows {
+		fmt.Println(row)
+	}
+	fmt.Println("\nServer CPU per spend (bin/api + bin/projector + every PostgreSQL process) against PostgreSQL's CPU per floor transaction, ms; the load generator apart:")
+	fmt.Println()
+	fmt.Println("| clients | server per spend | PostgreSQL per floor tx | ratio | load generator per spend |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, row := range serverRows {
 		fmt.Println(row)
 	}
 	fmt.Printf("\nGroup commits (bin/api's group_commits_total and group_commit_commands_total over each level): %s.\n", strings.Join(batches, "; "))
@@ -249,6 +257,18 @@ func cpuRow(c int, used cpuSample, spends int64, floorUsed cpuSample, floor floo
 		perOp(byParts, spends), perOp(used.machine, spends),
 		perOp(floorUsed.pg, floor.transactions), perOp(floor.cpu, floor.transactions),
 		perOp(floorParts, floor.transactions), perOp(floorUsed.machine, floor.transactions))
+}
+
+// serverRow is a level's line of the server CPU table: what the server
+// spends per spend (the API, the projector and every PostgreSQL process)
+// against what PostgreSQL spends per floor transaction.
+func serverRow(c int, used cpuSample, spends int64, floorUsed cpuSample, floor floorRun) string {
+	server := used.api + used.projector + used.pg
+	ratio := "n/a"
+	if spends > 0 && floor.transactions > 0 && floorUsed.pg > 0 {
+		ratio = fmt.Sprintf("%.2f×", (float64(server)/float64(spends))/(float64(floorUsed.pg)/float64(floor.transactions)))
+	}
+	return fmt.Sprintf("| %d | %s | %s | %s | %s |", c, perOp(server, spends), perOp(floorUsed.pg, floor.transactions), ratio, perOp(used.loadgen, spends))
 }
 
 // projectorOutage stops the projector for 15 s under load, then spends on
