@@ -10,7 +10,7 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -105,6 +105,18 @@ test: vet openapi-lint go-test sdk-test webapp-test e2e
 bench-load: pg-binaries build
 	@url="$${BENCH_DATABASE_URL:-$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb -data .data/benchpg -fast=false)}}" && \
 	$(GO) run ./cmd/benchload -server "$$url" -floor ../shared/perf $(BENCH_FLAGS)
+
+# Profile-guided optimisation: bin/api's and bin/projector's CPU profiles
+# under bench-load at 16 and 64 clients, merged into each main package's
+# default.pgo, which go build uses from then on (docs/benchmarks.md, PGO).
+# Run it on a quiet machine and commit the two files.
+pgo: pg-binaries build
+	@rm -rf .data/pgo && mkdir -p .data/pgo
+	@url="$${BENCH_DATABASE_URL:-$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb -data .data/benchpg -fast=false)}}" && \
+	$(GO) run ./cmd/benchload -server "$$url" -floor ../shared/perf -clients 16,64 -pprof .data/pgo
+	$(GO) tool pprof -proto .data/pgo/api-16clients.pprof .data/pgo/api-64clients.pprof > cmd/api/default.pgo
+	$(GO) tool pprof -proto .data/pgo/projector-16clients.pprof .data/pgo/projector-64clients.pprof > cmd/projector/default.pgo
+	@echo "pgo: wrote cmd/api/default.pgo and cmd/projector/default.pgo"
 
 bench: pg-binaries
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \

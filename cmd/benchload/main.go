@@ -85,7 +85,7 @@ func parseOptions() (options, error) {
 	flag.IntVar(&o.seconds, "seconds", 8, "seconds per level")
 	flag.StringVar(&levels, "clients", "1,4,16,64", "concurrent clients per level")
 	flag.IntVar(&o.sellers, "sellers", 128, "sellers (one API key each) the clients spread over")
-	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of the last level there")
+	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of each level there (api-<n>clients.pprof, projector-<n>clients.pprof)")
 	flag.Parse()
 	for _, l := range strings.Split(levels, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(l))
@@ -182,9 +182,9 @@ func (b *bench) levels(ctx context.Context) error {
 	var cpuRows, serverRows, batches []string
 	fmt.Println("| clients | spends/s via /v1/listings | floor tx/s (same server, right after) | ratio | p50 / p99 | lag p99 (append → profiles) | non-201 | projector CPU per event |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
-	for i, c := range o.levels {
+	for _, c := range o.levels {
 		var profiled chan error
-		if o.pprof != "" && i == len(o.levels)-1 {
+		if o.pprof != "" {
 			profiled = b.profile(c)
 		}
 		before := meter.sample(ctx)
