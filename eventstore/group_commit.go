@@ -160,12 +160,8 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 	for i, c := range cmds {
 		h := heads[c.Stream]
 		snaps[i] = Snapshot{Version: h.version, State: h.state, StateVersion: h.stateVersion}
-		if h.stateVersion < h.version {
-			tail, err := s.readStream(ctx, tx, c.Stream, h.stateVersion, 0)
-			if err != nil {
-				return nil, nil, err
-			}
-			snaps[i].Tail = tail
+		if err := s.readTail(ctx, tx, c.Stream, &snaps[i]); err != nil {
+			return nil, nil, err
 		}
 		if c.Opts.IdempotencyKey == "" {
 			continue

@@ -94,22 +94,28 @@ func (s *Store) Snapshot(ctx context.Context, stream string) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	return s.snapshot(ctx, tx, stream, "")
+	return s.snapshot(ctx, tx, stream)
 }
 
-// snapshot loads the stream's row (lock: "" or " FOR UPDATE") and the
-// events appended after its state, in one transaction.
-func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream, lock string) (Snapshot, error) {
+// snapshot loads the stream's row and the events appended after its state,
+// in one transaction.
+func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream string) (Snapshot, error) {
 	var snap Snapshot
-	err := tx.QueryRow(ctx, `SELECT version, state, state_version FROM streams WHERE stream_id = $1`+lock, stream).
+	err := tx.QueryRow(ctx, `SELECT version, state, state_version FROM streams WHERE stream_id = $1`, stream).
 		Scan(&snap.Version, &snap.State, &snap.StateVersion)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return Snapshot{}, fmt.Errorf("load %s: %w", stream, err)
 	}
-	if snap.StateVersion < snap.Version {
-		if snap.Tail, err = s.readStream(ctx, tx, stream, snap.StateVersion, 0); err != nil {
-			return Snapshot{}, err
-		}
+	return snap, s.readTail(ctx, tx, stream, &snap)
+}
+
+// readTail reads into snap the events of stream appended after its saved
+// state, when there are any.
+func (s *Store) readTail(ctx context.Context, q Querier, stream string, snap *Snapshot) error {
+	if snap.StateVersion >= snap.Version {
+		return nil
 	}
-	return snap, nil
+	tail, err := s.readStream(ctx, q, stream, snap.StateVersion, 0)
+	snap.Tail = tail
+	return err
 }
