@@ -10,7 +10,7 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test bench-load test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -19,6 +19,9 @@ help:
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
+	@echo "make ha-up / ha-down - a pg_auto_failover monitor, primary and synchronous standby under .data/ha (writes .data/ha/env)"
+	@echo "make run-ha - two APIs and a projector on that cluster"
+	@echo "make backup-drill - pgBackRest backup, point-in-time restore into a fresh server, ledger and read-table checks"
 	@echo "make bench  - benchmarks (ledger spend cost by stream length)"
 	@echo "make bench-load - /v1/listings under load beside the SQL floor, projector outage, rebuild"
 
@@ -62,6 +65,21 @@ run: pg-binaries build
 # the local services (README, "Running several processes").
 run-cluster:
 	@scripts/run-cluster.sh
+
+# The high-availability cluster (docs/operations.md): pg_auto_failover with a
+# synchronous standby, WAL archived by pgBackRest, under HA_DIR (.data/ha).
+# Installs Debian's pg-auto-failover-cli, postgresql-15-auto-failover and
+# pgbackrest when missing. make bench-load against it:
+#   set -a; . .data/ha/env; set +a; make bench-load   (BENCH_DATABASE_URL)
+ha-up:
+	@scripts/ha-up.sh
+
+ha-down:
+	@scripts/ha-down.sh
+
+# Two APIs and a projector on the cluster that make ha-up started.
+run-ha:
+	@scripts/run-ha.sh
 
 vet:
 	$(GO) vet ./...
