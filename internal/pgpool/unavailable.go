@@ -25,8 +25,8 @@ func Unavailable(err error) bool {
 		switch {
 		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
 			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutdown, crash, cannot connect now
-			pgErr.Code == "53300", // too many connections
-			pgErr.Code == "57014", // statement timeout or cancel
+			pgErr.Code == "53300",      // too many connections
+			pgErr.Code == "57014",      // statement timeout or cancel
 			pgErr.Code == codeReadOnly: // a standby or demoted primary (issue 32)
 			return true
 		}
