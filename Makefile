@@ -10,7 +10,7 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test bench-load test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -81,10 +81,29 @@ ha-down:
 run-ha:
 	@scripts/run-ha.sh
 
+# The restore drill (test/ha TestBackupDrill, also in go-test): a cluster of
+# its own, a pgBackRest backup, spends, a point-in-time restore into a fresh
+# server, bin/api on it, the ledger and every read table checked.
+backup-drill: pg-binaries
+	@scripts/ensure-ha-tools.sh
+	$(GO) test -count=1 -v -timeout 10m -run '^TestBackupDrill$$' ./test/ha
+
+# The Prometheus alert rules (deploy/prometheus) and their unit tests;
+# installs Debian's prometheus (for promtool) when missing.
+alerts-test:
+	@scripts/ensure-ha-tools.sh promtool
+	promtool check rules deploy/prometheus/alerts.yml
+	promtool test rules deploy/prometheus/alerts_test.yml
+
+# pg_auto_failover and pgBackRest for test/ha (the failover under load, the
+# backup drill): installed when missing, else go-test stops with the reason.
+ha-tools:
+	@scripts/ensure-ha-tools.sh
+
 vet:
 	$(GO) vet ./...
 
-go-test: pg-binaries redis openapi-deps sdk-tools
+go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
 
@@ -114,7 +133,7 @@ sdk-tools:
 sdk-test: sdk-tools
 	@scripts/sdk-test.sh
 
-test: vet openapi-lint go-test sdk-test webapp-test e2e
+test: vet openapi-lint alerts-test go-test sdk-test webapp-test e2e
 
 # The spend path under load beside the SQL floor (../shared/perf), on a
 # durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private

@@ -35,6 +35,7 @@ import (
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/dbmetrics"
 	"github.com/a2e-automation/app/internal/downloads"
 	"github.com/a2e-automation/app/internal/eventbus"
 	"github.com/a2e-automation/app/internal/listings"
@@ -115,7 +116,8 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	sitePages := pages.New(cfg.PagesDir, pages.Vars{ProductName: cfg.ProductName, SupportEmail: cfg.SupportEmail, APIBaseURL: cfg.BaseURL})
 	checkPages(cfg, log, sitePages)
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		dbmetrics.New(pool, log))
 	// The VeRO check answers from vero_brands: an empty table would call
 	// every brand unprotected, so a failed seed stops the start-up.
 	seedCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -144,7 +146,10 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 				func() float64 { n, _ := b.Stats(); return float64(n) }),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commit_commands_total",
 				Help: "Commands the group commits carried; divided by group_commits_total, the mean batch."},
-				func() float64 { _, n := b.Stats(); return float64(n) }))
+				func() float64 { _, n := b.Stats(); return float64(n) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commit_seconds_total",
+				Help: "Time the group commits took, summed; divided by group_commits_total, the mean latency."},
+				func() float64 { return b.Busy().Seconds() }))
 	}
 	provider, err := payments.NewProvider(cfg)
 	if err != nil {
