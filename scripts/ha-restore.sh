@@ -32,5 +32,5 @@ done
 [ "$(psql "$url" -qtAX -c 'SELECT pg_is_in_recovery()')" = f ] || { echo "ha-restore: still in recovery after 2 minutes; $dir/restore.log" >&2; exit 1; }
 echo "  backup set:   $(as_ha pgbackrest --config="$HA_PGBACKREST_CONF" --stanza="$HA_STANZA" info --output=json | jq -r '.[0].backup[-1] | "\(.label) (\(.type), \(.info.size) bytes, WAL \(.archive.start)..\(.archive.stop))"')"
 echo "  target:       ${target:-end of the archived WAL}"
-echo "  recovered to: $(grep -o 'recovery stopping before .*\|last completed transaction was at log time .*' "$dir"/log/*.log 2>/dev/null | tail -n 1)"
+echo "  recovered to: $(grep -ho 'recovery stopping before .*\|last completed transaction was at log time .*' "$dir"/log/*.log 2>/dev/null | tail -n 1)"
 echo "  server:       $url"

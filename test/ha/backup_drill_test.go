@@ -65,7 +65,7 @@ func TestBackupDrill(t *testing.T) {
 		}
 	}
 	spendN("before-backup", 30)
-	steps.done("30 spends")
+	steps.done("binaries built, bin/api up, 30 spends")
 
 	if out, err := ha.script("ha-backup.sh", "full"); err != nil {
 		t.Fatalf("backup: %v\n%s", err, out)

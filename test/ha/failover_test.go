@@ -57,7 +57,7 @@ func TestFailoverUnderLoad(t *testing.T) {
 	apiBin, projectorBin := systest.BuildBinaries(t)
 	dbURL := ha.env["DATABASE_URL"]
 	env := append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+dbURL, "RATE_LIMIT_PER_MINUTE=1000000",
-		"METRICS_ADDR=127.0.0.1:0", "LOG_LEVEL=warn")
+		"LOG_LEVEL=warn")
 	if out, err := runWith(env, apiBin, "migrate"); err != nil {
 		t.Fatalf("migrate: %v\n%s", err, out)
 	}
@@ -74,10 +74,10 @@ func TestFailoverUnderLoad(t *testing.T) {
 			t.Logf("bin/api and bin/projector (tail):\n%s", out)
 		}
 	}()
-	addr := freeAddr(t)
-	startProcess(t, apiBin, []string{"-addr", addr}, env, logFile, "listening on")
+	addr, apiMetrics, projectorMetrics := freeAddr(t), freeAddr(t), freeAddr(t)
+	startProcess(t, apiBin, []string{"-addr", addr}, append(env, "METRICS_ADDR="+apiMetrics), logFile, "listening on")
 	// The projector announces itself at info; the API prints its address.
-	startProcess(t, projectorBin, []string{"-metrics-addr", ""}, append(env, "LOG_LEVEL=info"), logFile, "projector running")
+	startProcess(t, projectorBin, []string{"-metrics-addr", projectorMetrics}, append(env, "LOG_LEVEL=info"), logFile, "projector running")
 	base := "http://" + addr
 
 	pool, err := pgxpool.New(context.Background(), dbURL)
@@ -123,6 +123,13 @@ func TestFailoverUnderLoad(t *testing.T) {
 	}
 
 	time.Sleep(3 * time.Second)
+	// What an operator sees (deploy/prometheus/alerts.yml): one synchronous
+	// standby, and every metric the rules use.
+	before := scrape(t, apiMetrics)
+	requireRuleMetrics(t, before, scrape(t, projectorMetrics))
+	if before["db_synchronous_standbys"] != 1 || before["db_metrics_up"] != 1 {
+		t.Errorf("before the kill: db_synchronous_standbys %v, db_metrics_up %v", before["db_synchronous_standbys"], before["db_metrics_up"])
+	}
 	old := ha.primary()
 	killedAt := time.Now()
 	ha.killNode(old)
@@ -272,6 +279,12 @@ func TestFailoverUnderLoad(t *testing.T) {
 		t.Fatalf("after restarting %s: %v (%v)", old, st, err)
 	}
 	t.Logf("%s rejoined as the standby in %s", old, time.Since(rejoin).Round(time.Millisecond))
+	// The promotion moved the timeline (FailoverHappened), and the pair is
+	// synchronous again (NoSynchronousStandby clears).
+	if after := scrape(t, apiMetrics); after["db_timeline_id"] <= before["db_timeline_id"] || after["db_synchronous_standbys"] != 1 {
+		t.Errorf("after the failover and rejoin: timeline %v (was %v), synchronous standbys %v",
+			after["db_timeline_id"], before["db_timeline_id"], after["db_synchronous_standbys"])
+	}
 	if a := spend(t, httpc, base, keys[0], attempt{key: "after-rejoin"}); a.status != http.StatusCreated {
 		t.Fatalf("a spend after the rejoin = %d %s", a.status, a.code)
 	}
