@@ -43,6 +43,7 @@ import (
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/pgpool"
+	"github.com/a2e-automation/app/internal/replica"
 	"github.com/a2e-automation/app/internal/retention"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/staffaudit"
@@ -103,6 +104,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // build theirs the same way. Handlers receive services, never the pool.
 func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, error) {
 	pool := db.Pool
+	reads := replica.New(pool, db.ReadPool, 0, log) // READ_DATABASE_URL, else the primary
 	keys, err := apikeys.New(cfg.Secret)
 	if err != nil {
 		return Deps{}, err
@@ -183,9 +185,9 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Projections: projections.NewProjector(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: authStore, APIKeys: keyCache, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
-		Reader: projections.NewReader(pool), Support: support,
+		Reader: projections.NewReader(pool).WithReads(reads), Support: support,
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
-		Listings: listings.NewLedger(pool),
+		Listings: listings.NewLedger(pool).WithReads(reads),
 	}, nil
 }
 
