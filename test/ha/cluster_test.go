@@ -120,7 +120,7 @@ func readEnv(t *testing.T, path string) map[string]string {
 func freePorts(t *testing.T, n int) int {
 	t.Helper()
 	for range 200 {
-		base := 20000 + rand.IntN(20000)
+		base := 20000 + rand.IntN(12000) // below the ephemeral range (32768-)
 		free := true
 		for i := range n {
 			ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
