@@ -147,8 +147,9 @@ node() {
 
 }
 
-# wait_state WANT SECONDS: until the monitor reports WANT (nodes and their
-# states, "node1:primary node2:secondary") as both reported and assigned.
+# states: each node's reported and assigned state, as the monitor has them
+# ("node1:primary/primary node2:secondary/secondary"); wait_for WHAT SECONDS
+# CHECK polls CHECK until it holds, else fails saying WHAT.
 states() {
 	monitor_sql "SELECT string_agg(nodename || ':' || reportedstate || '/' || goalstate, ' ' ORDER BY nodename) FROM pgautofailover.node" 2>/dev/null
 }
@@ -194,10 +195,10 @@ psql_node() { psql "postgres://postgres@127.0.0.1:$1/$HA_DB?sslmode=disable" -qt
 sync_names() { [ -n "$(psql_node "$primary_port" 'SHOW synchronous_standby_names' 2>/dev/null)" ]; }
 wait_for "synchronous standby" 60 sync_names
 
-primary_dir=$(monitor_sql "SELECT nodename FROM pgautofailover.node WHERE reportedstate = 'primary' LIMIT 1")
+primary_name=$(monitor_sql "SELECT nodename FROM pgautofailover.node WHERE reportedstate = 'primary' LIMIT 1")
 
 # The stanza follows the primary (pg1 is whichever node is primary now).
-sed -i -e "s#^pg1-path=.*#pg1-path=$(node_dir "${primary_dir#node}")#" -e "s#^pg1-port=.*#pg1-port=$primary_port#" "$HA_PGBACKREST_CONF"
+sed -i -e "s#^pg1-path=.*#pg1-path=$(node_dir "${primary_name#node}")#" -e "s#^pg1-port=.*#pg1-port=$primary_port#" "$HA_PGBACKREST_CONF"
 as_ha pgbackrest --config="$HA_PGBACKREST_CONF" --stanza="$HA_STANZA" stanza-create >>"$HA_DIR/log/create.log" 2>&1 ||
 	{ echo "ha-up: pgbackrest stanza-create failed:" >&2; tail -n 20 "$HA_DIR/log/create.log" >&2; exit 1; }
 
