@@ -10,7 +10,7 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test go-test webapp-test e2e chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -19,6 +19,9 @@ help:
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
+	@echo "make ha-up / ha-down - a pg_auto_failover monitor, primary and synchronous standby under .data/ha (writes .data/ha/env)"
+	@echo "make run-ha - two APIs and a projector on that cluster"
+	@echo "make backup-drill - pgBackRest backup, point-in-time restore into a fresh server, ledger and read-table checks"
 	@echo "make bench  - benchmarks (ledger spend cost by stream length)"
 	@echo "make bench-load - /v1/listings under load beside the SQL floor, projector outage, rebuild"
 
@@ -63,10 +66,44 @@ run: pg-binaries build
 run-cluster:
 	@scripts/run-cluster.sh
 
+# The high-availability cluster (docs/operations.md): pg_auto_failover with a
+# synchronous standby, WAL archived by pgBackRest, under HA_DIR (.data/ha).
+# Installs Debian's pg-auto-failover-cli, postgresql-15-auto-failover and
+# pgbackrest when missing. make bench-load against it:
+#   set -a; . .data/ha/env; set +a; make bench-load   (BENCH_DATABASE_URL)
+ha-up:
+	@scripts/ha-up.sh
+
+ha-down:
+	@scripts/ha-down.sh
+
+# Two APIs and a projector on the cluster that make ha-up started.
+run-ha:
+	@scripts/run-ha.sh
+
+# The restore drill (test/ha TestBackupDrill, also in go-test): a cluster of
+# its own, a pgBackRest backup, spends, a point-in-time restore into a fresh
+# server, bin/api on it, the ledger and every read table checked.
+backup-drill: pg-binaries
+	@scripts/ensure-ha-tools.sh
+	$(GO) test -count=1 -v -timeout 10m -run '^TestBackupDrill$$' ./test/ha
+
+# The Prometheus alert rules (deploy/prometheus) and their unit tests;
+# installs Debian's prometheus (for promtool) when missing.
+alerts-test:
+	@scripts/ensure-ha-tools.sh promtool
+	promtool check rules deploy/prometheus/alerts.yml
+	promtool test rules deploy/prometheus/alerts_test.yml
+
+# pg_auto_failover and pgBackRest for test/ha (the failover under load, the
+# backup drill): installed when missing, else go-test stops with the reason.
+ha-tools:
+	@scripts/ensure-ha-tools.sh
+
 vet:
 	$(GO) vet ./...
 
-go-test: pg-binaries redis openapi-deps sdk-tools
+go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
 
@@ -96,7 +133,7 @@ sdk-tools:
 sdk-test: sdk-tools
 	@scripts/sdk-test.sh
 
-test: vet openapi-lint go-test sdk-test webapp-test e2e
+test: vet openapi-lint alerts-test go-test sdk-test webapp-test e2e
 
 # The spend path under load beside the SQL floor (../shared/perf), on a
 # durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private

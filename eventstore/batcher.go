@@ -60,6 +60,7 @@ type Batcher struct {
 	once   sync.Once
 
 	batches, commands atomic.Int64
+	nanos             atomic.Int64 // time spent in group commits, summed
 }
 
 // queued is one caller's command waiting in a lane.
@@ -143,6 +144,11 @@ func (b *Batcher) Update(ctx context.Context, stream string, opts UpdateOptions,
 
 // Stats are the group commits run and the commands they carried.
 func (b *Batcher) Stats() (batches, commands int64) { return b.batches.Load(), b.commands.Load() }
+
+// Busy is the time the group commits took, summed (each from its first
+// statement to its answer; with a synchronous standby, that includes the
+// standby's acknowledgement): divided by the batches, the mean latency.
+func (b *Batcher) Busy() time.Duration { return time.Duration(b.nanos.Load()) }
 
 // Close stops taking commands and waits for the running batches; commands
 // still queued are answered ErrBatcherClosed.
@@ -285,7 +291,9 @@ func (b *Batcher) commit(batch []*queued) {
 	// (Command.Context).
 	ctx, cancel := context.WithDeadline(context.Background(), b.deadline(taken))
 	defer cancel()
+	start := time.Now()
 	outs := b.store.UpdateMany(ctx, cmds)
+	b.nanos.Add(int64(time.Since(start)))
 	b.batches.Add(1)
 	b.commands.Add(int64(len(cmds)))
 	for i, q := range taken {

@@ -10,16 +10,35 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/replica"
 )
 
 // Reader answers the dashboard's queries from the read tables. It never
 // reads the event store.
 type Reader struct {
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
+	reads *replica.Reads // picks the dashboard's reads' pool; nil: pool
 }
 
 // NewReader returns a Reader on pool.
 func NewReader(pool *pgxpool.Pool) *Reader { return &Reader{pool: pool} }
+
+// WithReads returns the Reader with the dashboard's own reads (profile,
+// usage, transactions) on the pool reads picks (a standby that has replayed
+// the seller's writes, else the primary); the staff console's stay on the
+// primary.
+func (r *Reader) WithReads(reads *replica.Reads) *Reader {
+	c := *r
+	c.reads = reads
+	return &c
+}
+
+func (r *Reader) db(ctx context.Context) *pgxpool.Pool {
+	if r.reads == nil {
+		return r.pool
+	}
+	return r.reads.For(ctx)
+}
 
 // ErrNoProfile is returned for an account whose profile row does not exist
 // (yet: the projector may not have applied its registration).
@@ -51,7 +70,7 @@ func (p Profile) StatusAt(now time.Time) string {
 // Profile returns the profile of accountID, or ErrNoProfile.
 func (r *Reader) Profile(ctx context.Context, accountID string) (Profile, error) {
 	p := Profile{AccountID: accountID}
-	err := r.pool.QueryRow(ctx, `SELECT email, is_verified, subscription_status, subscription_renewal_date, subscription_ends_at,
+	err := r.db(ctx).QueryRow(ctx, `SELECT email, is_verified, subscription_status, subscription_renewal_date, subscription_ends_at,
 			credit_debt, open_disputes > 0, api_key_encrypted, credits_available, listings_created, vero_checks
 		FROM profiles WHERE account_id = $1`, accountID).
 		Scan(&p.Email, &p.IsVerified, &p.SubscriptionStatus, &p.SubscriptionRenewalDate, &p.SubscriptionEndsAt,
@@ -81,7 +100,7 @@ type Usage struct {
 // Usage sums accountID's usage_statistics rows for the periods around now.
 func (r *Reader) Usage(ctx context.Context, accountID string, now time.Time) (Usage, error) {
 	today, week, month := periodStarts(now)
-	rows, err := r.pool.Query(ctx, `SELECT p.period, coalesce(sum(u.credits_used), 0)::bigint,
+	rows, err := r.db(ctx).Query(ctx, `SELECT p.period, coalesce(sum(u.credits_used), 0)::bigint,
 			coalesce(sum(u.listings_created), 0)::bigint, coalesce(sum(u.vero_checks), 0)::bigint
 		FROM (VALUES ('today', $2::date), ('week', $3::date), ('month', $4::date), ('total', '-infinity'::date)) AS p (period, since)
 		LEFT JOIN usage_statistics u ON u.account_id = $1 AND u.day >= p.since
@@ -124,7 +143,7 @@ type Transaction struct {
 
 // Transactions returns accountID's payments, newest first.
 func (r *Reader) Transactions(ctx context.Context, accountID string) ([]Transaction, error) {
-	rows, err := r.pool.Query(ctx, `SELECT payment_id, transaction_date, description, amount_cents, status, coalesce(invoice_url, '')
+	rows, err := r.db(ctx).Query(ctx, `SELECT payment_id, transaction_date, description, amount_cents, status, coalesce(invoice_url, '')
 		FROM transactions WHERE account_id = $1 ORDER BY transaction_date DESC, payment_id`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("load transactions: %w", err)

@@ -35,6 +35,7 @@ import (
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/dbmetrics"
 	"github.com/a2e-automation/app/internal/downloads"
 	"github.com/a2e-automation/app/internal/eventbus"
 	"github.com/a2e-automation/app/internal/listings"
@@ -42,6 +43,7 @@ import (
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/pgpool"
+	"github.com/a2e-automation/app/internal/replica"
 	"github.com/a2e-automation/app/internal/retention"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/staffaudit"
@@ -102,6 +104,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // build theirs the same way. Handlers receive services, never the pool.
 func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, error) {
 	pool := db.Pool
+	reads := replica.New(pool, db.ReadPool, 0, log) // READ_DATABASE_URL, else the primary
 	keys, err := apikeys.New(cfg.Secret)
 	if err != nil {
 		return Deps{}, err
@@ -115,7 +118,8 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	sitePages := pages.New(cfg.PagesDir, pages.Vars{ProductName: cfg.ProductName, SupportEmail: cfg.SupportEmail, APIBaseURL: cfg.BaseURL})
 	checkPages(cfg, log, sitePages)
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		dbmetrics.New(pool, log))
 	// The VeRO check answers from vero_brands: an empty table would call
 	// every brand unprotected, so a failed seed stops the start-up.
 	seedCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -144,7 +148,10 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 				func() float64 { n, _ := b.Stats(); return float64(n) }),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commit_commands_total",
 				Help: "Commands the group commits carried; divided by group_commits_total, the mean batch."},
-				func() float64 { _, n := b.Stats(); return float64(n) }))
+				func() float64 { _, n := b.Stats(); return float64(n) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commit_seconds_total",
+				Help: "Time the group commits took, summed; divided by group_commits_total, the mean latency."},
+				func() float64 { return b.Busy().Seconds() }))
 	}
 	provider, err := payments.NewProvider(cfg)
 	if err != nil {
@@ -178,9 +185,9 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Projections: projections.NewProjector(pool, store, log, projections.All()...),
 		Registry:    reg, Auth: authStore, APIKeys: keyCache, Keys: keys, Limits: lims,
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
-		Reader: projections.NewReader(pool), Support: support,
+		Reader: projections.NewReader(pool).WithReads(reads), Support: support,
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
-		Listings: listings.NewLedger(pool),
+		Listings: listings.NewLedger(pool).WithReads(reads),
 	}, nil
 }
 

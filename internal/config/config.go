@@ -31,6 +31,7 @@ type Config struct {
 	Port                 int           // PORT
 	ProductName          string        // PRODUCT_NAME: the name in emails, pages and the webapp
 	DatabaseURL          string        // DATABASE_URL; empty: a private PostgreSQL under DataDir
+	ReadDatabaseURL      string        // READ_DATABASE_URL; a standby for the dashboard's reads; empty: the primary
 	DataDir              string        // DATA_DIR: where the private PostgreSQL and other local state live
 	BaseURL              string        // APP_BASE_URL: the public address, used in emails
 	Secret               string        // APP_SECRET: key material for encrypting API keys

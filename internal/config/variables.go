@@ -21,6 +21,7 @@ var variables = []variable{
 	{"APP_ENV", Production, text(func(c *Config) *string { return &c.Env })},
 	{"PORT", "8080", positive(func(c *Config) *int { return &c.Port })},
 	{"DATABASE_URL", "", text(func(c *Config) *string { return &c.DatabaseURL })},
+	{"READ_DATABASE_URL", "", text(func(c *Config) *string { return &c.ReadDatabaseURL })},
 	{"DATA_DIR", ".data", text(func(c *Config) *string { return &c.DataDir })},
 	{"APP_BASE_URL", "", text(func(c *Config) *string { return &c.BaseURL })},
 	{"APP_SECRET", "", text(func(c *Config) *string { return &c.Secret })},

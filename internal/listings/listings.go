@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/replica"
 )
 
 // StatusQueued is a listing request's status once paid for: waiting for the
@@ -67,17 +68,36 @@ var ErrNotFound = domain.Errorf(domain.CodeNotFound, "No such listing")
 var ErrBadCursor = domain.Errorf(domain.CodeInvalid, "cursor is not a nextCursor this API returned")
 
 // Ledger reads listings from the events table.
-type Ledger struct{ pool *pgxpool.Pool }
+type Ledger struct {
+	pool  *pgxpool.Pool
+	reads *replica.Reads // picks each read's pool; nil: pool
+}
 
 // NewLedger reads from pool.
 func NewLedger(pool *pgxpool.Pool) *Ledger { return &Ledger{pool: pool} }
+
+// WithReads returns the Ledger reading on the pool reads picks for each
+// read (internal/replica: a standby that has replayed the caller's spends,
+// else the primary).
+func (l *Ledger) WithReads(reads *replica.Reads) *Ledger {
+	c := *l
+	c.reads = reads
+	return &c
+}
+
+func (l *Ledger) db(ctx context.Context) *pgxpool.Pool {
+	if l.reads == nil {
+		return l.pool
+	}
+	return l.reads.For(ctx)
+}
 
 const columns = `stream_version, data->>'listingId', data->>'asin', data->>'amazonUrl', recorded_at,
 	coalesce(metadata->>'idempotencyKey', ''), coalesce(metadata->>'requestId', '')`
 
 // Get is the account's listing id, or ErrNotFound (another account's too).
 func (l *Ledger) Get(ctx context.Context, accountID, id string) (Listing, error) {
-	rows, err := l.pool.Query(ctx, `SELECT `+columns+` FROM events
+	rows, err := l.db(ctx).Query(ctx, `SELECT `+columns+` FROM events
 		WHERE event_type = 'ListingRequested' AND data->>'listingId' = $1 AND stream_id = $2`,
 		id, domain.StreamID(accountID))
 	if err != nil {
@@ -128,7 +148,7 @@ func (l *Ledger) List(ctx context.Context, accountID string, q Query) (Page, err
 		ORDER BY stream_version DESC LIMIT $3`
 		args = append(args, q.IdempotencyKey, KeyPrefix+q.IdempotencyKey)
 	}
-	rows, err := l.pool.Query(ctx, sql, args...)
+	rows, err := l.db(ctx).Query(ctx, sql, args...)
 	if err != nil {
 		return Page{}, err
 	}

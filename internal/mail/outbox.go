@@ -12,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/a2e-automation/app/internal/pgpool"
 )
 
 // Kinds of mail, for logs and metrics.
@@ -80,8 +82,8 @@ func (o SenderOptions) withDefaults() SenderOptions {
 // still be talking.
 func (o SenderOptions) lease() time.Duration { return 8*o.Timeout + 30*time.Second }
 
-// settleTimeout bounds recording a delivery's outcome, which is done even
-// while the sender shuts down.
+// settleTimeout bounds one attempt at recording a delivery's outcome, which
+// is done even while the sender shuts down.
 const settleTimeout = 5 * time.Second
 
 // FinalRetention is how long sent and failed mails are kept (without their
@@ -213,15 +215,25 @@ func (s *Sender) deliver(ctx context.Context, q queued) error {
 	sendErr := s.mailer.Send(sendCtx, q.msg)
 	cancel()
 	now := s.Now()
-	settleCtx, done := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
-	defer done()
+	// A database away at this moment (a failover) is waited for: a mail sent
+	// but never settled would be sent again when its lease ends. Half the
+	// lease is left for that, the send having taken at most Timeout of it.
+	settleBy := time.Now().Add(s.opts.lease() / 2)
 	settle := func(status, set string, args ...any) error {
-		_, err := s.pool.Exec(settleCtx, `UPDATE mail_outbox SET status = '`+status+`', `+set+`
-			WHERE id = $1 AND status = 'sending' AND attempts = $2`, append([]any{q.id, q.attempts}, args...)...)
-		if err != nil {
-			return fmt.Errorf("settle mail %d as %s: %w", q.id, status, err)
+		for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+			settleCtx, done := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+			_, err := s.pool.Exec(settleCtx, `UPDATE mail_outbox SET status = '`+status+`', `+set+`
+				WHERE id = $1 AND status = 'sending' AND attempts = $2`, append([]any{q.id, q.attempts}, args...)...)
+			done()
+			if err == nil {
+				return nil
+			}
+			if !pgpool.Unavailable(err) || time.Now().Add(wait).After(settleBy) {
+				return fmt.Errorf("settle mail %d as %s: %w", q.id, status, err)
+			}
+			s.log.WarnContext(ctx, "settle mail: database unavailable, retrying", "mail", q.id, "retryIn", wait.String(), "err", err)
+			time.Sleep(wait)
 		}
-		return nil
 	}
 	if sendErr == nil {
 		return settle("sent", "sent_at = $3, body = '', last_error = ''", now)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -57,11 +59,31 @@ func New(ctx context.Context, url string, o Options) (*pgxpool.Pool, error) {
 	if o.AppName != "" && rp["application_name"] == "" {
 		rp["application_name"] = o.AppName
 	}
+	dropReadOnly(cfg.ConnConfig)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	return pool, nil
+}
+
+// dropReadOnly makes a connection that is refused a write because its server
+// is read-only (SQLSTATE 25006: a standby, a primary demoted by a failover)
+// close itself, so the pool drops it instead of handing it out again; the
+// next connection follows target_session_attrs to the new primary. Only a
+// standby can be read-only here: the product never sets transaction_read_only
+// on a pool connection, nor on the database or role.
+func dropReadOnly(cfg *pgx.ConnConfig) {
+	next := cfg.OnPgError
+	cfg.OnPgError = func(c *pgconn.PgConn, e *pgconn.PgError) bool {
+		if e.Code == codeReadOnly {
+			return false
+		}
+		if next == nil {
+			return e.Severity != "FATAL"
+		}
+		return next(c, e)
+	}
 }
 
 // WithoutPoolParams returns the database URL u without pgxpool's own

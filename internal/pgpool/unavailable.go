@@ -11,6 +11,10 @@ import (
 	"github.com/jackc/puddle/v2"
 )
 
+// codeReadOnly is read_only_sql_transaction: a write on a connection to a
+// server in recovery, such as the old primary after a failover.
+const codeReadOnly = "25006"
+
 // Unavailable reports whether err means the database could not be
 // reached or did not answer in time (a restart, a frozen or overloaded
 // server, the request's deadline), as opposed to a refusal or a bug: the
@@ -21,8 +25,9 @@ func Unavailable(err error) bool {
 		switch {
 		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
 			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutdown, crash, cannot connect now
-			pgErr.Code == "53300", // too many connections
-			pgErr.Code == "57014": // statement timeout or cancel
+			pgErr.Code == "53300",      // too many connections
+			pgErr.Code == "57014",      // statement timeout or cancel
+			pgErr.Code == codeReadOnly: // a standby or demoted primary (issue 32)
 			return true
 		}
 		return false

@@ -32,18 +32,24 @@ func NewLogger(w io.Writer, level string) *slog.Logger {
 type Database struct {
 	Pool *pgxpool.Pool
 	URL  string
-	stop func(context.Context) error
+	// ReadPool is READ_DATABASE_URL's (a standby), nil without it; only
+	// internal/replica reads from it.
+	ReadPool *pgxpool.Pool
+	stop     func(context.Context) error
 }
 
-// Close closes the pool; a private server is left running for the next
+// Close closes the pools; a private server is left running for the next
 // process (make run starts the API and projector against the same one).
 func (d *Database) Close() {
 	d.Pool.Close()
+	if d.ReadPool != nil {
+		d.ReadPool.Close()
+	}
 }
 
-// Stop closes the pool and stops a private server this process started.
+// Stop closes the pools and stops a private server this process started.
 func (d *Database) Stop(ctx context.Context) error {
-	d.Pool.Close()
+	d.Close()
 	if d.stop != nil {
 		return d.stop(ctx)
 	}
@@ -89,6 +95,16 @@ func OpenDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, opts
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	db.Pool = pool
+	if cfg.ReadDatabaseURL != "" {
+		// Not pinged: a standby away at start-up sends reads to the primary.
+		if opts.AppName != "" {
+			opts.AppName += "-reads"
+		}
+		if db.ReadPool, err = pgpool.New(ctx, cfg.ReadDatabaseURL, opts); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("READ_DATABASE_URL: %w", err)
+		}
+	}
 	return db, nil
 }
 

@@ -14,9 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -24,11 +22,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/internal/testing/natstest"
 	"github.com/a2e-automation/app/internal/testing/redistest"
+	"github.com/a2e-automation/app/internal/testing/systest"
 	"github.com/a2e-automation/app/internal/testing/testbin"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 )
@@ -82,23 +80,6 @@ func printed(want string) func(io.Reader) (string, error) {
 		}
 		return "", fmt.Errorf("exited before printing %q", want)
 	}
-}
-
-func buildBinaries(t *testing.T) (api, projector string) {
-	t.Helper()
-	dir := t.TempDir()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"api", "projector"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", name, err, out)
-		}
-	}
-	return filepath.Join(dir, "api"), filepath.Join(dir, "projector")
 }
 
 func freeAddr(t *testing.T) string {
@@ -214,7 +195,7 @@ func TestTwoAPIsAndTwoProjectorsBehaveAsOne(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts four processes, PostgreSQL, NATS and Redis")
 	}
-	apiBin, projectorBin := buildBinaries(t)
+	apiBin, projectorBin := systest.BuildBinaries(t)
 	dbURL := testdb.NewURL(t)
 	env := append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+dbURL, "REDIS_URL="+redistest.URL(t),
 		"MESSAGE_TRANSPORT=nats", "NATS_URL="+natstest.URL(t), fmt.Sprintf("RATE_LIMIT_PER_MINUTE=%d", rateLimit),
@@ -377,55 +358,5 @@ func TestTwoAPIsAndTwoProjectorsBehaveAsOne(t *testing.T) {
 	}
 
 	// The read tables, once caught up, equal a rebuild from zero.
-	waitCaughtUp(t, pool)
-	live := dumpReadTables(t, pool)
-	for _, name := range []string{"profiles", "usage_statistics", "transactions"} {
-		cmd := exec.Command(projectorBin, "-rebuild", name, "-metrics-addr", "")
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("rebuild %s: %v\n%s", name, err, out)
-		}
-	}
-	if rebuilt := dumpReadTables(t, pool); !reflect.DeepEqual(live, rebuilt) {
-		t.Fatalf("read tables differ from a rebuild after the kills:\nlive    %v\nrebuilt %v", live, rebuilt)
-	}
-}
-
-// waitCaughtUp waits until every stream's events are applied by every
-// projection.
-func waitCaughtUp(t *testing.T, pool *pgxpool.Pool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var behind int
-		if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM streams s CROSS JOIN (VALUES ('profiles'), ('usage_statistics'), ('transactions')) p(name)
-			LEFT JOIN projection_checkpoints c ON c.projection = p.name AND c.stream_id = s.stream_id
-			WHERE s.version > coalesce(c.version, 0)`).Scan(&behind); err != nil {
-			t.Fatal(err)
-		}
-		if behind == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("projectors still %d stream-projections behind after a minute", behind)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// dumpReadTables reads every read table in a fixed order, as text.
-func dumpReadTables(t *testing.T, pool *pgxpool.Pool) map[string][]string {
-	t.Helper()
-	out := map[string][]string{}
-	for _, tbl := range []string{"profiles", "usage_statistics", "transactions"} {
-		rows, err := pool.Query(context.Background(), `SELECT t::text FROM `+pgx.Identifier{tbl}.Sanitize()+` t ORDER BY t::text`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[tbl], err = pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+	systest.RequireRebuildEqual(t, pool, projectorBin, env)
 }

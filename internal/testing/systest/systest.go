@@ -1,0 +1,101 @@
+// Package systest holds what the system tests (test/cluster, test/ha) share:
+// the binaries built once per test, and the check that the read tables equal
+// a rebuild of every projection from the events (bin/projector -rebuild).
+package systest
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// ReadTables are the projections' tables, each rebuilt by bin/projector
+// -rebuild of the same name.
+var ReadTables = []string{"profiles", "usage_statistics", "transactions"}
+
+// Root is the repository's root directory.
+func Root(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("systest: no caller information")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
+
+// BuildBinaries builds bin/api and bin/projector into a temporary folder.
+func BuildBinaries(t testing.TB) (api, projector string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"api", "projector"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
+		cmd.Dir = Root(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", name, err, out)
+		}
+	}
+	return filepath.Join(dir, "api"), filepath.Join(dir, "projector")
+}
+
+// WaitCaughtUp waits until every stream's events are applied by every
+// projection.
+func WaitCaughtUp(t testing.TB, pool *pgxpool.Pool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var behind int
+		err := pool.QueryRow(context.Background(), `SELECT count(*) FROM streams s CROSS JOIN unnest($1::text[]) p(name)
+			LEFT JOIN projection_checkpoints c ON c.projection = p.name AND c.stream_id = s.stream_id
+			WHERE s.version > coalesce(c.version, 0)`, ReadTables).Scan(&behind)
+		if err == nil && behind == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("projectors still %d stream-projections behind after a minute (%v)", behind, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// DumpReadTables reads every read table in a fixed order, as text.
+func DumpReadTables(t testing.TB, pool *pgxpool.Pool) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, tbl := range ReadTables {
+		rows, err := pool.Query(context.Background(), `SELECT t::text FROM `+pgx.Identifier{tbl}.Sanitize()+` t ORDER BY t::text`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[tbl], err = pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// RequireRebuildEqual waits for the projectors, then rebuilds every read
+// table from the events with projectorBin (env names the database) and fails
+// unless the rebuilt tables equal the live ones.
+func RequireRebuildEqual(t testing.TB, pool *pgxpool.Pool, projectorBin string, env []string) {
+	t.Helper()
+	WaitCaughtUp(t, pool)
+	live := DumpReadTables(t, pool)
+	for _, name := range ReadTables {
+		cmd := exec.Command(projectorBin, "-rebuild", name, "-metrics-addr", "")
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("rebuild %s: %v\n%s", name, err, out)
+		}
+	}
+	if rebuilt := DumpReadTables(t, pool); !reflect.DeepEqual(live, rebuilt) {
+		t.Fatalf("read tables differ from a rebuild from the events:\nlive    %v\nrebuilt %v", live, rebuilt)
+	}
+}
