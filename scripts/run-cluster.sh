@@ -47,8 +47,8 @@ trap stop EXIT INT TERM
 start() { local name=$1; shift; "$@" >"$CLUSTER_LOGS/$name.log" 2>&1 & pids+=($!); echo "$name: pid $!, log $CLUSTER_LOGS/$name.log"; }
 METRICS_ADDR=127.0.0.1:9091 start api-0 ./bin/api -addr :8080
 METRICS_ADDR=127.0.0.1:9093 start api-1 ./bin/api -addr :8081 -mail-sender=false
-start projector-0 ./bin/projector -metrics-addr 127.0.0.1:9090
-start projector-1 ./bin/projector -metrics-addr 127.0.0.1:9094
+PROJECTOR_METRICS_ADDR=127.0.0.1:9090 start projector-0 ./bin/projector
+PROJECTOR_METRICS_ADDR=127.0.0.1:9094 start projector-1 ./bin/projector
 echo "cluster up: http://localhost:8080 and http://localhost:8081 (Ctrl-C stops it)"
 wait -n "${pids[@]}" || true
 echo "run-cluster: a process stopped; see $CLUSTER_LOGS" >&2

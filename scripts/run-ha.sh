@@ -35,7 +35,7 @@ trap stop EXIT INT TERM
 start() { local name=$1; shift; "$@" >"$HA_LOGS/$name.log" 2>&1 & pids+=($!); echo "$name: pid $!, log $HA_LOGS/$name.log"; }
 METRICS_ADDR=127.0.0.1:9091 start api-0 ./bin/api -addr :8080
 METRICS_ADDR=127.0.0.1:9093 start api-1 ./bin/api -addr :8081 -mail-sender=false
-start projector ./bin/projector -metrics-addr 127.0.0.1:9090
+PROJECTOR_METRICS_ADDR=127.0.0.1:9090 start projector ./bin/projector
 echo "run-ha: up on http://localhost:8080 and http://localhost:8081 (Ctrl-C stops it; make ha-down stops the cluster)"
 wait -n "${pids[@]}" || true
 echo "run-ha: a process stopped; see $HA_LOGS" >&2

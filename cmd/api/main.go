@@ -17,7 +17,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strconv"
@@ -26,7 +25,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/a2e-automation/app/eventstore"
@@ -40,6 +38,7 @@ import (
 	"github.com/a2e-automation/app/internal/eventbus"
 	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/metrics"
 	"github.com/a2e-automation/app/internal/pages"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/pgpool"
@@ -191,28 +190,6 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	}, nil
 }
 
-// serveMetrics serves /metrics on addr ("off": nowhere), apart from the
-// public port: process counters and lag are for the operator only.
-func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop func(), err error) {
-	if addr == "off" {
-		return func() {}, nil
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("METRICS_ADDR: listen %s: %w", addr, err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	// Go's profiles, beside the metrics and as private as they are
-	// (METRICS_ADDR defaults to loopback): what make bench-load -pprof reads.
-	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	log.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
-	go func() { _ = srv.Serve(ln) }()
-	return func() { _ = srv.Close() }, nil
-}
-
 // sessionPolicy is the bound of sessions SESSION_IDLE_TIMEOUT and
 // STAFF_SESSION_IDLE_TIMEOUT set.
 func sessionPolicy(cfg config.Config) auth.SessionPolicy {
@@ -250,12 +227,8 @@ type serveOptions struct {
 	mailSender    bool
 }
 
-// defaultMailSenderMetricsAddr is `api mail-sender`'s /metrics when
-// METRICS_ADDR is unset.
-const defaultMailSenderMetricsAddr = "127.0.0.1:9092"
-
 // mailSenderCommand runs only the mail sender (and /metrics on
-// METRICS_ADDR), for a deployment that runs it apart from the API
+// MAIL_SENDER_METRICS_ADDR), for a deployment that runs it apart from the API
 // processes, started with -mail-sender=false.
 func mailSenderCommand(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	db, err := startup.OpenDatabase(ctx, cfg, log, pgpool.Options{MaxConns: 2, StatementTimeout: cfg.DBStatementTimeout, AppName: "a2e-mail-sender"})
@@ -272,11 +245,7 @@ func mailSenderCommand(ctx context.Context, cfg config.Config, log *slog.Logger)
 	if err := sender.Register(reg); err != nil {
 		return err
 	}
-	addr := cfg.MetricsAddr
-	if addr == config.DefaultMetricsAddr {
-		addr = defaultMailSenderMetricsAddr // beside an API on the same machine
-	}
-	stopMetrics, err := serveMetrics(addr, reg, log)
+	stopMetrics, err := metrics.Serve("MAIL_SENDER_METRICS_ADDR", cfg.MailSenderMetricsAddr, reg, log)
 	if err != nil {
 		return err
 	}
@@ -329,7 +298,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	if err != nil {
 		return err
 	}
-	stopMetrics, err := serveMetrics(cfg.MetricsAddr, d.Registry, log)
+	stopMetrics, err := metrics.Serve("METRICS_ADDR", cfg.MetricsAddr, d.Registry, log)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/metrics"
 )
 
 // withWebapp serves a built webapp from a temporary directory.
@@ -203,7 +204,7 @@ func TestEveryRefusalIsJSON(t *testing.T) {
 
 func TestMetricsServedApartFromThePublicPort(t *testing.T) {
 	e := newTestEnv(t)
-	stop, err := serveMetrics("127.0.0.1:0", e.deps.Registry, e.deps.Log)
+	stop, err := metrics.Serve("METRICS_ADDR", "127.0.0.1:0", e.deps.Registry, e.deps.Log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestMetricsServedApartFromThePublicPort(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	stop, err = serveMetrics(addr, e.deps.Registry, e.deps.Log)
+	stop, err = metrics.Serve("METRICS_ADDR", addr, e.deps.Registry, e.deps.Log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestMetricsServedApartFromThePublicPort(t *testing.T) {
 	if r := e.do(request{method: "GET", path: "/metrics"}); strings.Contains(string(r.body), "go_goroutines") {
 		t.Fatal("/metrics is served on the public port")
 	}
-	if _, err := serveMetrics(addr, e.deps.Registry, e.deps.Log); err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
+	if _, err := metrics.Serve("METRICS_ADDR", addr, e.deps.Registry, e.deps.Log); err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
 		t.Fatalf("a taken METRICS_ADDR = %v", err)
 	}
 }

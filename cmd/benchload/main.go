@@ -146,7 +146,7 @@ func start(ctx context.Context, o options) (b *bench, cleanup func(), err error)
 	if b.keys, err = seed(ctx, b.pool, o.sellers+2); err != nil {
 		return nil, cleanup, err
 	}
-	b.env = append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+db, "RATE_LIMIT_PER_MINUTE=1000000000", "METRICS_ADDR=off", "LOG_LEVEL=info")
+	b.env = append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+db, "RATE_LIMIT_PER_MINUTE=1000000000", "METRICS_ADDR=off", "PROJECTOR_METRICS_ADDR=off", "LOG_LEVEL=info")
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, cleanup, err
@@ -160,12 +160,14 @@ func start(ctx context.Context, o options) (b *bench, cleanup func(), err error)
 		return nil, cleanup, err
 	}
 	undo = append(undo, func() { b.api.kill() })
+	projectorEnv := b.env
 	if o.pprof != "" {
 		if b.projMetric, err = freeAddr(); err != nil {
 			return nil, cleanup, err
 		}
+		projectorEnv = append(slices.Clone(b.env), "PROJECTOR_METRICS_ADDR="+b.projMetric)
 	}
-	if b.projector, err = startProc(o.projector, []string{"-metrics-addr", b.projMetric}, b.env, "projector running"); err != nil {
+	if b.projector, err = startProc(o.projector, nil, projectorEnv, "projector running"); err != nil {
 		return nil, cleanup, err
 	}
 	undo = append(undo, func() { b.projector.kill() }) // the one running then
@@ -286,7 +288,7 @@ func (b *bench) projectorOutage(ctx context.Context) error {
 	var backlog int64
 	_ = pool.QueryRow(ctx, `SELECT coalesce(max(global_position), 0) - coalesce((SELECT position FROM projection_watermarks WHERE projection = 'profiles'), 0) FROM events`).Scan(&backlog)
 	var err error
-	if b.projector, err = startProc(o.projector, []string{"-metrics-addr", ""}, b.env, "projector running"); err != nil {
+	if b.projector, err = startProc(o.projector, nil, b.env, "projector running"); err != nil {
 		close(stop)
 		wg.Wait()
 		return err
@@ -340,7 +342,7 @@ func (b *bench) besideLongTransaction(ctx context.Context) error {
 func (b *bench) rebuild(ctx context.Context) error {
 	var events int64
 	_ = b.pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events)
-	cmd := exec.Command(b.o.projector, "-rebuild", "profiles", "-metrics-addr", "")
+	cmd := exec.Command(b.o.projector, "-rebuild", "profiles")
 	cmd.Env = b.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -10,9 +10,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -20,11 +17,11 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/eventbus"
+	"github.com/a2e-automation/app/internal/metrics"
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/startup"
 	"github.com/a2e-automation/app/projections"
@@ -43,7 +40,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	rebuild := fs.String("rebuild", "", "replay this projection from zero into a fresh table and swap it in ("+strings.Join(names(), ", ")+")")
-	metricsAddr := fs.String("metrics-addr", "127.0.0.1:9090", "where /metrics is served (empty: nowhere)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -70,27 +66,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	reg := prometheus.NewRegistry()
-	metrics := projections.NewMetrics(reg)
-	if *metricsAddr != "" {
-		ln, err := net.Listen("tcp", *metricsAddr)
-		if err != nil {
-			return fmt.Errorf("metrics listen: %w", err)
-		}
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-		// Go's profiles, as private as the metrics (loopback by default).
-		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-		mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-		go func() { _ = srv.Serve(ln) }()
-		defer srv.Close()
+	projectorMetrics := projections.NewMetrics(reg)
+	stopMetrics, err := metrics.Serve("PROJECTOR_METRICS_ADDR", cfg.ProjectorMetricsAddr, reg, log)
+	if err != nil {
+		return err
 	}
+	defer stopMetrics()
 	tr, err := eventbus.New(eventbus.FromConfig(cfg), db.Pool, nil)
 	if err != nil {
 		return err
 	}
 	log.Info("projector running", "projections", projector.Names(), "transport", cfg.MessageTransport)
-	tr.Supervise(ctx, projector, projections.RunOptions{Metrics: metrics}, log)
+	tr.Supervise(ctx, projector, projections.RunOptions{Metrics: projectorMetrics}, log)
 	return nil
 }
 

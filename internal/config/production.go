@@ -43,8 +43,14 @@ func (c Config) validateProduction() error {
 			errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %s would let strangers choose the client address sign-in throttling counts; list your proxies' own prefixes (/%d or narrower)", p, minTrustedBits(pp)))
 		}
 	}
-	if !privateListenAddr(c.MetricsAddr) {
-		errs = append(errs, fmt.Errorf("METRICS_ADDR %q would serve /metrics and Go's profiles (/debug/pprof) to anyone; use a loopback or private address such as %s, or off", c.MetricsAddr, DefaultMetricsAddr))
+	for _, m := range [][3]string{
+		{"METRICS_ADDR", c.MetricsAddr, DefaultMetricsAddr},
+		{"MAIL_SENDER_METRICS_ADDR", c.MailSenderMetricsAddr, DefaultMailSenderMetricsAddr},
+		{"PROJECTOR_METRICS_ADDR", c.ProjectorMetricsAddr, DefaultProjectorMetricsAddr},
+	} {
+		if !privateListenAddr(m[1]) {
+			errs = append(errs, fmt.Errorf("%s %q would serve /metrics and Go's profiles (/debug/pprof) to anyone; use a loopback or private address such as %s, or off", m[0], m[1], m[2]))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -35,6 +35,8 @@ func TestProductionRefusesOpenMisconfigurations(t *testing.T) {
 		{"METRICS_ADDR", "[::]:9091"},
 		{"METRICS_ADDR", "203.0.113.7:9091"},
 		{"METRICS_ADDR", "metrics.example.com:9091"},
+		{"PROJECTOR_METRICS_ADDR", "0.0.0.0:9090"},
+		{"MAIL_SENDER_METRICS_ADDR", ":9092"},
 	} {
 		env := production()
 		env[tc.key] = tc.value
@@ -60,6 +62,8 @@ func TestProductionAcceptsSafeSettings(t *testing.T) {
 		{"METRICS_ADDR", "localhost:9091"},
 		{"METRICS_ADDR", "10.1.2.3:9091"},
 		{"METRICS_ADDR", "[::1]:9091"},
+		{"PROJECTOR_METRICS_ADDR", "off"},
+		{"MAIL_SENDER_METRICS_ADDR", "10.1.2.3:9092"},
 	} {
 		env := production()
 		env[tc.key] = tc.value

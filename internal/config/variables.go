@@ -57,6 +57,8 @@ var variables = []variable{
 		return err
 	}},
 	{"METRICS_ADDR", DefaultMetricsAddr, text(func(c *Config) *string { return &c.MetricsAddr })},
+	{"MAIL_SENDER_METRICS_ADDR", DefaultMailSenderMetricsAddr, text(func(c *Config) *string { return &c.MailSenderMetricsAddr })},
+	{"PROJECTOR_METRICS_ADDR", DefaultProjectorMetricsAddr, text(func(c *Config) *string { return &c.ProjectorMetricsAddr })},
 	{"LOG_LEVEL", "info", text(func(c *Config) *string { return &c.LogLevel })},
 	{"MESSAGE_TRANSPORT", TransportSQL, text(func(c *Config) *string { return &c.MessageTransport })},
 	{"REDIS_URL", "", text(func(c *Config) *string { return &c.RedisURL })},

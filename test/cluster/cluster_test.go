@@ -225,7 +225,7 @@ func TestTwoAPIsAndTwoProjectorsBehaveAsOne(t *testing.T) {
 	}
 	var projectors []*proc
 	for i := range 2 {
-		p := &proc{t: t, name: fmt.Sprintf("projector-%d", i), bin: projectorBin, args: []string{"-metrics-addr", ""}, env: env, log: logFile, ready: printed("projector running")}
+		p := &proc{t: t, name: fmt.Sprintf("projector-%d", i), bin: projectorBin, env: append(env, "PROJECTOR_METRICS_ADDR=off"), log: logFile, ready: printed("projector running")}
 		p.start()
 		projectors = append(projectors, p)
 	}

@@ -77,7 +77,7 @@ func TestFailoverUnderLoad(t *testing.T) {
 	addr, apiMetrics, projectorMetrics := freeAddr(t), freeAddr(t), freeAddr(t)
 	startProcess(t, apiBin, []string{"-addr", addr}, append(env, "METRICS_ADDR="+apiMetrics), logFile, "listening on")
 	// The projector announces itself at info; the API prints its address.
-	startProcess(t, projectorBin, []string{"-metrics-addr", projectorMetrics}, append(env, "LOG_LEVEL=info"), logFile, "projector running")
+	startProcess(t, projectorBin, nil, append(env, "LOG_LEVEL=info", "PROJECTOR_METRICS_ADDR="+projectorMetrics), logFile, "projector running")
 	base := "http://" + addr
 
 	pool, err := pgxpool.New(context.Background(), dbURL)

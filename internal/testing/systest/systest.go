@@ -89,7 +89,7 @@ func RequireRebuildEqual(t testing.TB, pool *pgxpool.Pool, projectorBin string, 
 	WaitCaughtUp(t, pool)
 	live := DumpReadTables(t, pool)
 	for _, name := range ReadTables {
-		cmd := exec.Command(projectorBin, "-rebuild", name, "-metrics-addr", "")
+		cmd := exec.Command(projectorBin, "-rebuild", name)
 		cmd.Env = env
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("rebuild %s: %v\n%s", name, err, out)
