@@ -152,7 +152,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 				Help: "Time the group commits took, summed; divided by group_commits_total, the mean latency."},
 				func() float64 { return b.Busy().Seconds() }))
 	}
-	provider, err := payments.NewProvider(cfg)
+	provider, err := startup.PaymentProvider(cfg)
 	if err != nil {
 		return Deps{}, err
 	}
@@ -270,7 +270,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	defer d.Accounts.Close() // after the group: no request or worker appends any more
 	var workers []func(context.Context)
 	if withProjector {
-		tr, err := eventbus.New(eventbus.FromConfig(cfg), db.Pool, nil)
+		tr, err := eventbus.New(startup.Transport(cfg), db.Pool, nil)
 		if err != nil {
 			return err
 		}

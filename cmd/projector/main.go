@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer stopMetrics()
-	tr, err := eventbus.New(eventbus.FromConfig(cfg), db.Pool, nil)
+	tr, err := eventbus.New(startup.Transport(cfg), db.Pool, nil)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -59,11 +58,6 @@ type Config struct {
 	// up from the event store. Zero: no limit.
 	StreamMaxAge   time.Duration
 	StreamMaxBytes int64
-}
-
-// FromConfig is the transport the process configuration asks for.
-func FromConfig(cfg config.Config) Config {
-	return Config{Kind: cfg.MessageTransport, NATSURL: cfg.NATSURL, StreamMaxAge: cfg.NATSStreamMaxAge, StreamMaxBytes: cfg.NATSStreamMaxBytes}
 }
 
 // OutboxGroups are the consumer groups that read the outbox table with

@@ -22,7 +22,6 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/config"
 )
 
 // Provider names, as GET /api/config reports them.
@@ -128,17 +127,17 @@ func intentMetadata(accountID string, credits int64) map[string]string {
 	return map[string]string{metaAccountID: accountID, metaKind: KindCredits, metaCredits: strconv.FormatInt(credits, 10)}
 }
 
-// NewProvider picks the provider cfg asks for: Stripe when a secret key is
-// set, else the simulated provider in development. Production refuses to
-// start without Stripe keys (see config), and so does this.
-func NewProvider(cfg config.Config) (Provider, error) {
+// NewProvider picks the provider: Stripe when stripe's secret key is set,
+// else the simulated provider when simulatedAllowed (development).
+// Production refuses to start without Stripe keys (see config), and so does
+// this.
+func NewProvider(stripe StripeConfig, simulatedAllowed bool) (Provider, error) {
 	switch {
-	case cfg.StripeSecretKey != "" && cfg.StripePriceID == "":
+	case stripe.SecretKey != "" && stripe.PriceID == "":
 		return nil, errors.New("STRIPE_PRICE_ID is required with STRIPE_SECRET_KEY")
-	case cfg.StripeSecretKey != "":
-		return NewStripe(StripeConfig{SecretKey: cfg.StripeSecretKey, PriceID: cfg.StripePriceID, APIBase: cfg.StripeAPIBase,
-			Timeout: cfg.StripeTimeout, MaxRetries: cfg.StripeMaxRetries}), nil
-	case cfg.IsDevelopment():
+	case stripe.SecretKey != "":
+		return NewStripe(stripe), nil
+	case simulatedAllowed:
 		return NewSimulated(), nil
 	}
 	return nil, errors.New("STRIPE_SECRET_KEY is required outside development")

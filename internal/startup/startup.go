@@ -1,6 +1,8 @@
 // Package startup wires the pieces both processes need at start-up: the
 // logger, the database (a private PostgreSQL when DATABASE_URL is unset) and
-// its migrations.
+// its migrations, the message transport and the payment provider. It is
+// the one place that turns the process configuration into the packages'
+// own options; the packages themselves never see config.Config.
 package startup
 
 import (
@@ -14,6 +16,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/eventbus"
+	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/pgembed"
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/migrations"
@@ -149,4 +153,16 @@ func (r Readiness) Check(ctx context.Context) (problem string, pending int) {
 		return "migrations pending", n
 	}
 	return "", 0
+}
+
+// Transport is the message transport the configuration asks for.
+func Transport(cfg config.Config) eventbus.Config {
+	return eventbus.Config{Kind: cfg.MessageTransport, NATSURL: cfg.NATSURL, StreamMaxAge: cfg.NATSStreamMaxAge, StreamMaxBytes: cfg.NATSStreamMaxBytes}
+}
+
+// PaymentProvider is the payment provider the configuration asks for:
+// Stripe with its keys, else the simulated one in development.
+func PaymentProvider(cfg config.Config) (payments.Provider, error) {
+	return payments.NewProvider(payments.StripeConfig{SecretKey: cfg.StripeSecretKey, PriceID: cfg.StripePriceID,
+		APIBase: cfg.StripeAPIBase, Timeout: cfg.StripeTimeout, MaxRetries: cfg.StripeMaxRetries}, cfg.IsDevelopment())
 }
