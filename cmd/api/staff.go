@@ -10,10 +10,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/google/uuid"
 
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/ids"
 	"github.com/a2e-automation/app/internal/staffaudit"
 )
 
@@ -62,7 +62,7 @@ func audited(d Deps, action string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			account := chi.URLParam(r, "id")
-			if _, err := uuid.Parse(account); account != "" && err != nil {
+			if account != "" && !ids.Valid(account) {
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -90,8 +90,8 @@ func staffActor(r *http.Request) string {
 
 // accountParam is the {id} of a staff route, a uuid.
 func accountParam(r *http.Request) (string, error) {
-	id := chi.URLParam(r, "id")
-	if _, err := uuid.Parse(id); err != nil {
+	id, ok := ids.Canonical(chi.URLParam(r, "id"))
+	if !ok {
 		return "", errStatus(http.StatusNotFound, "Account not found")
 	}
 	return id, nil

@@ -13,12 +13,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/ids"
 )
 
 // What staff did: the Action of an Entry. Reads, then actions.
@@ -68,7 +68,7 @@ func (l *Log) Record(ctx context.Context, e Entry) error { return RecordTx(ctx, 
 // its audit line commit together or not at all.
 func RecordTx(ctx context.Context, q Execer, e Entry) error {
 	actor := strings.TrimPrefix(e.Actor, "staff:")
-	if _, err := uuid.Parse(actor); err != nil {
+	if !ids.Valid(actor) {
 		return fmt.Errorf("staff audit: actor %q is not a staff account id", e.Actor)
 	}
 	if e.Action == "" {
@@ -127,7 +127,7 @@ func (l *Log) List(ctx context.Context, f Filter) (Page, error) {
 		return Page{}, ErrBadLimit
 	}
 	if f.AccountID != "" {
-		if _, err := uuid.Parse(f.AccountID); err != nil {
+		if !ids.Valid(f.AccountID) {
 			return Page{}, ErrBadAccount
 		}
 	}
@@ -143,7 +143,7 @@ func (l *Log) List(ctx context.Context, f Filter) (Page, error) {
 	}
 	actorID, actorEmail := "", ""
 	if a := strings.TrimSpace(f.Actor); a != "" {
-		if _, err := uuid.Parse(a); err == nil {
+		if ids.Valid(a) {
 			actorID = a
 		} else {
 			actorEmail = domain.NormalizeEmail(a)
