@@ -58,7 +58,8 @@ func newStaffEnv(t *testing.T, configure ...func(*config.Config)) *staffEnv {
 
 // passMFA enrols the second factor of staff member who and passes it with a
 // TOTP code computed by pquerna/otp, as an authenticator app would, through
-// the API; it returns the TOTP secret.
+// the API; who's cookie gets the session's new token. It returns the TOTP
+// secret.
 func (e *testEnv) passMFA(who seeded) string {
 	e.t.Helper()
 	r := e.do(request{method: "POST", path: "/api/auth/mfa/enroll", cookie: who.Cookie})
@@ -71,9 +72,11 @@ func (e *testEnv) passMFA(who seeded) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if r := e.do(request{method: "POST", path: "/api/auth/mfa/verify", cookie: who.Cookie, body: map[string]any{"code": code}}); r.status != 200 {
+	r = e.do(request{method: "POST", path: "/api/auth/mfa/verify", cookie: who.Cookie, body: map[string]any{"code": code}})
+	if r.status != 200 || r.cookie() == nil {
 		e.t.Fatalf("verify: %d %s", r.status, r.body)
 	}
+	who.Cookie.Value = r.cookie().Value // the session's new token
 	return enrol.Secret
 }
 
