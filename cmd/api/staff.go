@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -70,11 +71,7 @@ func audited(d Deps, action string) func(http.Handler) http.Handler {
 			if name := chi.URLParam(r, "name"); name != "" {
 				detail = name
 			}
-			if len(detail) > 500 {
-				detail = strings.ToValidUTF8(detail[:500], "") // never half a letter
-			}
-			err := d.Audit.Record(r.Context(), staffaudit.Entry{Actor: currentSession(r.Context()).AccountID, AccountID: account,
-				Action: action, Detail: detail, RequestID: requestID(r.Context())})
+			err := d.Audit.Record(r.Context(), auditEntry(r, account, action, detail))
 			if err != nil {
 				writeError(w, r, d.Log, err)
 				return
@@ -125,8 +122,18 @@ func asOfParam(r *http.Request) (*time.Time, error) {
 
 func handleStaffSearch(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		hits, err := d.Staff.Search(r.Context(), r.URL.Query().Get("q"))
+		q := r.URL.Query().Get("q")
+		hits, err := d.Staff.Search(r.Context(), q)
 		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		// Each account shown is recorded against it before it is shown.
+		accounts, details := make([]string, len(hits)), make([]string, len(hits))
+		for i, h := range hits {
+			accounts[i], details[i] = h.ID, "q="+q
+		}
+		if err := recordShown(r, d, staffaudit.ActionSearchResult, accounts, details); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
@@ -297,6 +304,12 @@ func handleStaffAudit(d Deps) http.HandlerFunc {
 			}
 			f.Limit = n
 		}
+		// Reading the trail is itself a line, against the account asked about.
+		account, _ := ids.Canonical(f.AccountID)
+		if err := d.Audit.Record(r.Context(), auditEntry(r, account, staffaudit.ActionAuditRead, r.URL.Query().Encode())); err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
 		page, err := d.Audit.List(r.Context(), f)
 		if err != nil {
 			writeError(w, r, d.Log, err)
@@ -322,5 +335,19 @@ func handleStaffRebuild(d Deps) http.HandlerFunc {
 		encode(w, http.StatusOK, map[string]any{
 			"message": "Projection " + name + " rebuilt", "projection": name, "ms": time.Since(start).Milliseconds(),
 		})
+	}
+}
+
+// warnUnprotectedAudit warns at start-up while the API's database role
+// could switch the staff audit's append-only trigger off (docs/auth.md,
+// "The audit's database role"); the API still starts.
+func warnUnprotectedAudit(ctx context.Context, log *slog.Logger, d Deps) {
+	why, err := d.Audit.Protection(ctx)
+	switch {
+	case err != nil:
+		log.WarnContext(ctx, "could not check the staff audit's protection", "err", err)
+	case why != "":
+		log.WarnContext(ctx, "the staff audit trail is not protected from this process: "+why+
+			"; give staff_audit to a role the API does not log in as (docs/auth.md, \"The audit's database role\")")
 	}
 }

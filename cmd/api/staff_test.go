@@ -315,6 +315,11 @@ func TestStaffCommand(t *testing.T) {
 	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=new", cookie: s.Cookie}); r.status != 404 {
 		t.Fatalf("after staff remove: %d", r.status)
 	}
+	// Signed out everywhere (issue 31, item 10); signed in again, a seller.
+	if r := e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}); r.status != 401 {
+		t.Fatalf("the session of a former staff member: %d %s", r.status, r.body)
+	}
+	s.Cookie = e.newStaffSession(s)
 	if r := e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}); !strings.Contains(string(r.body), `"isStaff":false`) {
 		t.Fatalf("the user of a former staff member: %d %s", r.status, r.body)
 	}
