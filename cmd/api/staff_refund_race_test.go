@@ -223,3 +223,50 @@ func TestStaffCancelConcurrentThroughStripe(t *testing.T) {
 	}
 	s.checkAudit(s.customer.ID, staffaudit.ActionCancellation, 1)
 }
+
+// Issue 31, item 7, partial refunds with different keys at once, with the
+// simulated provider: those that fit are all made and all in the ledger,
+// the rest refused, and never more than the payment.
+func TestStaffPartialRefundsConcurrentSimulated(t *testing.T) {
+	s := newStaffEnv(t)
+	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })
+	pi := s.paidPack(100) // $9.99
+	rs := s.together(8, func(i int) string { return fmt.Sprintf("part-%d", i) }, map[string]any{"paymentId": pi, "credits": 30, "reason": "Partial"})
+	dump := func() {
+		rows, _ := s.deps.Pool.Query(context.Background(), `SELECT idempotency_key, status, amount_cents, coalesce(applied_event,''), created_at FROM provider_requests WHERE action='staff_refund' ORDER BY created_at`)
+		for rows.Next() {
+			var k, st, ev string
+			var a int64
+			var at time.Time
+			_ = rows.Scan(&k, &st, &a, &ev, &at)
+			t.Log(k[:20], st, a, ev, at.Format("15:04:05.000000"))
+		}
+		for _, r := range rs {
+			t.Log(r.status, string(r.body))
+		}
+		h, _ := s.repo().History(context.Background(), s.customer.ID)
+		for _, e := range h {
+			t.Logf("%T %+v", e.Event, e.Event)
+		}
+	}
+	if st := statuses(rs); st[200] != 3 || st[409] != 5 {
+		dump()
+		t.Fatalf("answers %v", st)
+	}
+	// Two refunds may come in one charge.refunded (its total covers both), as
+	// with Stripe: the ledger's refunded total is what counts.
+	if tx := s.transactions(s.customer.ID); len(tx) != 1 || tx[0].Status != domain.PaymentPartiallyRefunded {
+		dump()
+		t.Fatalf("transactions = %+v", tx)
+	}
+	if a, err := s.repo().FromSnapshot(context.Background(), s.customer.ID); err != nil || a.RefundedCents(pi) != 3*299 {
+		dump()
+		t.Fatalf("refunded in the ledger: %v", err)
+	}
+	if p := s.billingProfile(s.customer); p.CreditsAvailable != 10 {
+		t.Fatalf("after three refunds of 30 credits: %+v", p)
+	}
+	if _, cents := s.staffRefundRows(); cents != 3*299 {
+		t.Fatalf("%d cents reserved", cents)
+	}
+}

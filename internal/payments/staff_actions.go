@@ -233,17 +233,19 @@ func (s *Service) paymentIntentOfPayment(ctx context.Context, accountID, payment
 }
 
 // simulateStaffRefund applies the charge.refunded the simulated provider's
-// refund of amount from PaymentIntent pi means, as Stripe would send it.
+// refund of amount from PaymentIntent pi means, as Stripe would send it:
+// with the charge's refunded total as the provider knows it (see
+// simulatedRefundedTotal).
 func (s *Service) simulateStaffRefund(ctx context.Context, accountID, pi string, amount int64, out StaffAction) (StaffAction, error) {
 	in, err := s.intentOf(ctx, accountID, pi)
 	if err != nil {
 		return StaffAction{}, err
 	}
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
+	total, err := s.simulatedRefundedTotal(ctx, accountID, in.paymentID())
 	if err != nil {
 		return StaffAction{}, err
 	}
-	total := min(a.RefundedCents(in.paymentID())+amount, in.amountCents)
+	total = min(total, in.amountCents)
 	out.Message = fmt.Sprintf("Refunded %s: %s of %s refunded in total", catalog.Dollars(amount), catalog.Dollars(total), catalog.Dollars(in.amountCents))
 	return s.applySimulatedStaffEvent(ctx, stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total), out)
 }

@@ -20,8 +20,8 @@ import (
 // another attempt with the key calling the provider (and waits for it),
 // or holds the claim (claimed_at) and, for a new refund, reserves its
 // amount against what is left of the payment: the ledger's refundable
-// amount minus the refunds reserved or taken by the provider and not yet
-// in the ledger. Only the claim's holder calls the provider, outside any
+// amount minus what the console refunds reserved or taken by the provider
+// take beyond the ledger (staffSums.beyond). Only the claim's holder calls the provider, outside any
 // transaction, and records the answer and the audit line in a second short
 // one. A definite refusal releases the amount; a call that got no answer
 // keeps it reserved (the provider may have refunded), and the next attempt
@@ -78,7 +78,7 @@ func (s *Service) claimStaffRefund(ctx context.Context, r StaffRefund, key, hash
 		}
 		// Read before the ledger: a refund the ledger takes in between is
 		// then counted twice (refusing too much), never not at all.
-		pending, err := pendingStaffRefunds(ctx, tx, r.AccountID, r.PaymentID, key)
+		staff, err := staffRefundSums(ctx, tx, r.AccountID, r.PaymentID, key, "'reserved', 'done'")
 		if err != nil {
 			return err
 		}
@@ -91,6 +91,7 @@ func (s *Service) claimStaffRefund(ctx context.Context, r StaffRefund, key, hash
 			return domain.Errorf(domain.CodeNotFound, "This account has no paid payment %s", r.PaymentID)
 		}
 		c.payment = p
+		pending := staff.beyond(p.RefundedCents)
 		switch {
 		case found && req.status == "done":
 			c.apply = true
@@ -122,18 +123,33 @@ func (s *Service) claimStaffRefund(ctx context.Context, r StaffRefund, key, hash
 	return c, nil
 }
 
-// pendingStaffRefunds is the amount of the console refunds of payment
-// paymentID other than key's that are reserved or taken by the provider
-// but not yet in the ledger.
-func pendingStaffRefunds(ctx context.Context, tx pgx.Tx, accountID, paymentID, key string) (int64, error) {
-	var cents int64
-	err := tx.QueryRow(ctx, `SELECT coalesce(sum(amount_cents), 0)::bigint FROM provider_requests
-		WHERE account_id = $1 AND action = $2 AND target = $3 AND status IN ('reserved', 'done') AND applied_event IS NULL
-		  AND idempotency_key <> $4`, accountID, actionStaffRefund, paymentID, key).Scan(&cents)
+// staffSums are the amounts of a payment's console refunds: all of them,
+// and those an applied provider event has marked as its own.
+type staffSums struct{ all, marked int64 }
+
+// beyond is how much those refunds take beyond what the ledger shows
+// refunded (ledger): the unmarked ones, and at least all of them less
+// the ledger's total. The marks are a guess (a charge.refunded carries a
+// total, not which refunds it is made of, and may mark a refund still in
+// flight instead of the one it applied), so neither is trusted alone:
+// the larger is, which errs on the side of refusing, never of refunding
+// twice.
+func (m staffSums) beyond(ledger int64) int64 {
+	return max(m.all-m.marked, m.all-min(ledger, m.marked))
+}
+
+// staffRefundSums sums the console refunds of payment paymentID other than
+// key's whose status is among statuses (an SQL list).
+func staffRefundSums(ctx context.Context, tx pgx.Tx, accountID, paymentID, key, statuses string) (staffSums, error) {
+	var m staffSums
+	err := tx.QueryRow(ctx, `SELECT coalesce(sum(amount_cents), 0)::bigint,
+			coalesce(sum(amount_cents) FILTER (WHERE applied_event IS NOT NULL), 0)::bigint
+		FROM provider_requests WHERE account_id = $1 AND action = $2 AND target = $3 AND status IN (`+statuses+`)
+		  AND idempotency_key <> $4`, accountID, actionStaffRefund, paymentID, key).Scan(&m.all, &m.marked)
 	if err != nil {
-		return 0, fmt.Errorf("pending staff refunds: %w", err)
+		return staffSums{}, fmt.Errorf("staff refunds of %s: %w", paymentID, err)
 	}
-	return cents, nil
+	return m, nil
 }
 
 // staffRequestIn reads the staff reservation key in tx; live: claimed
@@ -210,4 +226,27 @@ func waitForClaim(ctx context.Context, deadline time.Time, inProgress error) err
 	case <-time.After(checkoutPoll):
 		return nil
 	}
+}
+
+// simulatedRefundedTotal is how much of paymentID the simulated provider
+// has refunded: what the ledger shows plus what the console refunds it
+// made take beyond it (staffSums.beyond), read in one snapshot. Refunds
+// made at the same time each send this total, as Stripe's charge.refunded
+// events carry the charge's total, so none is lost when they are applied
+// in any order (issue 31, item 7).
+func (s *Service) simulatedRefundedTotal(ctx context.Context, accountID, paymentID string) (int64, error) {
+	var total int64
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		a, err := s.accounts.FromSnapshotIn(ctx, tx, accountID)
+		if err != nil {
+			return err
+		}
+		made, err := staffRefundSums(ctx, tx, accountID, paymentID, "", "'done'")
+		if err != nil {
+			return err
+		}
+		total = a.RefundedCents(paymentID) + made.beyond(a.RefundedCents(paymentID))
+		return nil
+	})
+	return total, err
 }
