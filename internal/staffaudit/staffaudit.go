@@ -37,9 +37,9 @@ const (
 	ActionSupportStatus  = "support.status"              // a support request's status set
 	ActionRebuild        = "projection.rebuild"          // a read table rebuilt
 	// Issue 31, item 11.
-	ActionAuditRead     = "audit.read"            // the trail itself listed; Detail is the query
-	ActionSearchResult  = "account.search_result" // an account shown in search results; Detail is the query
-	ActionInboxListed   = "support.inbox_listed"  // an account's request shown in the inbox; Detail is the request
+	ActionAuditRead    = "audit.read"            // the trail itself listed; Detail is the query
+	ActionSearchResult = "account.search_result" // an account shown in search results; Detail is the query
+	ActionInboxListed  = "support.inbox_listed"  // an account's request shown in the inbox; Detail is the request
 )
 
 // Outcomes of an Entry: done (the default), or refused (the API answered
@@ -87,7 +87,9 @@ func RecordTx(ctx context.Context, q Execer, e Entry) error {
 
 // RecordAll appends entries at once, in one statement (the accounts a
 // search or the inbox showed).
-func (l *Log) RecordAll(ctx context.Context, entries []Entry) error { return recordAll(ctx, l.pool, entries) }
+func (l *Log) RecordAll(ctx context.Context, entries []Entry) error {
+	return recordAll(ctx, l.pool, entries)
+}
 
 func recordAll(ctx context.Context, q Execer, entries []Entry) error {
 	if len(entries) == 0 {
