@@ -97,6 +97,14 @@ func (s *Store) Snapshot(ctx context.Context, stream string) (Snapshot, error) {
 	return s.snapshot(ctx, tx, stream)
 }
 
+// SnapshotIn is Snapshot read in the caller's transaction tx, which sees
+// what committed before each of its statements (READ COMMITTED): a
+// decision taken under a lock of the caller's reads the stream as it is
+// once the lock is held, on the connection that holds it.
+func (s *Store) SnapshotIn(ctx context.Context, tx pgx.Tx, stream string) (Snapshot, error) {
+	return s.snapshot(ctx, tx, stream)
+}
+
 // snapshot loads the stream's row and the events appended after its state,
 // in one transaction.
 func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream string) (Snapshot, error) {

@@ -235,7 +235,7 @@ func TestDevelopmentServesThePlaceholder(t *testing.T) {
 func productionEnv(t *testing.T, downloads string) func(string) string {
 	env := map[string]string{
 		"DATABASE_URL":           testdb.NewURL(t),
-		"APP_SECRET":             strings.Repeat("p", 40),
+		"APP_SECRET":             "3f9b0c6e12d47a85e0b9c3d61f27a4e8b5",
 		"SMTP_URL":               "smtp://127.0.0.1:1",
 		"STRIPE_SECRET_KEY":      "sk_test_production",
 		"STRIPE_PUBLISHABLE_KEY": "pk_test_production",

@@ -268,6 +268,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		return err
 	}
 	defer d.Accounts.Close() // after the group: no request or worker appends any more
+	if !cfg.IsDevelopment() {
+		warnUnprotectedAudit(ctx, log, d)
+	}
 	var workers []func(context.Context)
 	if withProjector {
 		tr, err := eventbus.New(startup.Transport(cfg), db.Pool, nil)

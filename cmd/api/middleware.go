@@ -18,6 +18,7 @@ type ctxKey int
 const (
 	requestIDKey ctxKey = iota
 	sessionKey
+	clientRequestIDKey
 )
 
 // withRecover turns a handler's panic into the logged, hidden 500 that any
@@ -51,22 +52,32 @@ func withDeadline(timeout time.Duration) func(http.Handler) http.Handler {
 	}
 }
 
-// withRequestID gives every request an id (the client's X-Request-ID when
-// sane: at most 64 printable ASCII characters, else a new one), echoed in
-// the answer and carried into logs and event metadata.
+// withRequestID gives every request a new id of the server's, sent back in
+// X-Request-ID and carried into logs, event metadata and the staff audit.
+// An X-Request-ID the client sent (when sane: at most 64 printable ASCII
+// characters) is kept apart as the client's (clientRequestID), logged and
+// audited under that name: a client never chooses the id that stands for
+// its request (issue 31, item 11).
 func withRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-ID")
-		if len(id) == 0 || len(id) > 64 || !printableASCII(id) {
-			id = uuid.NewString()
+		id := uuid.NewString()
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		if c := r.Header.Get("X-Request-ID"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
+			ctx = context.WithValue(ctx, clientRequestIDKey, c)
 		}
 		w.Header().Set("X-Request-ID", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
 func requestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// clientRequestID is the X-Request-ID the client sent, if sane; "" else.
+func clientRequestID(ctx context.Context) string {
+	id, _ := ctx.Value(clientRequestIDKey).(string)
 	return id
 }
 
@@ -84,7 +95,8 @@ func withAccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 			next.ServeHTTP(ww, r)
 			log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
-				slog.Int("status", ww.Status()), slog.Int64("ms", time.Since(start).Milliseconds()), slog.String("requestId", requestID(r.Context())))
+				slog.Int("status", ww.Status()), slog.Int64("ms", time.Since(start).Milliseconds()), slog.String("requestId", requestID(r.Context())),
+				slog.String("clientRequestId", clientRequestID(r.Context())))
 		})
 	}
 }

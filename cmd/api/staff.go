@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,10 +11,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/google/uuid"
 
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/ids"
 	"github.com/a2e-automation/app/internal/staffaudit"
 )
 
@@ -62,7 +63,7 @@ func audited(d Deps, action string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			account := chi.URLParam(r, "id")
-			if _, err := uuid.Parse(account); account != "" && err != nil {
+			if account != "" && !ids.Valid(account) {
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -70,11 +71,7 @@ func audited(d Deps, action string) func(http.Handler) http.Handler {
 			if name := chi.URLParam(r, "name"); name != "" {
 				detail = name
 			}
-			if len(detail) > 500 {
-				detail = strings.ToValidUTF8(detail[:500], "") // never half a letter
-			}
-			err := d.Audit.Record(r.Context(), staffaudit.Entry{Actor: currentSession(r.Context()).AccountID, AccountID: account,
-				Action: action, Detail: detail, RequestID: requestID(r.Context())})
+			err := d.Audit.Record(r.Context(), auditEntry(r, account, action, detail))
 			if err != nil {
 				writeError(w, r, d.Log, err)
 				return
@@ -90,8 +87,8 @@ func staffActor(r *http.Request) string {
 
 // accountParam is the {id} of a staff route, a uuid.
 func accountParam(r *http.Request) (string, error) {
-	id := chi.URLParam(r, "id")
-	if _, err := uuid.Parse(id); err != nil {
+	id, ok := ids.Canonical(chi.URLParam(r, "id"))
+	if !ok {
 		return "", errStatus(http.StatusNotFound, "Account not found")
 	}
 	return id, nil
@@ -125,8 +122,18 @@ func asOfParam(r *http.Request) (*time.Time, error) {
 
 func handleStaffSearch(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		hits, err := d.Staff.Search(r.Context(), r.URL.Query().Get("q"))
+		q := r.URL.Query().Get("q")
+		hits, err := d.Staff.Search(r.Context(), q)
 		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		// Each account shown is recorded against it before it is shown.
+		accounts, details := make([]string, len(hits)), make([]string, len(hits))
+		for i, h := range hits {
+			accounts[i], details[i] = h.ID, "q="+q
+		}
+		if err := recordShown(r, d, staffaudit.ActionSearchResult, accounts, details); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
@@ -297,6 +304,12 @@ func handleStaffAudit(d Deps) http.HandlerFunc {
 			}
 			f.Limit = n
 		}
+		// Reading the trail is itself a line, against the account asked about.
+		account, _ := ids.Canonical(f.AccountID)
+		if err := d.Audit.Record(r.Context(), auditEntry(r, account, staffaudit.ActionAuditRead, r.URL.Query().Encode())); err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
 		page, err := d.Audit.List(r.Context(), f)
 		if err != nil {
 			writeError(w, r, d.Log, err)
@@ -322,5 +335,19 @@ func handleStaffRebuild(d Deps) http.HandlerFunc {
 		encode(w, http.StatusOK, map[string]any{
 			"message": "Projection " + name + " rebuilt", "projection": name, "ms": time.Since(start).Milliseconds(),
 		})
+	}
+}
+
+// warnUnprotectedAudit warns at start-up while the API's database role
+// could switch the staff audit's append-only trigger off (docs/auth.md,
+// "The audit's database role"); the API still starts.
+func warnUnprotectedAudit(ctx context.Context, log *slog.Logger, d Deps) {
+	why, err := d.Audit.Protection(ctx)
+	switch {
+	case err != nil:
+		log.WarnContext(ctx, "could not check the staff audit's protection", "err", err)
+	case why != "":
+		log.WarnContext(ctx, "the staff audit trail is not protected from this process: "+why+
+			"; give staff_audit to a role the API does not log in as (docs/auth.md, \"The audit's database role\")")
 	}
 }

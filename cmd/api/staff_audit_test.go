@@ -61,31 +61,40 @@ func TestStaffAuditTrail(t *testing.T) {
 		t.Fatal(r.status)
 	}
 
+	// Newest first; reading the trail is its first line (issue 31, item 11),
+	// and the search's result is recorded against the account it showed.
 	all, r := s.audit("")
-	want := []string{staffaudit.ActionHistory, staffaudit.ActionRebuild, staffaudit.ActionAdjustment, staffaudit.ActionComparison,
-		staffaudit.ActionBalance, staffaudit.ActionHistory, staffaudit.ActionView, staffaudit.ActionSearch}
+	want := []string{staffaudit.ActionAuditRead, staffaudit.ActionHistory, staffaudit.ActionRebuild, staffaudit.ActionAdjustment, staffaudit.ActionComparison,
+		staffaudit.ActionBalance, staffaudit.ActionHistory, staffaudit.ActionView, staffaudit.ActionSearchResult, staffaudit.ActionSearch}
 	if r.status != 200 || !slices.Equal(actions(all), want) {
 		t.Fatalf("trail = %d %v, want %v", r.status, actions(all), want)
 	}
-	adj := all.Entries[2]
+	adj := all.Entries[3]
 	if adj.ActorID != s.staff.ID || adj.ActorEmail != "support@example.com" || adj.AccountID == nil || *adj.AccountID != id ||
 		*adj.AccountEmail != "seller@example.com" || adj.Detail != "+25 credits: Goodwill for a failed sync" || adj.RequestID == "" ||
 		time.Since(adj.At) > time.Minute {
 		t.Fatalf("adjustment line: %+v", adj)
 	}
-	if all.Entries[4].Detail != "asOf=2026-01-02" || all.Entries[7].Detail != "q=seller" || all.Entries[7].AccountID != nil {
-		t.Fatalf("details: %+v / %+v", all.Entries[4], all.Entries[7])
+	if all.Entries[5].Detail != "asOf=2026-01-02" || all.Entries[9].Detail != "q=seller" || all.Entries[9].AccountID != nil {
+		t.Fatalf("details: %+v / %+v", all.Entries[5], all.Entries[9])
+	}
+	if e := all.Entries[8]; e.AccountID == nil || *e.AccountID != id || e.Detail != "q=seller" || e.Outcome != staffaudit.OutcomeDone {
+		t.Fatalf("search result line: %+v", e)
 	}
 	if got, _ := s.audit("actor=" + url.QueryEscape("Other-Staff@example.com")); !slices.Equal(actions(got), []string{staffaudit.ActionHistory}) {
 		t.Fatalf("by actor email: %v", actions(got))
 	}
-	if got, _ := s.audit("actor=" + s.staff.ID + "&accountId=" + id); len(got.Entries) != 5 {
+	// Five reads and the adjustment of the account, and this read of its trail.
+	if got, _ := s.audit("actor=" + s.staff.ID + "&accountId=" + id); len(got.Entries) != 7 || got.Entries[0].Action != staffaudit.ActionAuditRead {
 		t.Fatalf("by actor id and account: %v", actions(got))
 	}
-	// Three pages of three, then the last.
+	// Pages of three; the first page's own line
+	// comes first.
+	snap, _ := s.audit("limit=200")
+	want = append([]string{staffaudit.ActionAuditRead}, actions(snap)...)
 	var paged []string
 	cursor := ""
-	for range 4 {
+	for range 10 {
 		p, r := s.audit("limit=3&cursor=" + cursor)
 		if r.status != 200 {
 			t.Fatalf("page: %d %s", r.status, r.body)
@@ -144,8 +153,11 @@ func TestStaffAdjustmentIdempotent(t *testing.T) {
 	if grants != 1 {
 		t.Fatalf("%d adjustment grants, want 1", grants)
 	}
-	if p, _ := s.audit("accountId=" + s.customer.ID); !slices.Equal(actions(p), []string{staffaudit.ActionAdjustment}) {
-		t.Fatalf("audit of a replayed adjustment: %v", actions(p))
+	s.checkAudit(s.customer.ID, staffaudit.ActionAdjustment, 1) // the replay wrote none
+	// The refusals (422, 400) are lines of their own (issue 31, item 11).
+	refused := s.refusedOf(s.customer.ID, staffaudit.ActionAdjustment)
+	if len(refused) != 2 || !strings.HasPrefix(refused[0].Detail, "400 invalid_request") || !strings.HasPrefix(refused[1].Detail, "422 idempotency_key_reused") {
+		t.Fatalf("refused adjustments: %+v", refused)
 	}
 }
 

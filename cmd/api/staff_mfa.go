@@ -70,7 +70,8 @@ type mfaVerifyResponse struct {
 }
 
 // handleMFAVerify checks a TOTP or recovery code, throttled per staff
-// member, and marks the session as having passed the second factor.
+// member, and renews the session as having passed the second factor: a new
+// cookie, the old token ended.
 func handleMFAVerify(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[mfaVerifyRequest](r)
@@ -91,6 +92,7 @@ func handleMFAVerify(d Deps) http.HandlerFunc {
 			return
 		}
 		d.Log.InfoContext(r.Context(), "staff second factor passed", "staff", staffActor(r), "recoveryCode", v.RecoveryCodeUsed, "enrolled", v.Enrolled)
+		setSessionCookie(w, d, v.Token) // the token the code came with has ended
 		user, err := userOf(r.Context(), d, s.AccountID, s.Email, true)
 		if err != nil {
 			writeError(w, r, d.Log, err)

@@ -140,9 +140,16 @@ func TestStaffMFAEnrolAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := verify(who.Cookie, code); r.status != 200 || !bytes.Contains(r.body, []byte(`"recoveryCodesLeft":10`)) {
-		t.Fatalf("verify: %d %s", r.status, r.body)
+	r = verify(who.Cookie, code)
+	if r.status != 200 || !bytes.Contains(r.body, []byte(`"recoveryCodesLeft":10`)) || r.cookie() == nil || r.cookie().Value == who.Cookie.Value {
+		t.Fatalf("verify: %d %s %v", r.status, r.body, r.cookie())
 	}
+	// Issue 31, item 10: the token the code came with has ended; the
+	// console opens to the new one only.
+	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=totp", cookie: who.Cookie}); r.status != 404 {
+		t.Fatalf("the pre-MFA token after verify: %d %s", r.status, r.body)
+	}
+	who.Cookie = r.cookie()
 	if got := mfa(who.Cookie); got != (mfaStatus{Required: true, Enrolled: true, Passed: true}) {
 		t.Fatalf("after verify: %+v", got)
 	}
@@ -163,7 +170,7 @@ func TestStaffMFAEnrolAndVerify(t *testing.T) {
 		t.Fatalf("a replayed TOTP code = %d %s", r.status, r.body)
 	}
 	recovery := strings.ToUpper(en.RecoveryCodes[3]) // typed in capitals: still the code
-	if r := verify(second, recovery); r.status != 200 || !bytes.Contains(r.body, []byte(`"recoveryCodesLeft":9`)) {
+	if r := verify(second, recovery); r.status != 200 || !bytes.Contains(r.body, []byte(`"recoveryCodesLeft":9`)) || r.cookie() == nil {
 		t.Fatalf("recovery code: %d %s", r.status, r.body)
 	}
 	third := e.newStaffSession(who)
@@ -279,5 +286,48 @@ func TestStaffSignInAnswerCarriesMFA(t *testing.T) {
 	e.passMFA(seeded{ID: acc.ID, Email: acc.Email, Cookie: &http.Cookie{Name: sessionCookieName(e.deps.Deps), Value: b.Token}})
 	if b := login(); b.User.MFA == nil || *b.User.MFA != (mfaStatus{Required: true, Enrolled: true}) {
 		t.Fatalf("staff after enrolment, a new session: %+v", b.User.MFA)
+	}
+}
+
+// Issue 31, item 10: `staff remove` signs the staff member out everywhere,
+// and `staff add` again needs a new code: no session that passed the second
+// factor before comes back.
+func TestStaffRemoveThenAddNeedsTheSecondFactorAgain(t *testing.T) {
+	s := newStaffEnv(t)
+	env := map[string]string{"APP_ENV": "development", "DATABASE_URL": s.deps.DatabaseURL}
+	getenv := func(k string) string { return env[k] }
+	passed := *s.staff.Cookie
+	notYet := s.newStaffSession(s.staff)
+	var out, errOut bytes.Buffer
+	for _, step := range []string{"remove", "add"} {
+		if err := run(context.Background(), []string{"api", "staff", step, s.staff.Email}, getenv, &out, &errOut); err != nil {
+			t.Fatal(step, err, errOut.String())
+		}
+	}
+	for name, c := range map[string]*http.Cookie{"the session that passed": &passed, "a session that had not": notYet} {
+		if r := s.do(request{method: "GET", path: "/api/staff/accounts?q=seller", cookie: c}); r.status != 404 {
+			t.Fatalf("%s, after remove and add = %d %s", name, r.status, r.body)
+		}
+		if r := s.do(request{method: "GET", path: "/api/user", cookie: c}); r.status != 401 {
+			t.Fatalf("%s is still signed in: %d %s", name, r.status, r.body)
+		}
+	}
+	// Made staff while signed in: the open session has to pass it anew.
+	fresh := s.newStaffSession(s.staff)
+	if err := run(context.Background(), []string{"api", "staff", "remove", s.staff.Email}, getenv, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	seller := s.newStaffSession(s.staff)
+	if _, err := s.deps.Pool.Exec(context.Background(), `UPDATE sessions SET mfa_passed_at = now() WHERE account_id = $1`, s.staff.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"api", "staff", "add", s.staff.Email}, getenv, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.do(request{method: "GET", path: "/api/staff/accounts?q=seller", cookie: seller}); r.status != 403 || errorCode(t, r) != CodeStaffMFARequired {
+		t.Fatalf("a session from before staff add = %d %s", r.status, r.body)
+	}
+	if r := s.do(request{method: "GET", path: "/api/user", cookie: fresh}); r.status != 401 {
+		t.Fatalf("a session from before staff remove = %d", r.status)
 	}
 }

@@ -48,9 +48,17 @@ func (s *staffEnv) checkStaffEntry(typ, reason string) {
 	}
 }
 
-// auditOf is the audit trail's lines of action on the account, newest
-// first (GET /api/staff/audit?accountId=).
+// auditOf is the audit trail's lines of action done on the account, newest
+// first (GET /api/staff/audit?accountId=); refusedOf, of action refused.
 func (s *staffEnv) auditOf(accountID, action string) []staffaudit.Row {
+	return s.auditLines(accountID, action, staffaudit.OutcomeDone)
+}
+
+func (s *staffEnv) refusedOf(accountID, action string) []staffaudit.Row {
+	return s.auditLines(accountID, action, staffaudit.OutcomeRefused)
+}
+
+func (s *staffEnv) auditLines(accountID, action, outcome string) []staffaudit.Row {
 	s.t.Helper()
 	p, r := s.audit("limit=200&accountId=" + accountID)
 	if r.status != 200 {
@@ -58,7 +66,7 @@ func (s *staffEnv) auditOf(accountID, action string) []staffaudit.Row {
 	}
 	var out []staffaudit.Row
 	for _, e := range p.Entries {
-		if e.Action == action {
+		if e.Action == action && e.Outcome == outcome {
 			out = append(out, e)
 		}
 	}

@@ -41,6 +41,15 @@ func handleStaffSupportInbox(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
+		// Each seller shown is recorded against their account before the page is shown.
+		accounts, details := make([]string, len(page.Requests)), make([]string, len(page.Requests))
+		for i, req := range page.Requests {
+			accounts[i], details[i] = req.AccountID, "request "+req.ID
+		}
+		if err := recordShown(r, d, staffaudit.ActionInboxListed, accounts, details); err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
 		encode(w, http.StatusOK, page)
 	}
 }
@@ -53,8 +62,7 @@ func handleStaffSupportRequest(d Deps) http.HandlerFunc {
 			return
 		}
 		// Recorded before it is shown: an unrecorded look shows nothing.
-		if err := d.Audit.Record(r.Context(), staffaudit.Entry{Actor: currentSession(r.Context()).AccountID, AccountID: thread.AccountID,
-			Action: staffaudit.ActionSupportRequest, Detail: "request " + thread.ID, RequestID: requestID(r.Context())}); err != nil {
+		if err := d.Audit.Record(r.Context(), auditEntry(r, thread.AccountID, staffaudit.ActionSupportRequest, "request "+thread.ID)); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}

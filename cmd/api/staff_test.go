@@ -58,7 +58,8 @@ func newStaffEnv(t *testing.T, configure ...func(*config.Config)) *staffEnv {
 
 // passMFA enrols the second factor of staff member who and passes it with a
 // TOTP code computed by pquerna/otp, as an authenticator app would, through
-// the API; it returns the TOTP secret.
+// the API; who's cookie gets the session's new token. It returns the TOTP
+// secret.
 func (e *testEnv) passMFA(who seeded) string {
 	e.t.Helper()
 	r := e.do(request{method: "POST", path: "/api/auth/mfa/enroll", cookie: who.Cookie})
@@ -71,9 +72,11 @@ func (e *testEnv) passMFA(who seeded) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if r := e.do(request{method: "POST", path: "/api/auth/mfa/verify", cookie: who.Cookie, body: map[string]any{"code": code}}); r.status != 200 {
+	r = e.do(request{method: "POST", path: "/api/auth/mfa/verify", cookie: who.Cookie, body: map[string]any{"code": code}})
+	if r.status != 200 || r.cookie() == nil {
 		e.t.Fatalf("verify: %d %s", r.status, r.body)
 	}
+	who.Cookie.Value = r.cookie().Value // the session's new token
 	return enrol.Secret
 }
 
@@ -312,6 +315,11 @@ func TestStaffCommand(t *testing.T) {
 	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=new", cookie: s.Cookie}); r.status != 404 {
 		t.Fatalf("after staff remove: %d", r.status)
 	}
+	// Signed out everywhere (issue 31, item 10); signed in again, a seller.
+	if r := e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}); r.status != 401 {
+		t.Fatalf("the session of a former staff member: %d %s", r.status, r.body)
+	}
+	s.Cookie = e.newStaffSession(s)
 	if r := e.do(request{method: "GET", path: "/api/user", cookie: s.Cookie}); !strings.Contains(string(r.body), `"isStaff":false`) {
 		t.Fatalf("the user of a former staff member: %d %s", r.status, r.body)
 	}

@@ -194,6 +194,19 @@ func (r *Repository) FromSnapshot(ctx context.Context, id string) (*domain.Accou
 	return r.load(ctx, r.store.Pool(), id, snap)
 }
 
+// FromSnapshotIn is FromSnapshot read in the caller's transaction tx (see
+// eventstore.Store.SnapshotIn), needing no second connection.
+func (r *Repository) FromSnapshotIn(ctx context.Context, tx pgx.Tx, id string) (*domain.Account, error) {
+	snap, err := r.store.SnapshotIn(ctx, tx, domain.StreamID(id))
+	if err != nil {
+		return nil, err
+	}
+	if snap.Version == 0 {
+		return nil, ErrNotFound
+	}
+	return r.load(ctx, tx, id, snap)
+}
+
 // Replay returns the current account id, read-only, by reading and
 // applying every event of its stream from the first: the cost grows with
 // the account's history, and the result never depends on a snapshot.

@@ -104,11 +104,17 @@ type MFAVerified struct {
 	Enrolled          bool // this code completed the enrolment
 	RecoveryCodeUsed  bool
 	RecoveryCodesLeft int
+	// Token is the session's new token: the one the code was entered with
+	// ends, so a token seen before the second factor (a shared screen, a
+	// fixated cookie) never opens the console (issue 31, item 10).
+	Token string
 }
 
 // VerifyMFA checks code, a TOTP code or an unused recovery code, against
-// sess's staff member and, when it is right, marks sess as having passed
-// the second factor (and completes an enrolment under way). A TOTP code is
+// sess's staff member and, when it is right, replaces sess by a session
+// that has passed the second factor, under a new token (MFAVerified.Token;
+// sess's token ends), with sess's sign-in time and expiry, and completes
+// an enrolment under way. A TOTP code is
 // accepted once: its time step must be later than the last one accepted.
 // A wrong code is ErrMFACodeInvalid; throttling is the caller's (the same
 // limits store as sign-in's).
@@ -163,8 +169,19 @@ func (s *Store) VerifyMFA(ctx context.Context, sess Session, code string, now ti
 			return MFAVerified{}, fmt.Errorf("complete enrolment: %w", err)
 		}
 	}
-	if _, err := tx.Exec(ctx, `UPDATE sessions SET mfa_passed_at = $2 WHERE token_hash = $1`, sess.tokenHash, now); err != nil {
-		return MFAVerified{}, fmt.Errorf("mark session: %w", err)
+	if v.Token, err = NewToken(); err != nil {
+		return MFAVerified{}, err
+	}
+	tag, err := tx.Exec(ctx, `WITH old AS (
+			DELETE FROM sessions WHERE token_hash = $1 AND account_id = $2 RETURNING account_id, created_at, expires_at
+		)
+		INSERT INTO sessions (token_hash, account_id, created_at, expires_at, mfa_passed_at)
+		SELECT $3, account_id, created_at, expires_at, $4 FROM old`, sess.tokenHash, sess.AccountID, HashToken(v.Token), now)
+	if err != nil {
+		return MFAVerified{}, fmt.Errorf("renew session: %w", err)
+	}
+	if tag.RowsAffected() == 0 { // signed out meanwhile
+		return MFAVerified{}, ErrNoSession
 	}
 	if err := tx.QueryRow(ctx, `SELECT count(*) FROM staff_recovery_codes WHERE account_id = $1 AND used_at IS NULL`, sess.AccountID).
 		Scan(&v.RecoveryCodesLeft); err != nil {

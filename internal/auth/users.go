@@ -18,13 +18,18 @@ import (
 // ErrNoSuchUser when no account has that email.
 func (s *Store) SetStaff(ctx context.Context, email string, staff bool) error {
 	// A new staff member's open sessions get staff's idle bound at once,
-	// not at their next request.
+	// not at their next request, and none of them counts as having passed
+	// the second factor. A removed staff member is signed out everywhere,
+	// so that being made staff again never brings back a session that
+	// passed it before (issue 31, item 10).
 	var n int
 	err := s.pool.QueryRow(ctx, `WITH u AS (
 			UPDATE users SET is_staff = $2 WHERE lower(email) = lower($1) RETURNING account_id, is_staff
 		), clamped AS (
-			UPDATE sessions s SET expires_at = LEAST(s.expires_at, now() + $3::float8 * interval '1 second')
+			UPDATE sessions s SET expires_at = LEAST(s.expires_at, now() + $3::float8 * interval '1 second'), mfa_passed_at = NULL
 			FROM u WHERE s.account_id = u.account_id AND u.is_staff
+		), ended AS (
+			DELETE FROM sessions s USING u WHERE s.account_id = u.account_id AND NOT u.is_staff
 		)
 		SELECT count(*) FROM u`, strings.TrimSpace(email), staff, seconds(s.sessions.StaffIdle)).Scan(&n)
 	if err != nil {

@@ -15,7 +15,7 @@ func envOf(m map[string]string) func(string) string {
 func production() map[string]string {
 	return map[string]string{
 		"DATABASE_URL":           "postgres://app@db.internal/a2e",
-		"APP_SECRET":             strings.Repeat("s", 40),
+		"APP_SECRET":             "7c0f2d9a1e84b35f6a0c9d27e41b8f35c2a7",
 		"SMTP_URL":               "smtp://user:pass@mail.internal:587",
 		"STRIPE_SECRET_KEY":      "sk_live_x",
 		"STRIPE_PUBLISHABLE_KEY": "pk_live_x",

@@ -18,8 +18,8 @@ func (c Config) validateProduction() error {
 	if c.DatabaseURL == "" {
 		errs = append(errs, errors.New("DATABASE_URL is required in production"))
 	}
-	if c.Secret == "" || c.Secret == DevelopmentSecret || len(c.Secret) < 32 {
-		errs = append(errs, errors.New("APP_SECRET must be set to a random value of at least 32 characters in production"))
+	if msg := secretProblem(c.Secret); msg != "" {
+		errs = append(errs, errors.New(msg))
 	}
 	if c.SMTPURL == "" {
 		errs = append(errs, errors.New("SMTP_URL is required in production"))

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -85,6 +88,41 @@ func TestLooseIPv4(t *testing.T) {
 	for _, in := range []string{"256.1", "1.2.3.4.5", "example.com", "1.2.3.256", "", "1..2", "1password"} {
 		if ip, ok := looseIPv4(in); ok {
 			t.Errorf("looseIPv4(%q) = %v", in, ip)
+		}
+	}
+}
+
+// Issue 31, item 14: a long but predictable APP_SECRET is refused with a
+// clear message; the values a generator gives are accepted, every time.
+func TestProductionRefusesLowEntropySecret(t *testing.T) {
+	for _, weak := range []string{
+		strings.Repeat("a", 32),
+		strings.Repeat("a", 64),
+		strings.Repeat("ab", 20),
+		"abcdefghijklmnopqrstuvwxyz012345",
+		strings.Repeat("0123456789", 4),
+		strings.Repeat("password", 4),
+		strings.Repeat("secret12", 5),
+	} {
+		env := production()
+		env["APP_SECRET"] = weak
+		_, err := Load(envOf(env))
+		if err == nil || !strings.Contains(err.Error(), "APP_SECRET") || !strings.Contains(err.Error(), "too predictable") {
+			t.Errorf("APP_SECRET=%q: err = %v", weak, err)
+		}
+	}
+	for i := 0; i < 2000; i++ {
+		b := make([]byte, 16+i%17)
+		if _, err := rand.Read(b); err != nil {
+			t.Fatal(err)
+		}
+		for _, strong := range []string{hex.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b)} {
+			if len(strong) < 32 {
+				continue
+			}
+			if msg := secretProblem(strong); msg != "" {
+				t.Fatalf("a generated secret %q (%.0f bits) refused: %s", strong, secretBits(strong), msg)
+			}
 		}
 	}
 }

@@ -91,15 +91,18 @@ type staffRequest struct {
 	amountCents              int64
 	refundID                 string
 	applied                  bool
+	claimed, live            bool // claimed_at is set; within checkoutLease
 }
 
 // RefundByStaff refunds a paid payment of the account, wholly or the price
 // of r.Credits of its credits, through the provider. A console
 // Idempotency-Key used again answers the first refund and refunds nothing
-// more; used with another payment or amount, it is refused
-// (eventstore.ErrIdempotencyKeyReused). When the provider does not answer
-// the reservation stays, and the retry with the same key gets the refund
-// that call may have made: never two.
+// more, also when the attempts arrive together (one provider call, one
+// audit line: see claimStaffRefund); used with another payment or amount,
+// it is refused (eventstore.ErrIdempotencyKeyReused). Refunds with
+// different keys together never ask for more than is left of the payment.
+// When the provider does not answer the reservation stays, and the retry
+// with the same key gets the refund that call may have made: never two.
 func (s *Service) RefundByStaff(ctx context.Context, r StaffRefund) (StaffAction, error) {
 	hash := staffRefundHash(r)
 	key := StaffRefundKeyPrefix + uuid.NewString()
@@ -107,72 +110,67 @@ func (s *Service) RefundByStaff(ctx context.Context, r StaffRefund) (StaffAction
 		sum := sha256.Sum256([]byte(r.AccountID + "\x00" + r.IdempotencyKey))
 		key = StaffRefundKeyPrefix + hex.EncodeToString(sum[:20])
 	}
-	req, found, err := s.staffRequest(ctx, key)
-	if err != nil {
-		return StaffAction{}, err
-	}
-	switch {
-	case found && req.requestHash != hash:
-		return StaffAction{}, fmt.Errorf("staff refund %s: %w", key, eventstore.ErrIdempotencyKeyReused)
-	case found && req.status == "done" && (s.provider.Name() != ProviderSimulated || req.applied):
-		return StaffAction{Status: StaffActionRequested, AmountCents: req.amountCents, RefundID: req.refundID, Replayed: true,
-			Message: fmt.Sprintf("Already refunded with this Idempotency-Key: %s (refund %s)", catalog.Dollars(req.amountCents), req.refundID)}, nil
-	}
-	a, err := s.accounts.FromSnapshot(ctx, r.AccountID)
-	if err != nil {
-		return StaffAction{}, err
-	}
-	p, ok := a.Paid(r.PaymentID)
-	if !ok {
-		return StaffAction{}, domain.Errorf(domain.CodeNotFound, "This account has no paid payment %s", r.PaymentID)
-	}
-	if !found {
-		amount, err := refundAmount(p, r.Credits)
-		if err != nil {
+	deadline := time.Now().Add(checkoutWait)
+	var c staffClaim
+	for {
+		var err error
+		if c, err = s.claimStaffRefund(ctx, r, key, hash); err != nil {
 			return StaffAction{}, err
 		}
-		req = staffRequest{key: key, amountCents: amount, requestHash: hash}
-	}
-	pi, err := s.paymentIntentOfPayment(ctx, r.AccountID, r.PaymentID, p.Kind)
-	if err != nil {
-		return StaffAction{}, err
-	}
-	if !found {
-		if err := s.reserveStaffRefund(ctx, r, req); err != nil {
+		if c.replay {
+			return StaffAction{Status: StaffActionRequested, AmountCents: c.req.amountCents, RefundID: c.req.refundID, Replayed: true,
+				Message: fmt.Sprintf("Already refunded with this Idempotency-Key: %s (refund %s)", catalog.Dollars(c.req.amountCents), c.req.refundID)}, nil
+		}
+		if !c.inFlight {
+			break
+		}
+		if err := waitForClaim(ctx, deadline, ErrStaffRefundInProgress); err != nil {
 			return StaffAction{}, err
 		}
 	}
-	refundID, err := s.provider.Refund(ctx, RefundRequest{AccountID: r.AccountID, PaymentIntentID: pi, AmountCents: req.amountCents, IdempotencyKey: key})
+	pi, err := s.paymentIntentOfPayment(ctx, r.AccountID, r.PaymentID, c.payment.Kind)
 	if err != nil {
-		return StaffAction{}, s.refused(ctx, key, fmt.Errorf("refund %s of %s: %w", r.PaymentID, r.AccountID, err))
-	}
-	out := StaffAction{Status: StaffActionRequested, AmountCents: req.amountCents, RefundID: refundID,
-		Message: fmt.Sprintf("Refund of %s sent to Stripe; the account's history shows it when Stripe confirms it", catalog.Dollars(req.amountCents))}
-	settledBefore := found && req.status == "done" // the simulated provider's refund, asked again to apply it
-	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE provider_requests SET provider_ref = $2 WHERE idempotency_key = $1`, key, refundID); err != nil {
-			return err
-		}
-		if r.Settled == nil || settledBefore {
-			return nil
-		}
-		return r.Settled(ctx, tx, out)
-	}); err != nil {
+		s.abandonClaim(ctx, c, key)
 		return StaffAction{}, err
 	}
-	if s.provider.Name() != ProviderSimulated || req.applied {
+	amount := c.req.amountCents
+	out := StaffAction{Status: StaffActionRequested, AmountCents: amount, RefundID: c.req.refundID,
+		Message: fmt.Sprintf("Refund of %s sent to Stripe; the account's history shows it when Stripe confirms it", catalog.Dollars(amount))}
+	if !c.apply {
+		if out.RefundID, err = s.provider.Refund(ctx, RefundRequest{AccountID: r.AccountID, PaymentIntentID: pi, AmountCents: amount, IdempotencyKey: key}); err != nil {
+			return StaffAction{}, s.refused(ctx, key, fmt.Errorf("refund %s of %s: %w", r.PaymentID, r.AccountID, err))
+		}
+		if err := s.settleOnce(ctx, key, out.RefundID, func(tx pgx.Tx) error {
+			if r.Settled == nil {
+				return nil
+			}
+			return r.Settled(ctx, tx, out)
+		}); err != nil {
+			s.release(ctx, key)
+			return StaffAction{}, err
+		}
+	}
+	if s.provider.Name() != ProviderSimulated {
+		s.finishClaim(ctx, key, nil)
 		return out, nil
 	}
-	return s.simulateStaffRefund(ctx, r.AccountID, pi, req.amountCents, out)
+	out, err = s.simulateStaffRefund(ctx, r.AccountID, pi, amount, out)
+	s.finishClaim(ctx, key, err)
+	return out, err
 }
 
 // refundAmount is the amount of a refund of p: what is left of it, or the
-// price share of credits of its credits.
-func refundAmount(p domain.PaidPayment, credits *int64) (int64, error) {
+// price share of credits of its credits; pending is what other refunds
+// asked of the provider and not yet in the ledger will take.
+func refundAmount(p domain.PaidPayment, credits *int64, pending int64) (int64, error) {
 	if p.Disputed() {
 		return 0, domain.Errorf(domain.CodeConflict, "This payment is disputed: the dispute decides its money, so it cannot be refunded now")
 	}
-	left := p.RefundableCents()
+	left := p.RefundableCents() - pending
+	if left <= 0 && pending > 0 {
+		return 0, domain.Errorf(domain.CodeConflict, "The rest of this payment is already being refunded (%s on its way): nothing is left to refund",
+			catalog.Dollars(pending))
+	}
 	if left <= 0 {
 		return 0, domain.Errorf(domain.CodeConflict, "This payment is already refunded in full")
 	}
@@ -187,10 +185,17 @@ func refundAmount(p domain.PaidPayment, credits *int64) (int64, error) {
 		return 0, domain.Errorf(domain.CodeInvalid, "%d credits of this payment are worth less than a cent: refund more", *credits)
 	}
 	if amount > left {
-		return 0, domain.Errorf(domain.CodeConflict, "Only %s of this payment can still be refunded (%s of %s refunded already); %d credits are worth %s",
-			catalog.Dollars(left), catalog.Dollars(p.RefundedCents), catalog.Dollars(p.AmountCents), *credits, catalog.Dollars(amount))
+		return 0, domain.Errorf(domain.CodeConflict, "Only %s of this payment can still be refunded (%s of %s refunded already%s); %d credits are worth %s",
+			catalog.Dollars(left), catalog.Dollars(p.RefundedCents), catalog.Dollars(p.AmountCents), pendingNote(pending), *credits, catalog.Dollars(amount))
 	}
 	return amount, nil
+}
+
+func pendingNote(pending int64) string {
+	if pending == 0 {
+		return ""
+	}
+	return ", " + catalog.Dollars(pending) + " on its way"
 }
 
 // staffRefundHash identifies what a refund asks for, for its
@@ -202,34 +207,6 @@ func staffRefundHash(r StaffRefund) string {
 	}
 	sum := sha256.Sum256([]byte(r.AccountID + "\x00" + r.PaymentID + "\x00" + credits))
 	return hex.EncodeToString(sum[:])
-}
-
-// staffRequest reads the staff reservation key; found is false without one.
-func (s *Service) staffRequest(ctx context.Context, key string) (req staffRequest, found bool, err error) {
-	err = s.pool.QueryRow(ctx, `SELECT idempotency_key, status, coalesce(request_hash, ''), coalesce(amount_cents, 0),
-			coalesce(provider_ref, ''), applied_event IS NOT NULL
-		FROM provider_requests WHERE idempotency_key = $1`, key).
-		Scan(&req.key, &req.status, &req.requestHash, &req.amountCents, &req.refundID, &req.applied)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return staffRequest{}, false, nil
-	}
-	if err != nil {
-		return staffRequest{}, false, fmt.Errorf("read staff request %s: %w", key, err)
-	}
-	return req, true, nil
-}
-
-// reserveStaffRefund records the refund req is about to ask for, with who
-// asked and why. Two attempts with one key reserve once.
-func (s *Service) reserveStaffRefund(ctx context.Context, r StaffRefund, req staffRequest) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO provider_requests
-			(idempotency_key, account_id, action, target, created_at, actor, reason, amount_cents, request_hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (idempotency_key) DO NOTHING`,
-		req.key, r.AccountID, actionStaffRefund, r.PaymentID, time.Now(), r.Actor, r.Reason, req.amountCents, req.requestHash)
-	if err != nil {
-		return fmt.Errorf("reserve staff refund: %w", err)
-	}
-	return nil
 }
 
 // paymentIntentOfPayment is the PaymentIntent a refund of ledger payment
@@ -256,17 +233,19 @@ func (s *Service) paymentIntentOfPayment(ctx context.Context, accountID, payment
 }
 
 // simulateStaffRefund applies the charge.refunded the simulated provider's
-// refund of amount from PaymentIntent pi means, as Stripe would send it.
+// refund of amount from PaymentIntent pi means, as Stripe would send it:
+// with the charge's refunded total as the provider knows it (see
+// simulatedRefundedTotal).
 func (s *Service) simulateStaffRefund(ctx context.Context, accountID, pi string, amount int64, out StaffAction) (StaffAction, error) {
 	in, err := s.intentOf(ctx, accountID, pi)
 	if err != nil {
 		return StaffAction{}, err
 	}
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
+	total, err := s.simulatedRefundedTotal(ctx, accountID, in.paymentID())
 	if err != nil {
 		return StaffAction{}, err
 	}
-	total := min(a.RefundedCents(in.paymentID())+amount, in.amountCents)
+	total = min(total, in.amountCents)
 	out.Message = fmt.Sprintf("Refunded %s: %s of %s refunded in total", catalog.Dollars(amount), catalog.Dollars(total), catalog.Dollars(in.amountCents))
 	return s.applySimulatedStaffEvent(ctx, stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total), out)
 }
@@ -291,44 +270,55 @@ func (s *Service) intentOf(ctx context.Context, accountID, pi string) (intent, e
 // CancelByStaff cancels the account's subscription through the provider,
 // at the end of its paid period or now. An active subscription may end
 // either way, a cancelling one only now, a past due one (no paid period
-// left) only now. An unanswered call keeps its reservation, and the retry
-// reuses its key.
+// left) only now. Cancellations sent together share one claim (see
+// claimStaffCancel): one provider call and one audit line; one sent while
+// Stripe's confirmation of the same is still to come answers that one
+// again. An unanswered call keeps its reservation, and the retry reuses
+// its key.
 func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction, error) {
-	a, err := s.accounts.FromSnapshot(ctx, r.AccountID)
-	if err != nil {
-		return StaffAction{}, err
-	}
-	subscriptionID, now := a.SubscriptionID(), s.accounts.Now()
-	switch status := a.SubscriptionStatusAt(now); {
-	case status == domain.StatusCancelling && r.AtPeriodEnd:
-		return StaffAction{}, domain.Errorf(domain.CodeConflict, "The subscription is already cancelled; it stays active until %s",
-			a.SubscriptionEndsAt().Format("January 2, 2006"))
-	case status == domain.StatusPastDue && r.AtPeriodEnd:
-		return StaffAction{}, domain.Errorf(domain.CodeConflict, "The subscription is past due: it has no paid period to run out. Cancel it now instead.")
-	case !running(a, now):
-		return StaffAction{}, domain.Errorf(domain.CodeConflict, "No active subscription to cancel")
-	}
 	action, call := actionStaffCancelNow, s.provider.CancelNow
 	if r.AtPeriodEnd {
 		action, call = actionStaffCancel, s.provider.CancelAtPeriodEnd
 	}
-	key, err := s.reserve(ctx, r.AccountID, action, 0, subscriptionID)
-	if err != nil {
-		return StaffAction{}, err
+	deadline := time.Now().Add(checkoutWait)
+	var (
+		a   *domain.Account
+		key string
+	)
+	for {
+		var err error
+		if a, err = s.cancellable(ctx, r); err != nil {
+			return StaffAction{}, err
+		}
+		c, err := s.claimStaffCancel(ctx, r, action, a.SubscriptionID())
+		if err != nil {
+			return StaffAction{}, err
+		}
+		if c.replay {
+			return StaffAction{Status: StaffActionRequested, Replayed: true,
+				Message: "This cancellation was already sent to Stripe; the account's history shows it when Stripe confirms it"}, nil
+		}
+		if key = c.req.key; !c.inFlight {
+			break
+		}
+		if err := waitForClaim(ctx, deadline, ErrStaffCancelInProgress); err != nil {
+			return StaffAction{}, err
+		}
 	}
-	if _, err := s.pool.Exec(ctx, `UPDATE provider_requests SET actor = $2, reason = $3 WHERE idempotency_key = $1`, key, r.Actor, r.Reason); err != nil {
-		return StaffAction{}, fmt.Errorf("reserve staff cancellation: %w", err)
-	}
+	subscriptionID, now := a.SubscriptionID(), s.accounts.Now()
 	if err := call(ctx, subscriptionID, key); err != nil {
 		return StaffAction{}, s.refused(ctx, key, fmt.Errorf("%s subscription %s: %w", action, subscriptionID, err))
 	}
 	out := StaffAction{Status: StaffActionRequested, Message: "Cancellation sent to Stripe; the account's history shows it when Stripe confirms it"}
-	if err := s.settle(ctx, key, func(tx pgx.Tx) error {
+	err := s.settleOnce(ctx, key, "", func(tx pgx.Tx) error {
 		if r.Settled == nil {
 			return nil
 		}
 		return r.Settled(ctx, tx, out)
-	}); err != nil {
+	})
+	defer s.finishClaim(ctx, key, nil)
+	if err != nil {
+		s.release(ctx, key)
 		return StaffAction{}, err
 	}
 	if s.provider.Name() != ProviderSimulated {

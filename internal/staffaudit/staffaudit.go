@@ -13,12 +13,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/ids"
 )
 
 // What staff did: the Action of an Entry. Reads, then actions.
@@ -36,6 +36,17 @@ const (
 	ActionSupportReply   = "support.reply"               // a reply to a support request, mailed to the seller
 	ActionSupportStatus  = "support.status"              // a support request's status set
 	ActionRebuild        = "projection.rebuild"          // a read table rebuilt
+	// Issue 31, item 11.
+	ActionAuditRead    = "audit.read"            // the trail itself listed; Detail is the query
+	ActionSearchResult = "account.search_result" // an account shown in search results; Detail is the query
+	ActionInboxListed  = "support.inbox_listed"  // an account's request shown in the inbox; Detail is the request
+)
+
+// Outcomes of an Entry: done (the default), or refused (the API answered
+// an error and did nothing; Detail says why).
+const (
+	OutcomeDone    = "done"
+	OutcomeRefused = "refused"
 )
 
 // Entry is one line of the trail.
@@ -44,7 +55,11 @@ type Entry struct {
 	AccountID string // the account looked at or acted on; empty for none (a search, a rebuild)
 	Action    string // one of the Action constants
 	Detail    string // what exactly: the query, the moment, the credits and reason…
-	RequestID string // the HTTP request's id, to find its log lines
+	RequestID string // the HTTP request's id (the server's), to find its log lines
+	// ClientRequestID is an X-Request-ID the client sent, kept apart: the
+	// client chooses it, so it never stands for the request.
+	ClientRequestID string
+	Outcome         string // OutcomeDone ("" too) or OutcomeRefused
 }
 
 // Execer runs a statement: the pool or a command's transaction.
@@ -67,20 +82,43 @@ func (l *Log) Record(ctx context.Context, e Entry) error { return RecordTx(ctx, 
 // RecordTx appends e through q, a command's transaction, so the action and
 // its audit line commit together or not at all.
 func RecordTx(ctx context.Context, q Execer, e Entry) error {
-	actor := strings.TrimPrefix(e.Actor, "staff:")
-	if _, err := uuid.Parse(actor); err != nil {
-		return fmt.Errorf("staff audit: actor %q is not a staff account id", e.Actor)
+	return recordAll(ctx, q, []Entry{e})
+}
+
+// RecordAll appends entries at once, in one statement (the accounts a
+// search or the inbox showed).
+func (l *Log) RecordAll(ctx context.Context, entries []Entry) error {
+	return recordAll(ctx, l.pool, entries)
+}
+
+func recordAll(ctx context.Context, q Execer, entries []Entry) error {
+	if len(entries) == 0 {
+		return nil
 	}
-	if e.Action == "" {
-		return errors.New("staff audit: no action")
+	cols := make([][]*string, 7)
+	for _, e := range entries {
+		actor := strings.TrimPrefix(e.Actor, "staff:")
+		if !ids.Valid(actor) {
+			return fmt.Errorf("staff audit: actor %q is not a staff account id", e.Actor)
+		}
+		if e.Action == "" {
+			return errors.New("staff audit: no action")
+		}
+		if e.Outcome == "" {
+			e.Outcome = OutcomeDone
+		}
+		for i, v := range []string{actor, e.AccountID, e.Action, e.Detail, e.RequestID, e.ClientRequestID, e.Outcome} {
+			if i == 1 && v == "" {
+				cols[i] = append(cols[i], nil)
+				continue
+			}
+			cols[i] = append(cols[i], &v)
+		}
 	}
-	var account *string
-	if e.AccountID != "" {
-		account = &e.AccountID
-	}
-	if _, err := q.Exec(ctx, `INSERT INTO staff_audit (actor_id, account_id, action, detail, request_id) VALUES ($1, $2, $3, $4, $5)`,
-		actor, account, e.Action, e.Detail, e.RequestID); err != nil {
-		return fmt.Errorf("staff audit %s: %w", e.Action, err)
+	if _, err := q.Exec(ctx, `INSERT INTO staff_audit (actor_id, account_id, action, detail, request_id, client_request_id, outcome)
+		SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6]); err != nil {
+		return fmt.Errorf("staff audit %s: %w", entries[0].Action, err)
 	}
 	return nil
 }
@@ -95,6 +133,10 @@ type Row struct {
 	Action       string    `json:"action"`
 	Detail       string    `json:"detail"`
 	RequestID    string    `json:"requestId"`
+	// ClientRequestID: the X-Request-ID the client sent, if any (not the
+	// request's id, which is RequestID).
+	ClientRequestID string `json:"clientRequestId,omitempty"`
+	Outcome         string `json:"outcome"` // done or refused
 }
 
 // Page is a page of the trail, newest first; NextCursor is empty on the
@@ -127,7 +169,7 @@ func (l *Log) List(ctx context.Context, f Filter) (Page, error) {
 		return Page{}, ErrBadLimit
 	}
 	if f.AccountID != "" {
-		if _, err := uuid.Parse(f.AccountID); err != nil {
+		if !ids.Valid(f.AccountID) {
 			return Page{}, ErrBadAccount
 		}
 	}
@@ -143,14 +185,14 @@ func (l *Log) List(ctx context.Context, f Filter) (Page, error) {
 	}
 	actorID, actorEmail := "", ""
 	if a := strings.TrimSpace(f.Actor); a != "" {
-		if _, err := uuid.Parse(a); err == nil {
+		if ids.Valid(a) {
 			actorID = a
 		} else {
 			actorEmail = domain.NormalizeEmail(a)
 		}
 	}
 	rows, err := l.pool.Query(ctx, `SELECT a.id, a.at, a.actor_id::text, coalesce(su.email, ''), a.account_id::text, au.email,
-			a.action, a.detail, a.request_id
+			a.action, a.detail, a.request_id, a.client_request_id, a.outcome
 		FROM staff_audit a
 		LEFT JOIN users su ON su.account_id = a.actor_id
 		LEFT JOIN users au ON au.account_id = a.account_id
@@ -166,7 +208,8 @@ func (l *Log) List(ctx context.Context, f Filter) (Page, error) {
 	entries, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Row, error) {
 		var e Row
 		var id int64
-		err := r.Scan(&id, &e.At, &e.ActorID, &e.ActorEmail, &e.AccountID, &e.AccountEmail, &e.Action, &e.Detail, &e.RequestID)
+		err := r.Scan(&id, &e.At, &e.ActorID, &e.ActorEmail, &e.AccountID, &e.AccountEmail, &e.Action, &e.Detail, &e.RequestID,
+			&e.ClientRequestID, &e.Outcome)
 		ids = append(ids, id)
 		return e, err
 	})

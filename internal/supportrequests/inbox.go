@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/ids"
 	"github.com/a2e-automation/app/internal/mail"
 )
 
@@ -110,7 +111,7 @@ func parseCursor(cursor string) (*time.Time, *string, error) {
 	}
 	micros, id, ok := strings.Cut(string(raw), ".")
 	n, err := strconv.ParseInt(micros, 10, 64)
-	if !ok || err != nil || uuid.Validate(id) != nil {
+	if !ok || err != nil || !ids.Valid(id) {
 		return nil, nil, ErrBadCursor
 	}
 	t := time.UnixMicro(n).UTC()
@@ -119,7 +120,7 @@ func parseCursor(cursor string) (*time.Time, *string, error) {
 
 // Get returns request id with its thread; ErrNotFound when there is none.
 func (s *Store) Get(ctx context.Context, id string) (Thread, error) {
-	if uuid.Validate(id) != nil {
+	if !ids.Valid(id) {
 		return Thread{}, ErrNotFound
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+requestColumns+` FROM support_requests r WHERE r.id = $1`, id)
@@ -200,7 +201,7 @@ func (s *Store) replies(ctx context.Context, requestIDs []string) (map[string][]
 // also undoes it all.
 func (s *Store) AddReply(ctx context.Context, requestID, authorID, author, message string, now time.Time,
 	compose func(Request, Reply) mail.Message, also func(context.Context, pgx.Tx, Request, Reply) error) (Reply, error) {
-	if uuid.Validate(requestID) != nil {
+	if !ids.Valid(requestID) {
 		return Reply{}, ErrNotFound
 	}
 	reply := Reply{ID: uuid.NewString(), RequestID: requestID, AuthorID: authorID, Author: author, Message: message, CreatedAt: now}
@@ -242,7 +243,7 @@ func (s *Store) SetStatus(ctx context.Context, id, status string, now time.Time,
 	if !ValidStatus(status) {
 		return domain.Errorf(domain.CodeInvalid, "The status must be %q, %q or %q", StatusOpen, StatusAnswered, StatusClosed)
 	}
-	if uuid.Validate(id) != nil {
+	if !ids.Valid(id) {
 		return ErrNotFound
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {

@@ -12,7 +12,12 @@ export type AuditEntry = {
   accountEmail: string | null;
   action: string;
   detail: string;
+  /** The server's id of the request. */
   requestId: string;
+  /** An X-Request-ID the client sent, if any: not the request's id. */
+  clientRequestId?: string;
+  /** `done`, or `refused`: the API answered an error and did nothing. */
+  outcome?: 'done' | 'refused';
 };
 
 export type AuditPage = { entries: AuditEntry[]; nextCursor?: string };

@@ -43,6 +43,7 @@ export function AuditCard({ audit }: { audit: SWRInfiniteResponse<AuditPage> }) 
                     <td>{e.actorEmail || <code>{e.actorId}</code>}</td>
                     <td>
                       <code>{e.action}</code>
+                      {e.outcome === 'refused' && <span className="muted"> (refused)</span>}
                     </td>
                     <td>
                       {e.accountId ? (
