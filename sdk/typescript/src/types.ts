@@ -10,6 +10,25 @@ export interface ClientOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The API key's rate limit as the answer's `X-RateLimit-*` headers told it. Every result carries it
+ * as `rateLimit` (a property that `JSON.stringify` leaves out), null when the answer had none.
+ */
+export interface RateLimit {
+  /** Requests the key may make per minute (`X-RateLimit-Limit`). */
+  limit: number;
+  /** Requests it may make right now, this one counted (`X-RateLimit-Remaining`). */
+  remaining: number;
+  /** When the whole allowance is back, in Unix seconds (`X-RateLimit-Reset`); it refills continuously before. */
+  reset: number;
+}
+
+/** A result of a call: its rate limit, as Stripe's SDKs expose a response's headers. */
+export interface WithRateLimit {
+  /** Not enumerable: `JSON.stringify` and spreads leave it out. */
+  readonly rateLimit: RateLimit | null;
+}
+
 /** A listing request as the ledger keeps it (`GET /v1/listings/{id}`, the items of `GET /v1/listings`). */
 export interface Listing {
   id: string;
@@ -84,4 +103,23 @@ export interface Account {
   purchasedCredits: number;
   /** Promotional and support-granted credits left. */
   otherCredits: number;
+}
+
+/** What {@link VeroChecksResource.create} asks for. */
+export interface CreateVeroCheckParams {
+  /** The brand, 1 to 100 characters once trimmed. */
+  brand: string;
+}
+
+/** The answer of {@link VeroChecksResource.create}. */
+export interface VeroCheck {
+  id: string;
+  /** The brand as asked, trimmed and with inner whitespace collapsed. */
+  brand: string;
+  /** Whether the brand is on the VeRO protected-brand list. */
+  protected: boolean;
+  /** The balance right after the charge (a replay answers it as it was then). */
+  creditsRemaining: number;
+  /** The `Idempotency-Key` that was sent. */
+  idempotencyKey: string;
 }

@@ -151,7 +151,7 @@ func run(ctx context.Context, c *a2e.Client, op operation) (any, error) {
 			data = append(data, *it.Listing())
 		}
 		if err = it.Err(); err == nil {
-			result, rl = map[string]any{"data": data}, it.Page().RateLimit
+			result = map[string]any{"data": data}
 		}
 	case "findByIdempotencyKey":
 		var l *a2e.Listing
