@@ -24,6 +24,7 @@ export type {
   CreateListingOptions,
   CreateListingParams,
   CreateVeroCheckParams,
+  ErrorCode,
   RateLimit,
   VeroCheck,
   WithRateLimit,
