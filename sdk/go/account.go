@@ -24,6 +24,8 @@ type Account struct {
 	// OtherCredits are promotional and support-granted credits left.
 	// MonthlyCredits + PurchasedCredits + OtherCredits = CreditsAvailable.
 	OtherCredits int64 `json:"otherCredits"`
+	// RateLimit is the key's rate limit after this call; nil if not told.
+	RateLimit *RateLimit `json:"-"`
 }
 
 // AccountService is the client's account calls (Client.Account).

@@ -1,5 +1,5 @@
 // Package a2e is the Go client of the A2E desktop API (/v1): listing
-// requests, their read-back and the account's credits.
+// requests, their read-back, VeRO checks and the account's credits.
 //
 // A Client retries network failures, 429 and 503 answers (and 500, 502 and
 // 504 ones, as every call it makes is a read or carries an Idempotency-Key)
@@ -39,6 +39,8 @@ type Client struct {
 	Listings *ListingsService
 	// Account reads the account's credits and standing.
 	Account *AccountService
+	// VeroChecks checks brands against the VeRO protected-brand list.
+	VeroChecks *VeroChecksService
 
 	// apiKey answers the API key: a func, so that no formatting of the
 	// struct (fmt's %v of a Client held in another value, reflection) shows it.
@@ -101,6 +103,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	}
 	c.Listings = &ListingsService{c: c}
 	c.Account = &AccountService{c: c}
+	c.VeroChecks = &VeroChecksService{c: c}
 	return c
 }
 

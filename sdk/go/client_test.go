@@ -439,7 +439,7 @@ func TestReads(t *testing.T) {
 	for i, a := range attempts {
 		got := a.method + " " + a.path + "?" + a.query
 		if got != want[i] || a.header.Get("Idempotency-Key") != "" || a.header.Get("X-API-Key") != testKey ||
-			!strings.HasPrefix(a.header.Get("User-Agent"), "a2e-go/") {
+			a.header.Get("User-Agent") != "a2e-sdk-go/"+a2e.Version {
 			t.Errorf("attempt %d = %s %v, want %s", i, got, a.header, want[i])
 		}
 	}
@@ -519,5 +519,145 @@ func TestTheReadBackWaitsAsAFirstRetry(t *testing.T) {
 		if waits[3] > 500*time.Millisecond {
 			t.Fatalf("waits %v: the read-back waited more than a first retry's backoff", waits)
 		}
+	}
+}
+
+func TestUserAgentNamesTheSDKAndItsVersion(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 200, `{"email":"a@example.com"}`) })
+	if _, err := s.client().Account.Retrieve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	attempts, _ := s.recorded()
+	if got := attempts[0].header.Get("User-Agent"); got != "a2e-sdk-go/"+a2e.Version || a2e.Version == "" {
+		t.Errorf("User-Agent %q, want a2e-sdk-go/%s", got, a2e.Version)
+	}
+}
+
+func TestAFractionalRetryAfterIsWaited(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			reply(w, 429, `{"code":"rate_limited","message":"slow","requestId":"r"}`, "Retry-After", "1.5")
+			return
+		}
+		reply(w, 200, `{"email":"a@example.com"}`)
+	})
+	if _, err := s.client().Account.Retrieve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, waits := s.recorded(); len(waits) != 1 || waits[0] != 1500*time.Millisecond {
+		t.Errorf("waits %v, want [1.5s]", waits)
+	}
+}
+
+func TestVeroChecks(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			reply(w, 503, `{"code":"service_unavailable","message":"down","requestId":"r0"}`, "Retry-After", "1")
+			return
+		}
+		reply(w, 200, `{"id":"V1","brand":"Nike","protected":true,"creditsRemaining":4}`,
+			"X-RateLimit-Limit", "20", "X-RateLimit-Remaining", "18", "X-RateLimit-Reset", "1768471505")
+	})
+	v, err := s.client().VeroChecks.Create(context.Background(), a2e.CreateVeroCheckParams{Brand: " Nike "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	attempts, _ := s.recorded()
+	key := attempts[0].header.Get("Idempotency-Key")
+	for i, a := range attempts {
+		if a.method != "POST" || a.path != "/v1/vero-checks" || string(a.body) != `{"brand":" Nike "}` ||
+			a.header.Get("Idempotency-Key") != key || a.header.Get("Content-Type") != "application/json" {
+			t.Errorf("attempt %d = %s %s key %q body %s", i, a.method, a.path, a.header.Get("Idempotency-Key"), a.body)
+		}
+	}
+	want := a2e.RateLimit{Limit: 20, Remaining: 18, Reset: time.Unix(1768471505, 0).UTC()}
+	if len(attempts) != 2 || !uuidV4.MatchString(key) || v.ID != "V1" || v.Brand != "Nike" || !v.Protected ||
+		v.CreditsRemaining != 4 || v.IdempotencyKey != key || v.RateLimit == nil || *v.RateLimit != want {
+		t.Errorf("%d attempts, check %+v (rate limit %+v)", len(attempts), v, v.RateLimit)
+	}
+}
+
+func TestRateLimitHeadersOnResults(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		h := []string{"X-RateLimit-Limit", "20", "X-RateLimit-Remaining", fmt.Sprint(19 - n), "X-RateLimit-Reset", "1768471505"}
+		switch r.URL.Path {
+		case "/v1/account":
+			reply(w, 200, `{"email":"a@example.com"}`, h...)
+		case "/v1/listings/L1":
+			reply(w, 200, listingJSON, h...)
+		default:
+			reply(w, 200, `{"data":[`+listingJSON+`],"nextCursor":null}`, h...)
+		}
+	})
+	c, ctx := s.client(), context.Background()
+	a, err := c.Account.Retrieve(ctx)
+	if err != nil || a.RateLimit == nil || a.RateLimit.Remaining != 19 || a.RateLimit.Limit != 20 {
+		t.Fatalf("account %+v, err %v", a, err)
+	}
+	l, err := c.Listings.Retrieve(ctx, "L1")
+	if err != nil || l.RateLimit == nil || l.RateLimit.Remaining != 18 {
+		t.Fatalf("listing %+v, err %v", l, err)
+	}
+	p, err := c.Listings.List(ctx, a2e.ListListingsParams{})
+	if err != nil || p.RateLimit == nil || p.RateLimit.Remaining != 17 || p.RateLimit.Reset.Unix() != 1768471505 {
+		t.Fatalf("page %+v, err %v", p, err)
+	}
+	found, err := c.Listings.FindByIdempotencyKey(ctx, "k")
+	if err != nil || found.RateLimit == nil || found.RateLimit.Remaining != 16 {
+		t.Fatalf("found %+v, err %v", found, err)
+	}
+	// No headers (the rate-limit store unreachable): nil, not zeros.
+	bare := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 200, `{"email":"a@example.com"}`) })
+	if a, err := bare.client().Account.Retrieve(ctx); err != nil || a.RateLimit != nil {
+		t.Fatalf("account %+v, err %v; want no RateLimit", a, err)
+	}
+}
+
+func TestListAllFollowsTheCursor(t *testing.T) {
+	pages := map[string]string{
+		"":   `{"data":[{"id":"L5"},{"id":"L4"}],"nextCursor":"c2"}`,
+		"c2": `{"data":[{"id":"L3"},{"id":"L2"}],"nextCursor":"c3"}`,
+		"c3": `{"data":[{"id":"L1"}],"nextCursor":null}`,
+	}
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if r.URL.Query().Get("cursor") == "c3" && n == 2 {
+			reply(w, 503, `{"code":"service_unavailable","message":"down","requestId":"r"}`, "Retry-After", "1")
+			return
+		}
+		reply(w, 200, pages[r.URL.Query().Get("cursor")])
+	})
+	var ids []string
+	it := s.client().Listings.ListAll(context.Background(), a2e.ListListingsParams{Limit: 2})
+	for it.Next() {
+		ids = append(ids, it.Listing().ID)
+	}
+	if it.Err() != nil || strings.Join(ids, ",") != "L5,L4,L3,L2,L1" || it.Next() {
+		t.Fatalf("ids %v, err %v", ids, it.Err())
+	}
+	attempts, _ := s.recorded()
+	var got []string
+	for _, a := range attempts {
+		got = append(got, a.query)
+	}
+	if strings.Join(got, " ") != "limit=2 cursor=c2&limit=2 cursor=c3&limit=2 cursor=c3&limit=2" {
+		t.Errorf("queries %v: want each page once, the failed one retried", got)
+	}
+}
+
+func TestListAllStopsOnAnError(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			reply(w, 200, `{"data":[{"id":"L2"}],"nextCursor":"c2"}`)
+			return
+		}
+		reply(w, 401, `{"code":"api_key_invalid","message":"Invalid API key","requestId":"r"}`)
+	})
+	it := s.client().Listings.ListAll(context.Background(), a2e.ListListingsParams{})
+	n := 0
+	for it.Next() {
+		n++
+	}
+	if n != 1 || !errors.Is(it.Err(), a2e.ErrAuthentication) || it.Listing() != nil {
+		t.Fatalf("%d listings, err %v", n, it.Err())
 	}
 }

@@ -26,6 +26,9 @@ type Listing struct {
 	// RequestID is the id of the request that created (and charged) the
 	// listing, on a listing read back.
 	RequestID string `json:"requestId,omitempty"`
+	// RateLimit is the key's rate limit after the call that answered this
+	// listing (nil on a listing of a page, and when not told).
+	RateLimit *RateLimit `json:"-"`
 }
 
 // CreateListingParams is what ListingsService.Create sends.
@@ -50,6 +53,8 @@ type ListingPage struct {
 	Data []Listing `json:"data"`
 	// NextCursor is the cursor of the next page; "" on the last one.
 	NextCursor string `json:"nextCursor"`
+	// RateLimit is the key's rate limit after this call; nil if not told.
+	RateLimit *RateLimit `json:"-"`
 }
 
 // ListingsService is the client's listing calls (Client.Listings).
@@ -117,7 +122,9 @@ func (s *ListingsService) find(ctx context.Context, key string, retries int) (*L
 	if err != nil || len(page.Data) == 0 {
 		return nil, err
 	}
-	return &page.Data[0], nil
+	l := page.Data[0]
+	l.RateLimit = page.RateLimit
+	return &l, nil
 }
 
 func (s *ListingsService) list(ctx context.Context, p ListListingsParams, retries int) (*ListingPage, error) {

@@ -5,19 +5,24 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	mrand "math/rand/v2"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
-// version is sent in the User-Agent header.
-const version = "0.1.0"
+// Version is the SDK's version, sent in the User-Agent header as
+// "a2e-sdk-go/" + Version.
+const Version = "0.1.0"
+
+// userAgent is the User-Agent of every request.
+const userAgent = "a2e-sdk-go/" + Version
 
 // The waits between attempts: Retry-After up to maxRetryAfter, else
 // exponential backoff from backoffBase up to backoffCap, with full jitter.
@@ -69,6 +74,9 @@ func (c *Client) retry(ctx context.Context, r request, out any, retries int) *Er
 				return &Error{Status: a.status, RequestID: a.header.Get("X-Request-ID"),
 					Message: "the answer is not the expected JSON: " + jerr.Error()}
 			}
+			if r, ok := out.(rateLimited); ok {
+				r.setRateLimit(rateLimitOf(a.header))
+			}
 			return nil
 		}
 		if err == nil {
@@ -113,7 +121,7 @@ func (c *Client) attempt(ctx context.Context, r request) (answer, *Error) {
 	}
 	req.Header.Set("X-API-Key", c.apiKey())
 	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "a2e-go/"+version)
+	req.Header.Set("User-Agent", userAgent)
 	if r.body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -167,23 +175,22 @@ func retryable(r request, err *Error) bool {
 	return false
 }
 
-// maxRetryAfterSeconds is the most seconds of a Retry-After a Duration holds.
-const maxRetryAfterSeconds = math.MaxInt64 / int64(time.Second)
+// decimalSeconds is a Retry-After in seconds: digits, optionally a dot and
+// digits (sdk/conformance/retry-after.json).
+var decimalSeconds = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
-// retryAfter reads a Retry-After header, seconds or an HTTP date; 0 when
-// absent, unreadable, 0, negative or past (the wait is then the backoff).
-// Seconds beyond what a Duration holds are clamped, not overflowed.
+// retryAfter reads a Retry-After header, whole or decimal seconds or an
+// HTTP date; 0 when absent, unreadable, 0, negative or past (the wait is
+// then the backoff). Seconds beyond what a Duration holds are clamped, not
+// overflowed.
 func retryAfter(h string) time.Duration {
-	if h == "" {
-		return 0
-	}
-	s, err := strconv.ParseInt(h, 10, 64)
-	var ne *strconv.NumError
-	if err != nil && errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-		err = nil // ParseInt answers the nearest int64
-	}
-	if err == nil {
-		return time.Duration(min(max(s, 0), maxRetryAfterSeconds)) * time.Second
+	h = strings.TrimSpace(h)
+	if decimalSeconds.MatchString(h) {
+		s, err := strconv.ParseFloat(h, 64)
+		if err != nil || s >= float64(math.MaxInt64)/float64(time.Second) {
+			return math.MaxInt64 // only a range error: too many digits
+		}
+		return time.Duration(s * float64(time.Second))
 	}
 	if t, err := http.ParseTime(h); err == nil {
 		return max(time.Until(t), 0)

@@ -1,7 +1,9 @@
 package a2e
 
 import (
+	"encoding/json"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 )
@@ -60,5 +62,31 @@ func TestHugeRetryAfterIsClampedNotOverflowed(t *testing.T) {
 func TestNewIdempotencyKeysDiffer(t *testing.T) {
 	if a, b := newIdempotencyKey(), newIdempotencyKey(); a == b || len(a) != 36 {
 		t.Errorf("keys %q and %q", a, b)
+	}
+}
+
+// TestRetryAfterVectors reads the Retry-After vectors every SDK shares.
+func TestRetryAfterVectors(t *testing.T) {
+	b, err := os.ReadFile("../conformance/retry-after.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Vectors []struct {
+			Header  string   `json:"header"`
+			Seconds *float64 `json:"seconds"`
+		} `json:"vectors"`
+	}
+	if err := json.Unmarshal(b, &file); err != nil || len(file.Vectors) == 0 {
+		t.Fatalf("retry-after.json: %v", err)
+	}
+	for _, v := range file.Vectors {
+		want := time.Duration(0)
+		if v.Seconds != nil {
+			want = time.Duration(*v.Seconds * float64(time.Second))
+		}
+		if got := retryAfter(v.Header); got != want {
+			t.Errorf("Retry-After %q = %v, want %v", v.Header, got, want)
+		}
 	}
 }

@@ -45,11 +45,17 @@ function run(array $op): array
             case 'create':
                 $listing = $listings->create(['amazonUrl' => field($op, 'amazonUrl')], $key === null ? [] : ['idempotency_key' => $key]);
                 return ['ok' => true, 'result' => $listing, 'idempotencyKey' => $listing->idempotencyKey];
+            case 'veroCheck':
+                $check = $client->veroChecks->create(['brand' => field($op, 'brand')], $key === null ? [] : ['idempotency_key' => $key]);
+                return ['ok' => true, 'result' => $check, 'idempotencyKey' => $check->idempotencyKey];
             case 'retrieve':
                 return ['ok' => true, 'result' => $listings->retrieve(field($op, 'id'))];
             case 'list':
                 $params = array_intersect_key($op, array_flip(['limit', 'cursor', 'idempotencyKey']));
                 return ['ok' => true, 'result' => $listings->list($params)];
+            case 'listAll':
+                $params = array_intersect_key($op, array_flip(['limit']));
+                return ['ok' => true, 'result' => ['data' => iterator_to_array($listings->listAll($params), false)]];
             case 'findByIdempotencyKey':
                 return ['ok' => true, 'result' => $listings->findByIdempotencyKey(field($op, 'idempotencyKey'))];
             case 'account':
@@ -84,8 +90,18 @@ function errorOf(Exception\A2EException $e): array
     ];
 }
 
+/** The line with the result's rate limit beside it, as the protocol has it. */
+function withRateLimit(array $line): array
+{
+    $result = $line['result'] ?? null;
+    if (is_object($result) && property_exists($result, 'rateLimit') && $result->rateLimit !== null) {
+        $line['rateLimit'] = $result->rateLimit;
+    }
+    return $line;
+}
+
 try {
-    $line = run(json_decode((string) stream_get_contents(STDIN), true, 512, JSON_THROW_ON_ERROR));
+    $line = withRateLimit(run(json_decode((string) stream_get_contents(STDIN), true, 512, JSON_THROW_ON_ERROR)));
 } catch (Throwable $e) {
     fwrite(STDERR, 'runner: ' . $e->getMessage() . "\n");
     exit(2);

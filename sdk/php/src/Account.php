@@ -4,9 +4,13 @@ declare(strict_types=1);
 
 namespace A2E;
 
+use A2E\Internal\ApiFields;
+
 /** The account's credits and standing. json_encode() gives the API's field names. */
-final class Account
+final class Account implements \JsonSerializable
 {
+    use ApiFields;
+
     /**
      * @param string      $email                  the seller's email
      * @param int         $creditsAvailable       credits that can be spent now
@@ -18,6 +22,7 @@ final class Account
      * @param int         $purchasedCredits       bought credit packs' credits left; they never expire
      * @param int         $otherCredits           promotional and support-granted credits left;
      *                                            monthly + purchased + other = creditsAvailable
+     * @param RateLimit|null $rateLimit           the key's rate limit after this call
      */
     public function __construct(
         public readonly string $email,
@@ -29,11 +34,12 @@ final class Account
         public readonly ?string $monthlyCreditsExpireAt,
         public readonly int $purchasedCredits,
         public readonly int $otherCredits,
+        public readonly ?RateLimit $rateLimit = null,
     ) {
     }
 
     /** @internal the account of an API answer */
-    public static function fromApi(array $data): self
+    public static function fromApi(array $data, ?RateLimit $rateLimit = null): self
     {
         return new self(
             (string) ($data['email'] ?? ''),
@@ -45,6 +51,7 @@ final class Account
             isset($data['monthlyCreditsExpireAt']) ? (string) $data['monthlyCreditsExpireAt'] : null,
             (int) ($data['purchasedCredits'] ?? 0),
             (int) ($data['otherCredits'] ?? 0),
+            $rateLimit,
         );
     }
 }

@@ -7,6 +7,7 @@ namespace A2E;
 use A2E\Internal\Transport;
 use A2E\Service\AccountService;
 use A2E\Service\ListingsService;
+use A2E\Service\VeroChecksService;
 
 /**
  * The client of the A2E desktop API (/v1), with one API key.
@@ -24,8 +25,11 @@ class Client
 
     private const DEFAULTS = ['max_retries' => 3, 'timeout' => 30, 'sleeper' => null];
 
-    /** Listing requests: create, retrieve, list, findByIdempotencyKey. */
+    /** Listing requests: create, retrieve, list, listAll, findByIdempotencyKey. */
     public readonly ListingsService $listings;
+
+    /** Checks of brands against the VeRO protected-brand list: create. */
+    public readonly VeroChecksService $veroChecks;
 
     /** The account's credits and standing: retrieve. */
     public readonly AccountService $account;
@@ -69,6 +73,7 @@ class Client
         $transport = new Transport($options['api_key'], $this->baseUrl, $options['max_retries'], (float) $options['timeout'], \Closure::fromCallable($sleeper));
         $this->listings = new ListingsService($transport);
         $this->account = new AccountService($transport);
+        $this->veroChecks = new VeroChecksService($transport);
     }
 
     /** Describes the client without its API key. */

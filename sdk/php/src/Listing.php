@@ -4,12 +4,16 @@ declare(strict_types=1);
 
 namespace A2E;
 
+use A2E\Internal\ApiFields;
+
 /**
  * A listing request: an Amazon product to copy to eBay. json_encode() gives
  * the API's field names.
  */
-final class Listing
+final class Listing implements \JsonSerializable
 {
+    use ApiFields;
+
     /**
      * @param string      $id               the listing's id
      * @param string      $asin             the Amazon product's ASIN
@@ -21,6 +25,8 @@ final class Listing
      * @param string|null $idempotencyKey   the Idempotency-Key that created it, when known
      * @param string|null $requestId        the id of the request that created (and charged) it, on a
      *                                      listing read back; null on a create's answer
+     * @param RateLimit|null $rateLimit     the key's rate limit after the call that answered it
+     *                                      (null on the listings of a page)
      */
     public function __construct(
         public readonly string $id,
@@ -31,13 +37,14 @@ final class Listing
         public readonly string $createdAt,
         public readonly ?string $idempotencyKey,
         public readonly ?string $requestId = null,
+        public readonly ?RateLimit $rateLimit = null,
     ) {
     }
 
     /**
      * @internal the listing of an API answer; $idempotencyKey when the answer does not name one
      */
-    public static function fromApi(array $data, ?string $idempotencyKey = null): self
+    public static function fromApi(array $data, ?string $idempotencyKey = null, ?RateLimit $rateLimit = null): self
     {
         return new self(
             (string) ($data['id'] ?? ''),
@@ -48,6 +55,7 @@ final class Listing
             (string) ($data['createdAt'] ?? ''),
             isset($data['idempotencyKey']) ? (string) $data['idempotencyKey'] : $idempotencyKey,
             isset($data['requestId']) ? (string) $data['requestId'] : null,
+            $rateLimit,
         );
     }
 }

@@ -112,7 +112,7 @@ test('when the retries run out the last error is thrown: max_retries + 1 attempt
     $e = assertThrows(Exception\RateLimitException::class, fn () => client($f, $sleeps)->listings->create(['amazonUrl' => AMAZON_URL]));
     assertSame(4, count($f->requests()), 'attempts');
     assertSame([1.0, 1.0, 1.0], $sleeps->getArrayCopy(), 'waits');
-    assertSame(['rate_limited', 429, 'req-429', 1, 'message of rate_limited'],
+    assertSame(['rate_limited', 429, 'req-429', 1.0, 'message of rate_limited'],
         [$e->getErrorCode(), $e->getStatus(), $e->getRequestId(), $e->getRetryAfter(), $e->getMessage()]);
     assertSame(assertOneKey($f->requests()), $e->getIdempotencyKey(), 'the error carries the key');
 });
@@ -199,7 +199,7 @@ test('commit_outcome_unknown on every try: the listing read back by the key is t
 test('commit_outcome_unknown on every try and nothing read back: outcome unknown, with the key', function (Fixture $f) {
     $f->script(...[...array_fill(0, 4, apiError(503, 'commit_outcome_unknown', headers: ['Retry-After' => '2'])), ['status' => 200, 'body' => ['data' => [], 'nextCursor' => null]]]);
     $e = assertThrows(Exception\ServiceUnavailableException::class, fn () => client($f)->listings->create(['amazonUrl' => AMAZON_URL]));
-    assertSame([true, 'commit_outcome_unknown', 2], [$e->isOutcomeUnknown(), $e->getErrorCode(), $e->getRetryAfter()]);
+    assertSame([true, 'commit_outcome_unknown', 2.0], [$e->isOutcomeUnknown(), $e->getErrorCode(), $e->getRetryAfter()]);
     assertSame(assertOneKey(array_slice($f->requests(), 0, 4)), $e->getIdempotencyKey());
 });
 
@@ -313,7 +313,7 @@ test('Retry-After 0, negative or past is as absent: the jittered backoff is wait
     $past = new \A2E\Internal\Response(503, ['retry-after' => 'Wed, 25 Nov 2026 15:00:00 GMT'], '');
     assertSame(null, $past->retryAfter(strtotime('2026-11-25T16:00:00Z')));
     $later = new \A2E\Internal\Response(503, ['retry-after' => 'Wed, 25 Nov 2026 16:00:07 GMT'], '');
-    assertSame(7, $later->retryAfter(strtotime('2026-11-25T16:00:00Z')));
+    assertSame(7.0, $later->retryAfter(strtotime('2026-11-25T16:00:00Z')));
     $zero = assertThrows(Exception\RateLimitException::class, function () use ($f) {
         $f->script(apiError(429, 'rate_limited', [], ['Retry-After' => '0']));
         client($f, options: ['max_retries' => 0])->account->retrieve();

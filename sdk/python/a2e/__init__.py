@@ -10,7 +10,7 @@ Every error is an ``a2e.A2EError``; see README.md for the kinds, retries and
 idempotency.
 """
 
-from ._client import AccountResource, Client, Listings
+from ._client import AccountResource, Client, Listings, VeroChecks
 from ._errors import (
     A2EError,
     APIConnectionError,
@@ -24,7 +24,7 @@ from ._errors import (
     ServiceUnavailableError,
     SpendingFrozenError,
 )
-from ._models import Account, Listing, ListingPage
+from ._models import Account, Listing, ListingPage, RateLimit, VeroCheck
 from ._version import __version__
 
 __all__ = [
@@ -42,8 +42,11 @@ __all__ = [
     "ListingPage",
     "Listings",
     "NotFoundError",
+    "RateLimit",
     "RateLimitError",
     "ServiceUnavailableError",
     "SpendingFrozenError",
+    "VeroCheck",
+    "VeroChecks",
     "__version__",
 ]

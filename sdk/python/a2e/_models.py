@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Dict, Optional, Tuple
 
@@ -22,6 +22,30 @@ def parse_timestamp(text: str) -> datetime:
 
 
 @dataclass(frozen=True)
+class RateLimit:
+    """The API key's rate limit as the answer's ``X-RateLimit-*`` headers told it.
+
+    Every result has it as ``rate_limit`` (None when the answer carried none),
+    as Stripe's SDKs expose a response's headers.
+
+    Attributes:
+        limit: requests the key may make per minute (``X-RateLimit-Limit``).
+        remaining: requests it may make right now, this one counted (``X-RateLimit-Remaining``).
+        reset: when the whole allowance is back (``X-RateLimit-Reset``), timezone-aware;
+            it refills continuously before then.
+    """
+
+    limit: int
+    remaining: int
+    reset: datetime
+
+
+def _rate_limit() -> Any:
+    """The ``rate_limit`` field of a result: set from the answer, left out of comparisons."""
+    return field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Listing:
     """A listing request: an Amazon product queued to be copied to eBay.
 
@@ -35,6 +59,8 @@ class Listing:
             to ``create`` (on a replay, as it was then), else None.
         idempotency_key: the ``Idempotency-Key`` that created it, None if none was sent.
         request_id: the id of the request that created it and was charged.
+        rate_limit: the key's rate limit after the call that answered it (None
+            on the listings of a page).
     """
 
     id: str
@@ -45,6 +71,7 @@ class Listing:
     credits_remaining: Optional[int] = None
     idempotency_key: Optional[str] = None
     request_id: Optional[str] = None
+    rate_limit: Optional[RateLimit] = _rate_limit()
 
     @classmethod
     def from_json(cls, data: Dict[str, Any], **overrides: Any) -> Listing:
@@ -70,10 +97,12 @@ class ListingPage:
     Attributes:
         data: the listings of the page.
         next_cursor: pass it as ``cursor`` for the next page; None on the last one.
+        rate_limit: the key's rate limit after this call.
     """
 
     data: Tuple[Listing, ...]
     next_cursor: Optional[str]
+    rate_limit: Optional[RateLimit] = _rate_limit()
 
     @classmethod
     def from_json(cls, data: Dict[str, Any]) -> ListingPage:
@@ -95,6 +124,7 @@ class Account:
         purchased_credits: bought credit packs' credits left; they never expire.
         other_credits: promotional and support-granted credits left. Monthly,
             purchased and other credits add up to ``credits_available``.
+        rate_limit: the key's rate limit after this call.
     """
 
     email: str
@@ -106,6 +136,7 @@ class Account:
     monthly_credits_expire_at: Optional[datetime]
     purchased_credits: int
     other_credits: int
+    rate_limit: Optional[RateLimit] = _rate_limit()
 
     @classmethod
     def from_json(cls, data: Dict[str, Any]) -> Account:
@@ -121,3 +152,35 @@ class Account:
             purchased_credits=data["purchasedCredits"],
             other_credits=data["otherCredits"],
         )
+
+
+@dataclass(frozen=True)
+class VeroCheck:
+    """The outcome of a check of a brand against the VeRO protected-brand list.
+
+    Attributes:
+        id: the check's id.
+        brand: the brand as asked, trimmed and with inner whitespace collapsed.
+        protected: whether the brand is on the VeRO protected-brand list.
+        credits_remaining: the balance right after the charge (on a replay, as it was then).
+        idempotency_key: the ``Idempotency-Key`` that was sent.
+        rate_limit: the key's rate limit after this call.
+    """
+
+    id: str
+    brand: str
+    protected: bool
+    credits_remaining: int
+    idempotency_key: Optional[str] = None
+    rate_limit: Optional[RateLimit] = _rate_limit()
+
+    @classmethod
+    def from_json(cls, data: Dict[str, Any], **overrides: Any) -> VeroCheck:
+        fields: Dict[str, Any] = dict(
+            id=data["id"],
+            brand=data["brand"],
+            protected=data["protected"],
+            credits_remaining=data["creditsRemaining"],
+        )
+        fields.update(overrides)
+        return cls(**fields)

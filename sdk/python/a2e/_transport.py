@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import logging
 import random
+import re
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.message import Message
@@ -17,6 +17,8 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, cast
 
 from ._errors import A2EError, APIConnectionError, APIError, error_of_answer
+from ._models import RateLimit
+from ._pool import ConnectionPool
 from ._version import __version__
 
 logger = logging.getLogger("a2e")
@@ -27,6 +29,10 @@ RETRY_AFTER_CAP = 20.0  # seconds: a longer Retry-After is waited this long
 _CHUNK = 64 * 1024  # bytes read at a time, so the attempt's deadline is checked as the body comes
 BACKOFF_BASE = 0.5  # seconds: the first backoff's bound, doubled per retry
 BACKOFF_CAP = 8.0  # seconds: the largest backoff bound
+
+USER_AGENT = f"a2e-sdk-python/{__version__}"
+# Retry-After in seconds: digits, optionally a dot and digits (sdk/conformance/retry-after.json).
+_DECIMAL_SECONDS = re.compile(r"[0-9]+(\.[0-9]+)?")
 
 _ALWAYS_RETRIED = frozenset({429, 503})
 _RETRIED_WHEN_REPEATABLE = frozenset({500, 502, 504})
@@ -58,9 +64,13 @@ class Response:
     idempotency_key: Optional[str] = None
 
     def parse(self, build: Callable[[Any], T]) -> T:
-        """``build`` applied to the JSON body; an APIError if the body is not what it expects."""
+        """``build`` applied to the JSON body, with the answer's rate limit as its
+        ``rate_limit``; an APIError if the body is not what it expects."""
         try:
-            return build(json.loads(self.body))
+            value = build(json.loads(self.body))
+            if dataclasses.is_dataclass(value) and hasattr(value, "rate_limit"):
+                value = cast(T, dataclasses.replace(cast(Any, value), rate_limit=rate_limit_of(self.headers)))
+            return value
         except (ValueError, KeyError, TypeError) as exc:
             raise APIError(
                 f"The answer could not be read: {exc!r}",
@@ -70,11 +80,13 @@ class Response:
             ) from exc
 
 
-class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
-    """Answers a redirect as it is (an APIError), so the API key never follows it elsewhere."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+def rate_limit_of(headers: Message) -> Optional[RateLimit]:
+    """The ``X-RateLimit-*`` headers; None unless all three are whole numbers."""
+    values = [(headers.get(f"X-RateLimit-{name}") or "").strip() for name in ("Limit", "Remaining", "Reset")]
+    if not all(v.isdigit() and v.isascii() for v in values):
         return None
+    limit, remaining, reset = (int(v) for v in values)
+    return RateLimit(limit=limit, remaining=remaining, reset=datetime.fromtimestamp(reset, timezone.utc))
 
 
 class Transport:
@@ -82,7 +94,9 @@ class Transport:
 
     Retried: no answer, 429 and 503; 500, 502 and 504 when the request is
     repeatable. The wait is ``Retry-After`` (capped) when given, else backoff
-    with full jitter.
+    with full jitter. Connections are kept alive and reused (``ConnectionPool``);
+    a redirect is never followed (it is an APIError), so the API key never goes
+    to the host it names.
     """
 
     def __init__(
@@ -93,7 +107,7 @@ class Transport:
         self.max_retries = max_retries
         self.timeout = timeout
         self._sleep = sleep
-        self._opener = urllib.request.build_opener(_RefuseRedirects)
+        self.pool = ConnectionPool(base_url, timeout)
 
     def __repr__(self) -> str:
         return f"Transport(base_url={self.base_url!r})"
@@ -136,29 +150,24 @@ class Transport:
     def _send(self, request: Request) -> Tuple[int, Message, bytes]:
         """One attempt: the answer's status, headers and body, whatever the status.
 
-        urllib's timeout bounds each socket operation; the attempt as a whole is
-        bounded too: once ``timeout`` seconds have passed since it began, it is
-        an APIConnectionError (checked after the answer's head and each chunk
+        The socket timeout bounds each socket operation; the attempt as a whole
+        is bounded too: once ``timeout`` seconds have passed since it began, it
+        is an APIConnectionError (checked after the answer's head and each chunk
         of its body, so a stalled read adds at most one more ``timeout``).
         """
         deadline = time.monotonic() + self.timeout
-        url = self.base_url + request.path
+        path = request.path
         if request.query:
-            url += "?" + urllib.parse.urlencode(request.query)
-        headers = {"X-API-Key": self._api_key, "Accept": "application/json", "User-Agent": f"a2e-python/{__version__}"}
+            path += "?" + urllib.parse.urlencode(request.query)
+        headers = {"X-API-Key": self._api_key, "Accept": "application/json", "User-Agent": USER_AGENT}
         if request.body is not None:
             headers["Content-Type"] = "application/json"
         if request.idempotency_key is not None:
             headers["Idempotency-Key"] = request.idempotency_key
-        req = urllib.request.Request(url, data=request.body, headers=headers, method=request.method)
         try:
-            try:
-                answer = self._opener.open(req, timeout=self.timeout)
-                status = answer.status
-            except urllib.error.HTTPError as exc:  # an error answer is still an answer
-                answer, status = exc, exc.code
-            with answer:
-                return status, answer.headers, _read_within(answer, deadline, self.timeout)
+            return self.pool.request(
+                request.method, path, request.body, headers, lambda answer: _read_within(answer, deadline, self.timeout)
+            )
         except (OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
             raise APIConnectionError(
@@ -194,14 +203,16 @@ def _read_within(answer: Any, deadline: float, timeout: float) -> bytes:
 
 
 def _retry_after(headers: Message, now: Optional[datetime] = None) -> Optional[float]:
-    """``Retry-After`` in seconds, from delay-seconds or an HTTP date; None when
-    absent, unreadable, 0, negative or past (then the backoff applies)."""
+    """``Retry-After`` in seconds, from whole or decimal seconds (``1.5``) or an
+    HTTP date; None when absent, malformed (``1e3``, ``.5``), 0, negative or
+    past (then the backoff applies). The shared vectors:
+    sdk/conformance/retry-after.json."""
     value = (headers.get("Retry-After") or "").strip()
     if not value:
         return None
-    try:
+    if _DECIMAL_SECONDS.fullmatch(value) and value.isascii():
         seconds = float(value)
-    except ValueError:
+    else:
         try:
             at = parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError):

@@ -34,7 +34,11 @@ def rfc3339(t: datetime) -> str:
 def api_json(value: Any) -> Any:
     """An SDK result written back with the API's field names and formats."""
     if dataclasses.is_dataclass(value):
-        return {camel(f.name): api_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            camel(f.name): api_json(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "rate_limit"
+        }
+    if isinstance(value, dict):
+        return {name: api_json(item) for name, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [api_json(item) for item in value]
     if isinstance(value, datetime):
@@ -62,10 +66,12 @@ def error_json(error: a2e.A2EError) -> Dict[str, Any]:
 
 OPERATIONS: Dict[str, Callable[[a2e.Client, Dict[str, Any]], Any]] = {
     "create": lambda c, op: c.listings.create(op["amazonUrl"], idempotency_key=op.get("idempotencyKey")),
+    "veroCheck": lambda c, op: c.vero_checks.create(op["brand"], idempotency_key=op.get("idempotencyKey")),
     "retrieve": lambda c, op: c.listings.retrieve(op["id"]),
     "list": lambda c, op: c.listings.list(
         limit=op.get("limit"), cursor=op.get("cursor"), idempotency_key=op.get("idempotencyKey")
     ),
+    "listAll": lambda c, op: {"data": list(c.listings.list_all(limit=op.get("limit")))},
     "findByIdempotencyKey": lambda c, op: c.listings.find_by_idempotency_key(op["idempotencyKey"]),
     "account": lambda c, op: c.account.retrieve(),
 }
@@ -81,8 +87,15 @@ def run(op: Dict[str, Any]) -> Dict[str, Any]:
     except a2e.A2EError as error:
         return {"ok": False, "error": error_json(error)}
     line: Dict[str, Any] = {"ok": True, "result": api_json(result)}
-    if op["op"] == "create":
+    if op["op"] in ("create", "veroCheck"):
         line["idempotencyKey"] = result.idempotency_key
+    rate_limit = getattr(result, "rate_limit", None)
+    if rate_limit is not None:
+        line["rateLimit"] = {
+            "limit": rate_limit.limit,
+            "remaining": rate_limit.remaining,
+            "reset": int(rate_limit.reset.timestamp()),
+        }
     return line
 
 

@@ -41,11 +41,15 @@ class Seen:
 class FakeAPI:
     """Serves ``script`` in order, one entry per request, and records what it received.
 
-    Use as a context manager; ``url`` is its base URL.
+    Use as a context manager; ``url`` is its base URL. With ``keep_alive`` it
+    speaks HTTP/1.1 and keeps connections open; ``connections`` counts the
+    connections it accepted.
     """
 
-    def __init__(self, *script: Union[Reply, str]) -> None:
+    def __init__(self, *script: Union[Reply, str], keep_alive: bool = False) -> None:
         self._script: List[Union[Reply, str]] = list(script)
+        self._keep_alive = keep_alive
+        self.connections = 0
         self.seen: List[Seen] = []
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -69,6 +73,13 @@ class FakeAPI:
         api = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if api._keep_alive else "HTTP/1.0"
+
+            def setup(self) -> None:
+                super().setup()
+                with api._lock:
+                    api.connections += 1
+
             def _serve(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
@@ -117,8 +128,8 @@ class FakeAPITestCase(unittest.TestCase):
     def setUp(self) -> None:
         self.sleeps: List[float] = []
 
-    def serve(self, *script: Union[Reply, str]) -> FakeAPI:
-        api = FakeAPI(*script).__enter__()
+    def serve(self, *script: Union[Reply, str], keep_alive: bool = False) -> FakeAPI:
+        api = FakeAPI(*script, keep_alive=keep_alive).__enter__()
         self.addCleanup(api.__exit__)
         return api
 

@@ -9,10 +9,21 @@ const operations = {
     const listing = await client.listings.create({ amazonUrl: op.amazonUrl }, options);
     return { result: listing, idempotencyKey: listing.idempotencyKey };
   },
+  veroCheck: async (client, op) => {
+    const check = await client.veroChecks.create({ brand: op.brand }, { idempotencyKey: op.idempotencyKey });
+    return { result: check, idempotencyKey: check.idempotencyKey };
+  },
   retrieve: async (client, op) => ({ result: await client.listings.retrieve(op.id) }),
   list: async (client, { limit, cursor, idempotencyKey }) => ({
     result: await client.listings.list({ limit, cursor, idempotencyKey }),
   }),
+  listAll: async (client, { limit }) => {
+    const data = [];
+    for await (const listing of client.listings.listAll({ limit })) {
+      data.push(listing);
+    }
+    return { result: { data } };
+  },
   findByIdempotencyKey: async (client, op) => ({ result: await client.listings.findByIdempotencyKey(op.idempotencyKey) }),
   account: async (client) => ({ result: await client.account.retrieve() }),
 };
@@ -48,7 +59,10 @@ const client = new Client({
   maxRetries: op.maxRetries,
 });
 try {
-  console.log(JSON.stringify({ ok: true, ...(await perform(client, op)) }));
+  const line = await perform(client, op);
+  // The result's rate limit (listAll's: none, its pages are not kept), beside it as the protocol has it.
+  const rateLimit = line.result?.rateLimit ?? undefined;
+  console.log(JSON.stringify({ ok: true, ...line, rateLimit }));
 } catch (err) {
   if (!(err instanceof A2EError)) {
     throw err;

@@ -1,5 +1,5 @@
 import type { Transport } from "./transport.js";
-import type { Account } from "./types.js";
+import type { Account, WithRateLimit } from "./types.js";
 
 /** `client.account`: the account the API key belongs to. */
 export class AccountResource {
@@ -11,7 +11,7 @@ export class AccountResource {
   }
 
   /** The account's email, balance and standing (free). */
-  retrieve(): Promise<Account> {
+  retrieve(): Promise<Account & WithRateLimit> {
     return this.#transport.request<Account>({ method: "GET", path: "/v1/account" });
   }
 }

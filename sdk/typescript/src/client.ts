@@ -1,6 +1,7 @@
 import { AccountResource } from "./account.js";
 import { ListingsResource } from "./listings.js";
 import { Transport } from "./transport.js";
+import { VeroChecksResource } from "./vero-checks.js";
 import type { ClientOptions } from "./types.js";
 
 /**
@@ -18,11 +19,13 @@ import type { ClientOptions } from "./types.js";
 export class Client {
   readonly listings: ListingsResource;
   readonly account: AccountResource;
+  readonly veroChecks: VeroChecksResource;
 
   /** Throws a TypeError if an option is missing or out of range. */
   constructor(options: ClientOptions) {
     const transport = new Transport(options);
     this.listings = new ListingsResource(transport);
     this.account = new AccountResource(transport);
+    this.veroChecks = new VeroChecksResource(transport);
   }
 }

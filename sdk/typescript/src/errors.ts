@@ -106,18 +106,24 @@ export class APIError extends A2EError {}
 export class ConnectionError extends A2EError {}
 
 /**
- * `Retry-After` in seconds: delay-seconds or an HTTP date; null when absent, unreadable, 0 or
- * in the past (then the SDK waits a jittered backoff, as without the header).
+ * `Retry-After` in seconds: whole or decimal seconds (digits, optionally a dot and digits: `1.5`) or
+ * an HTTP date; null when absent, malformed (`1e3`, `.5`, `0x10`), 0, negative or in the past (then
+ * the SDK waits a jittered backoff, as without the header). The vectors every SDK shares are
+ * sdk/conformance/retry-after.json.
  */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
-  if (value === null || value.trim() === "") {
+  const text = (value ?? "").trim();
+  if (text === "") {
     return null;
   }
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) {
+  if (/^[0-9]+(\.[0-9]+)?$/.test(text)) {
+    const seconds = Number(text);
     return seconds > 0 ? seconds : null;
   }
-  const at = Date.parse(value);
+  if (!/[a-z]/i.test(text)) {
+    return null; // not a date either: "-3", "1,5"
+  }
+  const at = Date.parse(text);
   if (Number.isNaN(at)) {
     return null;
   }

@@ -1,6 +1,8 @@
 export { Client } from "./client.js";
 export { ListingsResource } from "./listings.js";
 export { AccountResource } from "./account.js";
+export { VeroChecksResource } from "./vero-checks.js";
+export { VERSION } from "./version.js";
 export {
   A2EError,
   APIError,
@@ -21,6 +23,11 @@ export type {
   CreatedListing,
   CreateListingOptions,
   CreateListingParams,
+  CreateVeroCheckParams,
+  ErrorCode,
+  RateLimit,
+  VeroCheck,
+  WithRateLimit,
   ListListingsParams,
   Listing,
   ListingPage,

@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
-
 import { ServiceUnavailableError } from "./errors.js";
+import { idempotencyKeyOf } from "./idempotency.js";
 import { retryDelayMs } from "./retry.js";
-import { sleep, type Transport } from "./transport.js";
+import { sleep, withRateLimit, type Transport } from "./transport.js";
 import type {
   CreateListingOptions,
   CreateListingParams,
@@ -10,6 +9,7 @@ import type {
   ListListingsParams,
   Listing,
   ListingPage,
+  WithRateLimit,
 } from "./types.js";
 
 /** `client.listings`: listing requests, 1 credit each to create, free to read. */
@@ -28,11 +28,8 @@ export class ListingsResource {
    * is looked up by its key once, after one more wait: found, it is returned; not found, the error is thrown. The result
    * and every error carry the key.
    */
-  async create(params: CreateListingParams, options: CreateListingOptions = {}): Promise<CreatedListing> {
-    if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== "string" || options.idempotencyKey === "")) {
-      throw new TypeError("idempotencyKey must be a non-empty string; leave it out to have one made");
-    }
-    const idempotencyKey = options.idempotencyKey ?? randomUUID();
+  async create(params: CreateListingParams, options: CreateListingOptions = {}): Promise<CreatedListing & WithRateLimit> {
+    const idempotencyKey = idempotencyKeyOf(options);
     const body = JSON.stringify({ amazonUrl: params.amazonUrl });
     try {
       const listing = await this.#transport.request<Omit<CreatedListing, "idempotencyKey">>({
@@ -41,7 +38,7 @@ export class ListingsResource {
         body,
         idempotencyKey,
       });
-      return { ...listing, idempotencyKey };
+      return withRateLimit({ ...listing, idempotencyKey }, listing.rateLimit);
     } catch (err) {
       if (!(err instanceof ServiceUnavailableError && err.outcomeUnknown)) {
         throw err;
@@ -53,34 +50,58 @@ export class ListingsResource {
       if (found === null) {
         throw err;
       }
-      return { ...found, idempotencyKey };
+      return withRateLimit({ ...found, idempotencyKey }, found.rateLimit);
     }
   }
 
   /** One of the account's listings; `NotFoundError` for an id it does not have. */
-  retrieve(id: string): Promise<Listing> {
+  retrieve(id: string): Promise<Listing & WithRateLimit> {
     return this.#transport.request<Listing>({ method: "GET", path: `/v1/listings/${encodeURIComponent(id)}` });
   }
 
   /** A page of the account's listings, newest first; pass `nextCursor` as `cursor` for the next. */
-  list(params: ListListingsParams = {}): Promise<ListingPage> {
+  list(params: ListListingsParams = {}): Promise<ListingPage & WithRateLimit> {
     return this.#list(params);
+  }
+
+  /**
+   * Every listing of the account, newest first, fetching page after page (following `nextCursor`)
+   * as the loop goes, as Stripe's auto-pagination does:
+   *
+   * ```ts
+   * for await (const listing of client.listings.listAll({ limit: 100 })) { … }
+   * ```
+   *
+   * `limit` is the page size; `cursor`, if given, is where it starts. Each page is one read, retried
+   * as any read; an error ends the loop by being thrown.
+   */
+  async *listAll(params: Omit<ListListingsParams, "idempotencyKey"> = {}): AsyncGenerator<Listing, void, undefined> {
+    let cursor = params.cursor;
+    for (;;) {
+      const page = await this.#list({ ...params, cursor });
+      yield* page.data;
+      if (page.nextCursor === null || page.nextCursor === undefined) {
+        return;
+      }
+      cursor = page.nextCursor;
+    }
   }
 
   /**
    * The listing that a create with this `Idempotency-Key` made, or null if none was: resolves a
    * pending operation, even after the 24 h replay window.
    */
-  findByIdempotencyKey(idempotencyKey: string): Promise<Listing | null> {
+  findByIdempotencyKey(idempotencyKey: string): Promise<(Listing & WithRateLimit) | null> {
     return this.#find(idempotencyKey);
   }
 
-  async #find(idempotencyKey: string, maxRetries?: number): Promise<Listing | null> {
+  async #find(idempotencyKey: string, maxRetries?: number): Promise<(Listing & WithRateLimit) | null> {
     const page = await this.#list({ idempotencyKey }, maxRetries);
-    return page.data[0] ?? null;
+    const found = page.data[0];
+    return found === undefined ? null : withRateLimit(found, page.rateLimit);
   }
 
-  #list(params: ListListingsParams, maxRetries?: number): Promise<ListingPage> {
+  #list(params: ListListingsParams, maxRetries?: number): Promise<ListingPage & WithRateLimit> {
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(params)) {
       if (value !== undefined) {

@@ -1,6 +1,7 @@
 import { A2EError, APIError, ConnectionError, errorOf } from "./errors.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
-import type { ClientOptions } from "./types.js";
+import type { ClientOptions, RateLimit, WithRateLimit } from "./types.js";
+import { userAgent } from "./version.js";
 
 /** One call to the API. */
 export interface Call {
@@ -44,13 +45,17 @@ export class Transport {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** Sends call until it succeeds, fails for good or the retries run out; the answer's JSON. */
-  async request<T>(call: Call): Promise<T> {
+  /**
+   * Sends call until it succeeds, fails for good or the retries run out; the answer's JSON, with the
+   * answer's rate limit as its `rateLimit` (not enumerable).
+   */
+  async request<T extends object>(call: Call): Promise<T & WithRateLimit> {
     const maxRetries = call.maxRetries ?? this.#maxRetries;
     const repeatable = call.method === "GET" || call.idempotencyKey !== undefined;
     for (let retry = 0; ; retry++) {
       try {
-        return (await this.#attempt(call)) as T;
+        const { body, headers } = await this.#attempt(call);
+        return withRateLimit(body as T, rateLimitOf(headers));
       } catch (err) {
         if (!(err instanceof A2EError) || retry >= maxRetries || !isRetryable(err, repeatable)) {
           throw err;
@@ -61,9 +66,13 @@ export class Transport {
   }
 
   /** Sends call once: the answer's JSON, or the error it stands for. */
-  async #attempt(call: Call): Promise<unknown> {
+  async #attempt(call: Call): Promise<{ body: unknown; headers: Headers }> {
     const idempotencyKey = call.idempotencyKey ?? null;
-    const headers: Record<string, string> = { "X-API-Key": this.#apiKey, Accept: "application/json" };
+    const headers: Record<string, string> = {
+      "X-API-Key": this.#apiKey,
+      Accept: "application/json",
+      "User-Agent": userAgent,
+    };
     if (call.body !== undefined) {
       headers["Content-Type"] = "application/json";
     }
@@ -90,15 +99,15 @@ export class Transport {
     if (!res.ok) {
       throw errorOf(res.status, res.headers, body, idempotencyKey);
     }
-    if (body === undefined) {
+    if (body === undefined || typeof body !== "object" || body === null) {
       throw new APIError({
-        message: `The API answered HTTP ${res.status} with a body that is not JSON`,
+        message: `The API answered HTTP ${res.status} with a body that is not a JSON object`,
         status: res.status,
         requestId: res.headers.get("X-Request-ID"),
         idempotencyKey,
       });
     }
-    return body;
+    return { body, headers: res.headers };
   }
 
   /** Why an attempt got no answer, in words. */
@@ -119,4 +128,22 @@ function parseJSON(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The `X-RateLimit-*` headers; null unless all three are whole numbers. */
+export function rateLimitOf(headers: { get(name: string): string | null }): RateLimit | null {
+  const read = (name: string) => {
+    const v = headers.get(name);
+    return v !== null && /^[0-9]+$/.test(v.trim()) ? Number(v) : null;
+  };
+  const limit = read("X-RateLimit-Limit");
+  const remaining = read("X-RateLimit-Remaining");
+  const reset = read("X-RateLimit-Reset");
+  return limit === null || remaining === null || reset === null ? null : { limit, remaining, reset };
+}
+
+/** value with rateLimit as a property that JSON.stringify and spreads leave out. */
+export function withRateLimit<T extends object>(value: T, rateLimit: RateLimit | null): T & WithRateLimit {
+  Object.defineProperty(value, "rateLimit", { value: rateLimit, enumerable: false, configurable: true });
+  return value as T & WithRateLimit;
 }

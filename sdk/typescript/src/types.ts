@@ -1,3 +1,5 @@
+import type { components } from "./openapi.js";
+
 /** What a {@link Client} is made with. */
 export interface ClientOptions {
   /** The account's API key, sent as `X-API-Key`. It never appears in an error or a string form of the client. */
@@ -10,38 +12,46 @@ export interface ClientOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The API key's rate limit as the answer's `X-RateLimit-*` headers told it. Every result carries it
+ * as `rateLimit` (a property that `JSON.stringify` leaves out), null when the answer had none.
+ */
+export interface RateLimit {
+  /** Requests the key may make per minute (`X-RateLimit-Limit`). */
+  limit: number;
+  /** Requests it may make right now, this one counted (`X-RateLimit-Remaining`). */
+  remaining: number;
+  /** When the whole allowance is back, in Unix seconds (`X-RateLimit-Reset`); it refills continuously before. */
+  reset: number;
+}
+
+/** A result of a call: its rate limit, as Stripe's SDKs expose a response's headers. */
+export interface WithRateLimit {
+  /** Not enumerable: `JSON.stringify` and spreads leave it out. */
+  readonly rateLimit: RateLimit | null;
+}
+
+/** The API's schemas, generated from its OpenAPI document (src/openapi.ts, `npm run generate`). */
+type Schemas = components["schemas"];
+
+/** The API's stable error codes (`code` of every error body). */
+export type ErrorCode = Schemas["ErrorCode"];
+
 /** A listing request as the ledger keeps it (`GET /v1/listings/{id}`, the items of `GET /v1/listings`). */
-export interface Listing {
-  id: string;
-  asin: string;
-  /** The canonical product address, `https://www.amazon.<marketplace>/dp/<ASIN>`. */
-  amazonUrl: string;
-  /** Such as `"queued"`. */
-  status: string;
-  /** When it was requested, RFC 3339. */
-  createdAt: string;
-  /** The `Idempotency-Key` the listing was created with, if any. */
-  idempotencyKey?: string;
-  /** The id of the request that created (and was charged for) the listing. */
-  requestId?: string;
-}
+export type Listing = Schemas["ListingRecord"];
 
-/** The answer of {@link ListingsResource.create}. */
-export interface CreatedListing extends Listing {
-  /**
-   * The balance right after the charge (a replay answers it as it was then). Absent when an unknown
-   * outcome was resolved by reading the listing back.
-   */
-  creditsRemaining?: number;
-  /** The `Idempotency-Key` that was sent: keep it with a pending operation to resolve it later. */
-  idempotencyKey: string;
-}
+/**
+ * The answer of {@link ListingsResource.create}: the API's `Listing` (with `creditsRemaining`, the balance
+ * right after the charge; a replay answers it as it was then), and `idempotencyKey`, the key that was sent:
+ * keep it with a pending operation to resolve it later. `creditsRemaining` is absent, and `requestId`
+ * present, when an unknown outcome was resolved by reading the listing back.
+ */
+export type CreatedListing = Omit<Schemas["Listing"], "creditsRemaining"> &
+  Partial<Pick<Schemas["Listing"], "creditsRemaining">> &
+  Pick<Listing, "requestId"> & { idempotencyKey: string };
 
-/** What {@link ListingsResource.create} asks for. */
-export interface CreateListingParams {
-  /** An Amazon product URL, such as `https://www.amazon.com/dp/B08N5WRWNW`. */
-  amazonUrl: string;
-}
+/** What {@link ListingsResource.create} asks for: an Amazon product URL, such as `https://www.amazon.com/dp/B08N5WRWNW`. */
+export type CreateListingParams = Schemas["ListingRequest"];
 
 /** How {@link ListingsResource.create} sends its request. */
 export interface CreateListingOptions {
@@ -59,29 +69,14 @@ export interface ListListingsParams {
   idempotencyKey?: string;
 }
 
-/** A page of listings, newest first. */
-export interface ListingPage {
-  data: Listing[];
-  /** The cursor of the next page; null on the last one. */
-  nextCursor: string | null;
-}
+/** A page of listings, newest first; `nextCursor` is null on the last one. */
+export type ListingPage = Schemas["ListingPage"];
 
 /** The account's balance and standing (`GET /v1/account`). */
-export interface Account {
-  email: string;
-  /** Credits that can be spent now: `monthlyCredits + purchasedCredits + otherCredits`. */
-  creditsAvailable: number;
-  subscriptionStatus: string;
-  /** A payment dispute is open: spending is paused and creates fail with `SpendingFrozenError`. */
-  spendingFrozen: boolean;
-  /** Credits owed; the next grant repays them first. */
-  creditDebt: number;
-  /** The subscription's credits left, which expire at `monthlyCreditsExpireAt`. */
-  monthlyCredits: number;
-  /** RFC 3339; null when there are no monthly credits. */
-  monthlyCreditsExpireAt: string | null;
-  /** Bought credit packs' credits left; they never expire. */
-  purchasedCredits: number;
-  /** Promotional and support-granted credits left. */
-  otherCredits: number;
-}
+export type Account = Schemas["Account"];
+
+/** What {@link VeroChecksResource.create} asks for: the brand, 1 to 100 characters once trimmed. */
+export type CreateVeroCheckParams = Schemas["VeroCheckRequest"];
+
+/** The answer of {@link VeroChecksResource.create}, with the `Idempotency-Key` that was sent. */
+export type VeroCheck = Schemas["VeroCheck"] & { idempotencyKey: string };

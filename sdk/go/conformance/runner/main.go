@@ -19,8 +19,9 @@ import (
 
 // operation is the call to make.
 type operation struct {
-	Op             string `json:"op"` // create, retrieve, list, findByIdempotencyKey or account
+	Op             string `json:"op"` // create, retrieve, list, listAll, findByIdempotencyKey, account or veroCheck
 	AmazonURL      string `json:"amazonUrl"`
+	Brand          string `json:"brand"`
 	IdempotencyKey string `json:"idempotencyKey"`
 	ID             string `json:"id"`
 	Limit          int    `json:"limit"`
@@ -30,9 +31,24 @@ type operation struct {
 
 // success is the line of a call that succeeded.
 type success struct {
-	OK             bool   `json:"ok"`
-	Result         any    `json:"result"`
-	IdempotencyKey string `json:"idempotencyKey,omitempty"` // create's
+	OK             bool           `json:"ok"`
+	Result         any            `json:"result"`
+	IdempotencyKey string         `json:"idempotencyKey,omitempty"` // create's and veroCheck's
+	RateLimit      *rateLimitLine `json:"rateLimit,omitempty"`
+}
+
+// rateLimitLine is an *a2e.RateLimit in the protocol's terms.
+type rateLimitLine struct {
+	Limit     int   `json:"limit"`
+	Remaining int   `json:"remaining"`
+	Reset     int64 `json:"reset"` // Unix seconds
+}
+
+func rateLimitLineOf(r *a2e.RateLimit) *rateLimitLine {
+	if r == nil {
+		return nil
+	}
+	return &rateLimitLine{Limit: r.Limit, Remaining: r.Remaining, Reset: r.Reset.Unix()}
 }
 
 // failure is the line of a call that failed.
@@ -100,6 +116,7 @@ func run(ctx context.Context, c *a2e.Client, op operation) (any, error) {
 	var (
 		result any
 		key    string
+		rl     *a2e.RateLimit
 		err    error
 	)
 	switch op.Op {
@@ -107,29 +124,52 @@ func run(ctx context.Context, c *a2e.Client, op operation) (any, error) {
 		var l *a2e.Listing
 		l, err = c.Listings.Create(ctx, a2e.CreateListingParams{AmazonURL: op.AmazonURL, IdempotencyKey: op.IdempotencyKey})
 		if err == nil {
-			result, key = l, l.IdempotencyKey
+			result, key, rl = l, l.IdempotencyKey, l.RateLimit
+		}
+	case "veroCheck":
+		var v *a2e.VeroCheck
+		v, err = c.VeroChecks.Create(ctx, a2e.CreateVeroCheckParams{Brand: op.Brand, IdempotencyKey: op.IdempotencyKey})
+		if err == nil {
+			result, key, rl = v, v.IdempotencyKey, v.RateLimit
 		}
 	case "retrieve":
-		result, err = c.Listings.Retrieve(ctx, op.ID)
+		var l *a2e.Listing
+		l, err = c.Listings.Retrieve(ctx, op.ID)
+		if err == nil {
+			result, rl = l, l.RateLimit
+		}
 	case "list":
 		var p *a2e.ListingPage
 		p, err = c.Listings.List(ctx, a2e.ListListingsParams{Limit: op.Limit, Cursor: op.Cursor, IdempotencyKey: op.IdempotencyKey})
 		if err == nil {
-			result = map[string]any{"data": p.Data, "nextCursor": nonZero(p.NextCursor)}
+			result, rl = map[string]any{"data": p.Data, "nextCursor": nonZero(p.NextCursor)}, p.RateLimit
+		}
+	case "listAll":
+		data := []a2e.Listing{}
+		it := c.Listings.ListAll(ctx, a2e.ListListingsParams{Limit: op.Limit})
+		for it.Next() {
+			data = append(data, *it.Listing())
+		}
+		if err = it.Err(); err == nil {
+			result = map[string]any{"data": data}
 		}
 	case "findByIdempotencyKey":
 		var l *a2e.Listing
 		l, err = c.Listings.FindByIdempotencyKey(ctx, op.IdempotencyKey)
 		if l != nil {
-			result = l
+			result, rl = l, l.RateLimit
 		}
 	case "account":
-		result, err = c.Account.Retrieve(ctx)
+		var a *a2e.Account
+		a, err = c.Account.Retrieve(ctx)
+		if err == nil {
+			result, rl = a, a.RateLimit
+		}
 	default:
 		return nil, fmt.Errorf("unknown op %q", op.Op)
 	}
 	if err == nil {
-		return success{OK: true, Result: result, IdempotencyKey: key}, nil
+		return success{OK: true, Result: result, IdempotencyKey: key, RateLimit: rateLimitLineOf(rl)}, nil
 	}
 	var e *a2e.Error
 	if !errors.As(err, &e) {

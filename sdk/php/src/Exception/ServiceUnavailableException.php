@@ -16,7 +16,7 @@ class ServiceUnavailableException extends A2EException
         ?int $status = null,
         ?string $requestId = null,
         ?string $idempotencyKey = null,
-        private readonly ?int $retryAfter = null,
+        private readonly ?float $retryAfter = null,
     ) {
         parent::__construct($message, $errorCode, $status, $requestId, $idempotencyKey);
     }
@@ -32,7 +32,7 @@ class ServiceUnavailableException extends A2EException
     }
 
     /** The seconds the server asked to wait (Retry-After); null when it did not say. */
-    public function getRetryAfter(): ?int
+    public function getRetryAfter(): ?float
     {
         return $this->retryAfter;
     }

@@ -27,23 +27,25 @@ final class Response
     }
 
     /**
-     * The whole seconds of Retry-After (delay-seconds or an HTTP date); null without a usable one,
-     * and for 0, a negative value or a past date (as absent: the backoff applies).
+     * The seconds of Retry-After: whole or decimal seconds (digits, optionally a dot and digits:
+     * 1.5) or an HTTP date; null without a usable one (1e3, .5), and for 0, a negative value or a
+     * past date (as absent: the backoff applies). The vectors every SDK shares:
+     * sdk/conformance/retry-after.json.
      */
-    public function retryAfter(?int $now = null): ?int
+    public function retryAfter(?int $now = null): ?float
     {
         $value = trim($this->headers['retry-after'] ?? '');
         if ($value === '') {
             return null;
         }
-        if (preg_match('/^-?\d+$/', $value)) {
-            $seconds = (int) $value;
+        if (preg_match('/^[0-9]+(\.[0-9]+)?$/D', $value)) {
+            $seconds = (float) $value;
         } else {
             $at = \DateTimeImmutable::createFromFormat(DATE_RFC7231, $value, new \DateTimeZone('UTC'));
             if ($at === false) {
                 return null;
             }
-            $seconds = $at->getTimestamp() - ($now ?? time());
+            $seconds = (float) ($at->getTimestamp() - ($now ?? time()));
         }
         return $seconds > 0 ? $seconds : null;
     }

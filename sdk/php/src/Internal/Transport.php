@@ -8,6 +8,7 @@ use A2E\Client;
 use A2E\Exception\A2EException;
 use A2E\Exception\ApiException;
 use A2E\Exception\ConnectionException;
+use A2E\RateLimit;
 
 /**
  * Sends the API's requests with curl and retries them as sdk/README.md says:
@@ -46,7 +47,7 @@ final class Transport
 
     /**
      * Sends the request until it succeeds or the retries run out, and answers
-     * the body's JSON object.
+     * the body's JSON object with the answer's rate limit.
      *
      * @param array<string, scalar|null> $query      parameters; null ones are left out
      * @param string|null                $body       JSON, sent as is on every attempt
@@ -60,7 +61,7 @@ final class Transport
         ?string $body = null,
         ?string $idempotencyKey = null,
         ?int $maxRetries = null,
-    ): array {
+    ): Result {
         $url = $this->baseUrl . $path;
         $query = array_filter($query, static fn ($v) => $v !== null);
         if ($query !== []) {
@@ -79,7 +80,7 @@ final class Transport
                 continue;
             }
             if ($response->status >= 200 && $response->status < 300) {
-                return $this->decode($response, $idempotencyKey);
+                return new Result($this->decode($response, $idempotencyKey), RateLimit::fromHeaders($response->headers));
             }
             $retryable = in_array($response->status, [429, 503], true)
                 || ($safe && in_array($response->status, [500, 502, 504], true));
@@ -99,7 +100,7 @@ final class Transport
     {
         $this->curl ??= curl_init();
         curl_reset($this->curl);
-        $headers = ['X-API-Key: ' . ($this->apiKey)(), 'Accept: application/json', 'User-Agent: a2e-php/' . Client::VERSION];
+        $headers = ['X-API-Key: ' . ($this->apiKey)(), 'Accept: application/json', 'User-Agent: ' . self::userAgent()];
         if ($body !== null) {
             $headers[] = 'Content-Type: application/json';
             curl_setopt($this->curl, CURLOPT_POSTFIELDS, $body);
@@ -149,20 +150,26 @@ final class Transport
         );
     }
 
-    /**
-     * Waits before retry number $attempt + 1: Retry-After when the server gave
-     * one (capped), else full-jitter exponential backoff.
-     */
+    /** The User-Agent of every request: a2e-sdk-php/<version>. */
+    public static function userAgent(): string
+    {
+        return 'a2e-sdk-php/' . Client::VERSION;
+    }
+
     /** Waits as before a first retry: a COMMIT whose answer was cut may still be landing. */
-    public function pause(?int $retryAfter): void
+    public function pause(?float $retryAfter): void
     {
         $this->wait(0, $retryAfter);
     }
 
-    private function wait(int $attempt, ?int $retryAfter): void
+    /**
+     * Waits before retry number $attempt + 1: Retry-After when the server gave
+     * one (capped), else full-jitter exponential backoff.
+     */
+    private function wait(int $attempt, ?float $retryAfter): void
     {
         if ($retryAfter !== null && $retryAfter > 0) {
-            $seconds = min((float) $retryAfter, self::RETRY_AFTER_CAP);
+            $seconds = min($retryAfter, self::RETRY_AFTER_CAP);
         } else {
             $cap = min(self::BACKOFF_CAP, self::BACKOFF_BASE * 2 ** $attempt);
             $seconds = $cap * random_int(0, PHP_INT_MAX) / PHP_INT_MAX;

@@ -23,6 +23,7 @@ class AccountService
      */
     public function retrieve(): Account
     {
-        return Account::fromApi($this->transport->request('GET', '/v1/account'));
+        $result = $this->transport->request('GET', '/v1/account');
+        return Account::fromApi($result->data, $result->rateLimit);
     }
 }

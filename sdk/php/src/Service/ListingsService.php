@@ -6,6 +6,7 @@ namespace A2E\Service;
 
 use A2E\Exception\A2EException;
 use A2E\Exception\ServiceUnavailableException;
+use A2E\Internal\IdempotencyKey;
 use A2E\Internal\Transport;
 use A2E\Listing;
 use A2E\ListingPage;
@@ -37,16 +38,11 @@ class ListingsService
      */
     public function create(array $params, array $options = []): Listing
     {
-        if (array_diff(array_keys($options), ['idempotency_key']) !== []) {
-            throw new \InvalidArgumentException('create() takes one option: idempotency_key');
-        }
-        $key = $options['idempotency_key'] ?? self::uuid4();
-        if (!is_string($key) || $key === '') {
-            throw new \InvalidArgumentException('idempotency_key must be a non-empty string');
-        }
+        $key = IdempotencyKey::of($options);
         $body = json_encode($params, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         try {
-            return Listing::fromApi($this->transport->request('POST', '/v1/listings', body: $body, idempotencyKey: $key), $key);
+            $result = $this->transport->request('POST', '/v1/listings', body: $body, idempotencyKey: $key);
+            return Listing::fromApi($result->data, $key, $result->rateLimit);
         } catch (ServiceUnavailableException $e) {
             if (!$e->isOutcomeUnknown()) {
                 throw $e;
@@ -66,7 +62,8 @@ class ListingsService
         if ($id === '') {
             throw new \InvalidArgumentException('A listing id is required');
         }
-        return Listing::fromApi($this->transport->request('GET', '/v1/listings/' . rawurlencode($id)));
+        $result = $this->transport->request('GET', '/v1/listings/' . rawurlencode($id));
+        return Listing::fromApi($result->data, rateLimit: $result->rateLimit);
     }
 
     /**
@@ -78,7 +75,31 @@ class ListingsService
      */
     public function list(array $params = []): ListingPage
     {
-        return ListingPage::fromApi($this->transport->request('GET', '/v1/listings', $params));
+        $result = $this->transport->request('GET', '/v1/listings', $params);
+        return ListingPage::fromApi($result->data, $result->rateLimit);
+    }
+
+    /**
+     * Every listing of the account, newest first, fetching page after page
+     * (following nextCursor) as the loop goes, as Stripe's autoPagingIterator
+     * does (free):
+     *
+     *     foreach ($client->listings->listAll(['limit' => 100]) as $listing) { ... }
+     *
+     * 'limit' is the page size; 'cursor', if given, is where it starts. Each
+     * page is one read, retried as any read; an error is thrown by the loop.
+     *
+     * @param array{limit?: int, cursor?: string} $params
+     * @return \Generator<int, Listing>
+     * @throws A2EException
+     */
+    public function listAll(array $params = []): \Generator
+    {
+        do {
+            $page = $this->list($params);
+            yield from $page->data;
+            $params['cursor'] = $page->nextCursor;
+        } while ($page->nextCursor !== null);
     }
 
     /**
@@ -90,26 +111,25 @@ class ListingsService
      */
     public function findByIdempotencyKey(string $idempotencyKey): ?Listing
     {
-        return $this->list(['idempotencyKey' => $idempotencyKey])->data[0] ?? null;
+        return self::first($this->list(['idempotencyKey' => $idempotencyKey]));
+    }
+
+    /** The page's first listing, with the page's rate limit; null on an empty page. */
+    private static function first(ListingPage $page): ?Listing
+    {
+        $l = $page->data[0] ?? null;
+        return $l === null ? null : new Listing($l->id, $l->asin, $l->amazonUrl, $l->status, $l->creditsRemaining,
+            $l->createdAt, $l->idempotencyKey, $l->requestId, $page->rateLimit);
     }
 
     /** The listing $key created, read once (no retries); null when none was or the read failed. */
     private function readBack(string $key): ?Listing
     {
         try {
-            $page = $this->transport->request('GET', '/v1/listings', ['idempotencyKey' => $key], maxRetries: 0);
+            $result = $this->transport->request('GET', '/v1/listings', ['idempotencyKey' => $key], maxRetries: 0);
         } catch (A2EException) {
             return null;
         }
-        return ListingPage::fromApi($page)->data[0] ?? null;
-    }
-
-    /** A random UUID version 4 (RFC 9562). */
-    private static function uuid4(): string
-    {
-        $bytes = random_bytes(16);
-        $bytes[6] = chr(ord($bytes[6]) & 0x0f | 0x40);
-        $bytes[8] = chr(ord($bytes[8]) & 0x3f | 0x80);
-        return vsprintf('%s%s-%s-%s-%s-%s%s%s', str_split(bin2hex($bytes), 4));
+        return self::first(ListingPage::fromApi($result->data, $result->rateLimit));
     }
 }

@@ -1,0 +1,154 @@
+/**
+ * Every error the SDK throws. Branch on the subclass (`instanceof`) or on `code`; `message` is
+ * English for people and may change.
+ */
+export class A2EError extends Error {
+    /** The API's stable snake_case code, such as `"insufficient_credits"`; null without an API error body. */
+    code;
+    /** The HTTP status; null when no answer came. */
+    status;
+    /** The request's id (`requestId`, `X-Request-ID`), to quote to support; null when no answer came. */
+    requestId;
+    /** The `Idempotency-Key` of the failed create, to keep with a pending operation; null for other calls. */
+    idempotencyKey;
+    constructor(init) {
+        super(init.message, { cause: init.cause });
+        this.name = new.target.name;
+        this.code = init.code ?? null;
+        this.status = init.status ?? null;
+        this.requestId = init.requestId ?? null;
+        this.idempotencyKey = init.idempotencyKey ?? null;
+    }
+}
+/** 401: the `X-API-Key` is missing, or is not an account's current key. */
+export class AuthenticationError extends A2EError {
+}
+/** 402: no credits left. */
+export class InsufficientCreditsError extends A2EError {
+    /** The balance: 0. */
+    creditsRemaining;
+    constructor(init) {
+        super(init);
+        this.creditsRemaining = init.creditsRemaining ?? null;
+    }
+}
+/** 403: a payment dispute is open, so spending is paused. */
+export class SpendingFrozenError extends A2EError {
+}
+/** 400, 405, 413, 415 and 422 other than a reused key: the request is wrong as sent. */
+export class InvalidRequestError extends A2EError {
+    /** The problem of each field (or header) named, when the API named them. */
+    fieldErrors;
+    constructor(init) {
+        super(init);
+        this.fieldErrors = init.fieldErrors ?? null;
+    }
+}
+/** 404: no such listing of this account (or no such route). */
+export class NotFoundError extends A2EError {
+}
+/** 422 `idempotency_key_reused`: the key was already used with another request. */
+export class IdempotencyError extends A2EError {
+}
+/** 429: past the key's rate limit. Retried by the SDK; thrown once the retries run out. */
+export class RateLimitError extends A2EError {
+    /** Seconds to wait, from `Retry-After`. */
+    retryAfter;
+    constructor(init) {
+        super(init);
+        this.retryAfter = init.retryAfter ?? null;
+    }
+}
+/**
+ * 503: briefly unavailable. Retried by the SDK; thrown once the retries run out. With
+ * `outcomeUnknown` the create may have been charged (and a read-back did not find it): keep
+ * `idempotencyKey` and resolve it later with `listings.findByIdempotencyKey`.
+ */
+export class ServiceUnavailableError extends A2EError {
+    /** Seconds to wait, from `Retry-After`. */
+    retryAfter;
+    /** `commit_outcome_unknown`: the request may or may not have been applied. */
+    outcomeUnknown;
+    constructor(init) {
+        super(init);
+        this.retryAfter = init.retryAfter ?? null;
+        this.outcomeUnknown = init.code === "commit_outcome_unknown";
+    }
+}
+/** Any other HTTP error, such as 500 `internal_error`, or an answer that is not the API's JSON. */
+export class APIError extends A2EError {
+}
+/** No HTTP answer: the network failed or an attempt timed out (after the retries). */
+export class ConnectionError extends A2EError {
+}
+/**
+ * `Retry-After` in seconds: whole or decimal seconds (digits, optionally a dot and digits: `1.5`) or
+ * an HTTP date; null when absent, malformed (`1e3`, `.5`, `0x10`), 0, negative or in the past (then
+ * the SDK waits a jittered backoff, as without the header). The vectors every SDK shares are
+ * sdk/conformance/retry-after.json.
+ */
+export function parseRetryAfter(value, now = Date.now()) {
+    const text = (value ?? "").trim();
+    if (text === "") {
+        return null;
+    }
+    if (/^[0-9]+(\.[0-9]+)?$/.test(text)) {
+        const seconds = Number(text);
+        return seconds > 0 ? seconds : null;
+    }
+    if (!/[a-z]/i.test(text)) {
+        return null; // not a date either: "-3", "1,5"
+    }
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) {
+        return null;
+    }
+    const left = Math.ceil((at - now) / 1000);
+    return left > 0 ? left : null;
+}
+/** The error class of an answer with status (and code). */
+function classOf(status, code) {
+    switch (status) {
+        case 400:
+        case 405:
+        case 413:
+        case 415:
+            return InvalidRequestError;
+        case 401:
+            return AuthenticationError;
+        case 402:
+            return InsufficientCreditsError;
+        case 403:
+            return code === "spending_frozen" ? SpendingFrozenError : APIError;
+        case 404:
+            return NotFoundError;
+        case 422:
+            return code === "idempotency_key_reused" ? IdempotencyError : InvalidRequestError;
+        case 429:
+            return RateLimitError;
+        case 503:
+            return ServiceUnavailableError;
+        default:
+            return APIError;
+    }
+}
+/**
+ * The error that a failed answer stands for: its status, headers and body (parsed JSON, or undefined
+ * when it was not JSON, such as a proxy's error page).
+ */
+export function errorOf(status, headers, body, idempotencyKey) {
+    const fields = (typeof body === "object" && body !== null ? body : {});
+    const text = (v) => (typeof v === "string" ? v : null);
+    const code = text(fields.code);
+    const Class = classOf(status, code);
+    return new Class({
+        message: text(fields.message) ?? `The API answered HTTP ${status}`,
+        code,
+        status,
+        requestId: text(fields.requestId) ?? headers.get("X-Request-ID"),
+        idempotencyKey,
+        retryAfter: parseRetryAfter(headers.get("Retry-After")),
+        creditsRemaining: typeof fields.creditsRemaining === "number" ? fields.creditsRemaining : null,
+        fieldErrors: typeof fields.errors === "object" ? fields.errors : null,
+    });
+}

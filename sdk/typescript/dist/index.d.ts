@@ -1,0 +1,8 @@
+export { Client } from "./client.js";
+export { ListingsResource } from "./listings.js";
+export { AccountResource } from "./account.js";
+export { VeroChecksResource } from "./vero-checks.js";
+export { VERSION } from "./version.js";
+export { A2EError, APIError, AuthenticationError, ConnectionError, IdempotencyError, InsufficientCreditsError, InvalidRequestError, NotFoundError, RateLimitError, ServiceUnavailableError, SpendingFrozenError, } from "./errors.js";
+export type { A2EErrorInit } from "./errors.js";
+export type { Account, ClientOptions, CreatedListing, CreateListingOptions, CreateListingParams, CreateVeroCheckParams, ErrorCode, RateLimit, VeroCheck, WithRateLimit, ListListingsParams, Listing, ListingPage, } from "./types.js";
