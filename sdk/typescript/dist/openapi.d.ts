@@ -512,7 +512,7 @@ export interface components {
         "Retry-After": number;
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key; nothing was charged for this one, and the body (its `creditsRemaining` included) is the first answer's, byte for byte. */
         "Idempotent-Replayed": "true";
-        /** @description The request's id (the client's X-Request-ID when given): quote it to support. */
+        /** @description The request's id, made by the server (an X-Request-ID the client sends is logged beside it, never used as the id): quote it to support. */
         "X-Request-ID": string;
         /** @description On a replayed answer: the `X-Request-ID` of the request that was charged. */
         "Original-Request-Id": string;
