@@ -292,3 +292,21 @@ func (r *Projector) WaitForStreamStart(ctx context.Context, stream string, timeo
 	}
 	return r.WaitFor(ctx, first[0].GlobalPosition, timeout, names...)
 }
+
+func accountID(rec eventstore.Record) (string, error) {
+	id, ok := domain.AccountIDFromStream(rec.StreamID)
+	if !ok {
+		return "", fmt.Errorf("stream %q is not an account stream", rec.StreamID)
+	}
+	return id, nil
+}
+
+// ErrUnhandledEvent is a projection's answer to an event type it has no case
+// for. Every fold names every event type the codec knows, those that change
+// nothing too, so that a new type fails the tests
+// (TestEveryFoldHasACaseForEveryEventType) until each fold says what it does.
+var ErrUnhandledEvent = errors.New("event type has no case in the projection")
+
+func unhandled(projection string, ev domain.Event) error {
+	return fmt.Errorf("%s: %w: %s", projection, ErrUnhandledEvent, ev.EventType())
+}

@@ -1,7 +1,8 @@
-// Package accounts is the application layer of the seller account: it loads
-// the aggregate from its snapshot, runs a domain command and appends the
-// resulting events, all in one transaction of the event store. The rules live
-// in package domain; the transaction and the retries live here and in
+// Package accounts is the seller account's repository: it loads the
+// aggregate from its snapshot, runs a domain decision and appends the
+// resulting events, all in one transaction of the event store. The use cases
+// that call it are the application layer, internal/app/command; the rules
+// live in package domain; the transaction and the retries live here and in
 // eventstore.Update, never in HTTP handlers.
 package accounts
 

@@ -1,0 +1,101 @@
+package projections
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+)
+
+// UsageStatistics projects per account and day: credits used, listings
+// created and VeRO checks.
+type UsageStatistics struct{}
+
+// Name implements Projection.
+func (UsageStatistics) Name() string { return "usage_statistics" }
+
+// Tables implements Projection.
+func (UsageStatistics) Tables() []string { return []string{"usage_statistics"} }
+
+// usageKey is a usage_statistics row's key.
+type usageKey struct{ account, day string }
+
+// usageRow is what a batch adds to a usage_statistics row.
+type usageRow struct{ credits, listings, vero int64 }
+
+func (r usageRow) plus(o usageRow) usageRow {
+	return usageRow{r.credits + o.credits, r.listings + o.listings, r.vero + o.vero}
+}
+
+// usageOf is the usage statistics' fold: what ev adds to its account's row
+// of its day (zero for an event that is not usage); the rows are counters,
+// so a row after a batch is the row before plus the batch's sum. It reads
+// and writes nothing.
+func usageOf(ev domain.Event) (usageRow, error) {
+	switch e := ev.(type) {
+	case domain.CreditsSpent:
+		return usageRow{credits: e.Amount}, nil
+	case domain.ListingRequested:
+		return usageRow{listings: 1}, nil
+	case domain.VeroCheckPerformed:
+		return usageRow{vero: 1}, nil
+	case domain.AccountRegistered, domain.EmailVerified, domain.PasswordChanged, domain.APIKeyIssued, domain.APIKeyRotated,
+		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
+		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired,
+		domain.CreditsRevoked, domain.DebtRepaid, domain.SoftwareDownloaded, domain.PaymentRecorded, domain.PaymentRefunded,
+		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded:
+		return usageRow{}, nil // not usage
+	default:
+		return usageRow{}, unhandled("usage_statistics", ev)
+	}
+}
+
+// Apply implements Projection: it sums what the batch adds to each (account,
+// day) and adds that to each row once, in one multi-row upsert; nothing needs
+// reading first.
+func (UsageStatistics) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
+	adds := map[usageKey]usageRow{}
+	for i, rec := range recs {
+		add, err := usageOf(evs[i])
+		if err != nil {
+			return err
+		}
+		if add == (usageRow{}) {
+			continue
+		}
+		id, err := accountID(rec)
+		if err != nil {
+			return err
+		}
+		k := usageKey{account: id, day: rec.RecordedAt.UTC().Format(time.DateOnly)}
+		adds[k] = adds[k].plus(add)
+	}
+	if len(adds) == 0 {
+		return nil
+	}
+	keys := slices.SortedFunc(maps.Keys(adds), func(a, b usageKey) int {
+		return cmp.Or(strings.Compare(a.account, b.account), strings.Compare(a.day, b.day))
+	})
+	n := len(keys)
+	ids, days, credits, listings, vero := make([]string, 0, n), make([]string, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	for _, k := range keys {
+		a := adds[k]
+		ids, days, credits, listings, vero = append(ids, k.account), append(days, k.day), append(credits, a.credits), append(listings, a.listings), append(vero, a.vero)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_statistics")+` AS u (account_id, day, credits_used, listings_created, vero_checks)
+		SELECT * FROM unnest($1::uuid[], $2::date[], $3::bigint[], $4::bigint[], $5::bigint[])
+		ON CONFLICT (account_id, day) DO UPDATE SET credits_used = u.credits_used + excluded.credits_used,
+			listings_created = u.listings_created + excluded.listings_created, vero_checks = u.vero_checks + excluded.vero_checks`,
+		ids, days, credits, listings, vero); err != nil {
+		return fmt.Errorf("write usage_statistics: %w", err)
+	}
+	return nil
+}
