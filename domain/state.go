@@ -33,6 +33,21 @@ type state struct {
 	Disputes map[string]string `json:"disputes,omitempty"`
 	// DisputedPayments holds, per dispute id, the payment it disputes.
 	DisputedPayments map[string]string `json:"disputedPayments,omitempty"`
+	// EndedSubscriptions holds, per subscription that ended, when its end
+	// was first recorded: Stripe bills a subscription it deleted no more,
+	// so a paid cycle that started before that is a late delivery and must
+	// not restart it (StartOrRenewCycle).
+	EndedSubscriptions map[string]time.Time `json:"endedSubscriptions,omitempty"`
+}
+
+// endedBefore reports whether subscription id's end was recorded after a
+// cycle starting at periodStart began: a paid cycle that cannot restart it.
+// A cycle starting later was billed by the provider after the end the ledger
+// recorded, which therefore was its own inference (a cancelling
+// subscription's period end) that a renewal proves wrong.
+func (s *state) endedBefore(id string, periodStart time.Time) bool {
+	at, ok := s.EndedSubscriptions[id]
+	return ok && periodStart.Before(at)
 }
 
 // paidPayment is a paid payment as refunds and disputes need it.
@@ -61,6 +76,14 @@ type subscription struct {
 
 // apply changes s by e, recorded at at.
 func (s *state) apply(e Event, at time.Time) {
+	if e, ok := e.(SubscriptionEnded); ok && e.SubscriptionID != "" {
+		if s.EndedSubscriptions == nil {
+			s.EndedSubscriptions = make(map[string]time.Time)
+		}
+		if _, ok := s.EndedSubscriptions[e.SubscriptionID]; !ok {
+			s.EndedSubscriptions[e.SubscriptionID] = at
+		}
+	}
 	if s.Subscription.apply(e, at) {
 		return
 	}
