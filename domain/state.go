@@ -40,14 +40,15 @@ type state struct {
 	EndedSubscriptions map[string]time.Time `json:"endedSubscriptions,omitempty"`
 }
 
-// endedBefore reports whether subscription id's end was recorded after a
-// cycle starting at periodStart began: a paid cycle that cannot restart it.
+// endedBefore reports whether subscription id's end was recorded when or
+// after a cycle starting at periodStart began: a paid cycle that cannot
+// restart it.
 // A cycle starting later was billed by the provider after the end the ledger
 // recorded, which therefore was its own inference (a cancelling
 // subscription's period end) that a renewal proves wrong.
 func (s *state) endedBefore(id string, periodStart time.Time) bool {
 	at, ok := s.EndedSubscriptions[id]
-	return ok && periodStart.Before(at)
+	return ok && !periodStart.After(at)
 }
 
 // paidPayment is a paid payment as refunds and disputes need it.

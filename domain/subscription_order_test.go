@@ -135,12 +135,13 @@ func TestEndedSubscriptionStaysEnded(t *testing.T) {
 	if err := b.EndSubscription("sub_1", day(1)); err != nil || len(b.Changes()) != 0 {
 		t.Fatalf("end of another subscription: %v, %v", err, b.Changes())
 	}
-	// A cancelling subscription ended at its period end by the ledger, then
-	// renewed by the provider (the resume was lost): the renewal renews.
+	// A cycle that started after the end the ledger recorded (the ledger
+	// inferred it at a cancelling subscription's period end, and the
+	// provider billed on) renews.
 	c := given(t, SubscriptionActivated{SubscriptionID: "sub_1", PeriodStart: day(0), PeriodEnd: day(30)},
 		SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: day(30)})
 	c.endDueCancellation(day(30))
-	if err := c.StartOrRenewCycle("sub_1", day(30), day(60), 500, day(31)); err != nil {
+	if err := c.StartOrRenewCycle("sub_1", day(31), day(61), 500, day(31)); err != nil {
 		t.Fatal(err)
 	}
 	if c.SubscriptionStatus() != StatusActive {

@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -67,8 +66,8 @@ func (s *Service) paymentOf(ctx context.Context, piID string, customer *stripe.C
 // and each partial refund takes back only its own share of the credits.
 func (s *Service) onChargeRefunded(ctx context.Context, ev stripe.Event) (change, error) {
 	var ch stripe.Charge
-	if err := json.Unmarshal(ev.Data.Raw, &ch); err != nil {
-		return change{}, fmt.Errorf("decode charge: %w", err)
+	if err := decodeObject(ev, &ch, "charge"); err != nil {
+		return change{}, err
 	}
 	if ch.AmountRefunded <= 0 {
 		return ignore("nothing refunded"), nil
@@ -120,8 +119,8 @@ func (s *Service) onRefundCreated(context.Context, stripe.Event) (change, error)
 // unfreeze; lost: the credits go too).
 func (s *Service) onDispute(ctx context.Context, ev stripe.Event) (change, error) {
 	var dp stripe.Dispute
-	if err := json.Unmarshal(ev.Data.Raw, &dp); err != nil {
-		return change{}, fmt.Errorf("decode dispute: %w", err)
+	if err := decodeObject(ev, &dp, "dispute"); err != nil {
+		return change{}, err
 	}
 	var piID string
 	var customer *stripe.Customer
