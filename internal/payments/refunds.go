@@ -123,18 +123,10 @@ func (s *Service) onDispute(ctx context.Context, ev stripe.Event) (change, error
 		return change{}, err
 	}
 	var piID string
-	var customer *stripe.Customer
-	var metadata map[string]string
 	if dp.PaymentIntent != nil {
 		piID = dp.PaymentIntent.ID
 	}
-	if dp.Charge != nil {
-		customer, metadata = dp.Charge.Customer, dp.Charge.Metadata
-		if piID == "" && dp.Charge.PaymentIntent != nil {
-			piID = dp.Charge.PaymentIntent.ID
-		}
-	}
-	ref, ok, err := s.paymentOf(ctx, piID, customer, metadata)
+	ref, ok, err := s.paymentOfDispute(ctx, piID, dp.Charge)
 	if err != nil || !ok {
 		return ignore("not a payment of this product"), err
 	}
@@ -146,4 +138,35 @@ func (s *Service) onDispute(ctx context.Context, ev stripe.Event) (change, error
 	lost := dp.Status == stripe.DisputeStatusLost
 	c.apply = func(a *domain.Account, at time.Time) error { return a.CloseDispute(dp.ID, ref.paymentID, !lost, at) }
 	return c, nil
+}
+
+// paymentOfDispute finds the ledger payment a dispute of charge (paid with
+// PaymentIntent piID) disputes. Stripe sends the charge as an id: when the
+// checkouts this service started do not know piID (a renewal, say), the
+// charge is asked for its customer and metadata, outside any transaction
+// and within the provider's time budget.
+func (s *Service) paymentOfDispute(ctx context.Context, piID string, charge *stripe.Charge) (paymentRef, bool, error) {
+	var customer *stripe.Customer
+	var metadata map[string]string
+	if charge != nil {
+		customer, metadata = charge.Customer, charge.Metadata
+		if piID == "" && charge.PaymentIntent != nil {
+			piID = charge.PaymentIntent.ID
+		}
+	}
+	ref, ok, err := s.paymentOf(ctx, piID, customer, metadata)
+	if err != nil || ok || charge == nil || charge.ID == "" || customer != nil || metadata != nil {
+		return ref, ok, err
+	}
+	owner, err := s.provider.ChargeOwner(ctx, charge.ID) // no transaction is open
+	if err != nil {
+		return paymentRef{}, false, fmt.Errorf("find the charge %s: %w", charge.ID, err)
+	}
+	if piID == "" {
+		piID = owner.PaymentIntentID
+	}
+	if owner.CustomerID != "" {
+		customer = &stripe.Customer{ID: owner.CustomerID}
+	}
+	return s.paymentOf(ctx, piID, customer, owner.Metadata)
 }
