@@ -37,7 +37,10 @@ func (s *Service) paymentOf(ctx context.Context, piID string, customer *stripe.C
 		Scan(&ref.accountID, &kind, &status, &invoiceID)
 	switch {
 	case err == nil:
-		if status != intentSucceeded {
+		// A voided checkout paid after all stays voided here, and the
+		// ledger holds its payment for staff to refund (needs review):
+		// the ledger says whether it is paid (retryUnknown).
+		if status != intentSucceeded && status != intentVoided {
 			return paymentRef{}, false, errNotSettledYet
 		}
 		ref.paymentID = piID

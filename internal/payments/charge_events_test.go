@@ -80,3 +80,29 @@ func TestStripeChargeOwnerAgainstStripeMock(t *testing.T) {
 		t.Fatalf("charge request = %s %s", s.method, s.path)
 	}
 }
+
+// A checkout voided by a newer one but paid all the same is flagged for
+// staff; their refund's charge.refunded is recorded, once (issue 31).
+func TestRefundOfAVoidedButPaidCheckout(t *testing.T) {
+	e := newEnv(t, payments.NewSimulated())
+	id := e.account("voided@example.com")
+	if _, err := e.pool.Exec(context.Background(), `INSERT INTO payment_intents
+		(intent_id, account_id, kind, credits, amount_cents, currency, subscription_id, invoice_id, status)
+		VALUES ('pi_in1', $1, 'subscription', 500, 2999, 'usd', 'sub_1', 'in_1', 'voided')`, id); err != nil {
+		t.Fatal(err)
+	}
+	e.deliver("evt_paid", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
+	if st := e.load(id).PaymentStatus("in_1"); st != domain.PaymentNeedsReview {
+		t.Fatalf("voided checkout paid: %q, want needs review", st)
+	}
+	refunded := stripetest.Charge{ID: "ch_1", PaymentIntentID: "pi_in1", AccountID: id, AmountCents: 2999, RefundedCents: 2999}.Object()
+	if _, err := e.deliverErr("evt_refunded", "charge.refunded", refunded); err != nil {
+		t.Fatalf("charge.refunded of a voided but paid checkout: %v", err)
+	}
+	e.deliver("evt_refunded_again", "charge.refunded", refunded)
+	a := e.load(id)
+	if a.PaymentStatus("in_1") != domain.PaymentRefundedInFull || len(e.history(id, "PaymentRefunded")) != 1 || a.Balance(e.clock.Now()) != 0 {
+		t.Fatalf("status %q, %d refunds, balance %d; want refunded in full once, 0",
+			a.PaymentStatus("in_1"), len(e.history(id, "PaymentRefunded")), a.Balance(e.clock.Now()))
+	}
+}
