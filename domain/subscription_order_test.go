@@ -135,16 +135,16 @@ func TestEndedSubscriptionStaysEnded(t *testing.T) {
 	if err := b.EndSubscription("sub_1", day(1)); err != nil || len(b.Changes()) != 0 {
 		t.Fatalf("end of another subscription: %v, %v", err, b.Changes())
 	}
-	// A cycle that started after the end the ledger recorded (the ledger
-	// inferred it at a cancelling subscription's period end, and the
-	// provider billed on) renews.
+	// A cancelling subscription's end at its period end is the period
+	// end's business: a later cycle (the seller resumed, or cancelled after
+	// Stripe had renewed) restarts it.
 	c := given(t, SubscriptionActivated{SubscriptionID: "sub_1", PeriodStart: day(0), PeriodEnd: day(30)},
 		SubscriptionCancelled{SubscriptionID: "sub_1", EndsAt: day(30)})
 	c.endDueCancellation(day(30))
-	if err := c.StartOrRenewCycle("sub_1", day(31), day(61), 500, day(31)); err != nil {
+	if err := c.StartOrRenewCycle("sub_1", day(30), day(60), 500, day(31)); err != nil {
 		t.Fatal(err)
 	}
 	if c.SubscriptionStatus() != StatusActive {
-		t.Fatalf("renewed after an inferred end: %s", c.SubscriptionStatus())
+		t.Fatalf("renewed after a cancellation's end: %s", c.SubscriptionStatus())
 	}
 }

@@ -131,3 +131,42 @@ func TestMalformedSignedEventsAreRefused(t *testing.T) {
 	}
 	e.check(id, 0, domain.StatusInactive)
 }
+
+// The seller cancels after Stripe renewed but before the renewal's
+// invoice.paid arrives: the renewal keeps the cancellation, which ends the
+// period it pays, as when the invoice.paid comes first.
+func TestSellerCancelAndARenewalMadeBeforeItInEitherOrder(t *testing.T) {
+	for name, renewalFirst := range map[string]bool{"renewal first": true, "cancel first": false} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, payments.NewSimulated())
+			id := e.account("cancel-race@example.com")
+			ctx := context.Background()
+			e.deliver("evt_paid1", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
+			renewal := stripetest.Event("evt_paid2", "invoice.paid", month(1), invoice("in_2", id, 1, 2, true).Object())
+			applyRenewal := func() {
+				ev, err := e.svc.ParseWebhook(renewal, stripetest.Sign(renewal, webhookSecret))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := e.svc.Apply(ctx, ev, eventstore.Metadata{Actor: "stripe"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.clock.Set(month(1).Add(time.Minute))
+			if renewalFirst {
+				applyRenewal()
+			}
+			if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: eventstore.Metadata{Actor: "seller"}}); err != nil {
+				t.Fatal(err)
+			}
+			e.clock.Set(month(1).Add(2 * time.Minute))
+			if !renewalFirst {
+				applyRenewal()
+			}
+			e.check(id, 500, domain.StatusCancelling)
+			if ends := e.load(id).SubscriptionEndsAt(); ends == nil || !ends.Equal(month(2)) {
+				t.Fatalf("ends at %v, want %v", ends, month(2))
+			}
+		})
+	}
+}

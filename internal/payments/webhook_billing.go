@@ -59,8 +59,20 @@ func (s *Service) onInvoice(ctx context.Context, ev stripe.Event) (change, error
 				flagged.Status, flagged.GrantID = domain.PaymentNeedsReview, ""
 				return a.RecordPayment(flagged, at)
 			}
+			// Staleness, as customer.subscription.updated's: a cancellation
+			// recorded after this payment was made cancels the period it
+			// pays (Stripe's cancel_at_period_end), so a renewal that
+			// arrives after it must not undo it.
+			status := a.SubscriptionStatus()
+			keepCancel := a.SubscriptionID() == subscriptionID && staleFor(a, ev) &&
+				(status == domain.StatusCancelling || status == domain.StatusCancelled)
 			if err := a.StartOrRenewCycle(subscriptionID, start, end, plan.Credits, at); err != nil {
 				return err
+			}
+			if keepCancel && a.SubscriptionStatusAt(at) == domain.StatusActive {
+				if err := a.CancelSubscription(at); err != nil {
+					return err
+				}
 			}
 			return a.RecordPayment(p, at)
 		}
