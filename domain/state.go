@@ -33,6 +33,32 @@ type state struct {
 	Disputes map[string]string `json:"disputes,omitempty"`
 	// DisputedPayments holds, per dispute id, the payment it disputes.
 	DisputedPayments map[string]string `json:"disputedPayments,omitempty"`
+	// EndedSubscriptions holds, per subscription that ended other than at
+	// the end of a cancellation, when its end was first recorded (deleted
+	// at the provider, or past due and cancelled by the seller): Stripe
+	// bills a subscription it deleted no more,
+	// so a paid cycle that started before that is a late delivery and must
+	// not restart it (StartOrRenewCycle).
+	EndedSubscriptions map[string]time.Time `json:"endedSubscriptions,omitempty"`
+}
+
+// cancelling reports whether the end of subscription id is the period end
+// of a cancellation: the period end guards such an end (a paid cycle ending
+// later restarts it, as a renewal after a late resume does), so it is not
+// remembered in EndedSubscriptions.
+func (sub subscription) cancelling(id string) bool {
+	return sub.ID == id && sub.Status == StatusCancelling
+}
+
+// endedBefore reports whether subscription id's end was recorded when or
+// after a cycle starting at periodStart began: a paid cycle that cannot
+// restart it.
+// A cycle starting later was billed by the provider after the end the ledger
+// recorded, which therefore was its own inference (a cancelling
+// subscription's period end) that a renewal proves wrong.
+func (s *state) endedBefore(id string, periodStart time.Time) bool {
+	at, ok := s.EndedSubscriptions[id]
+	return ok && !periodStart.After(at)
 }
 
 // paidPayment is a paid payment as refunds and disputes need it.
@@ -61,6 +87,14 @@ type subscription struct {
 
 // apply changes s by e, recorded at at.
 func (s *state) apply(e Event, at time.Time) {
+	if e, ok := e.(SubscriptionEnded); ok && e.SubscriptionID != "" && !s.Subscription.cancelling(e.SubscriptionID) {
+		if s.EndedSubscriptions == nil {
+			s.EndedSubscriptions = make(map[string]time.Time)
+		}
+		if _, ok := s.EndedSubscriptions[e.SubscriptionID]; !ok {
+			s.EndedSubscriptions[e.SubscriptionID] = at
+		}
+	}
 	if s.Subscription.apply(e, at) {
 		return
 	}

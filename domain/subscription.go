@@ -48,6 +48,11 @@ func (s *subscription) apply(e Event, at time.Time) bool {
 		s.PeriodEnd = timePtr(e.PeriodEnd)
 		s.ChangedAt = timePtr(at)
 	case SubscriptionEnded:
+		// An end that overtook the subscription's first paid cycle names
+		// it while none runs (EndSubscription): it is the last one then.
+		if s.ID == "" {
+			s.ID = e.SubscriptionID
+		}
 		s.Status = StatusCancelled
 		s.Ended = true
 	default:
@@ -144,6 +149,12 @@ func (a *Account) PeriodEnd() *time.Time {
 // A new cycle expires what is due, then grants monthlyCredits expiring at
 // periodEnd under a grant id derived from the subscription and periodStart.
 // A cycle already over at now grants nothing.
+//
+// A subscription that ended stays ended: a paid cycle of it that started
+// before its end but arrives after it (Stripe delivers out of order)
+// records the cycle and its grant as it would have before the end, then
+// the end again, so that the account ends as it does when the events come
+// in order.
 func (a *Account) StartOrRenewCycle(subscriptionID string, periodStart, periodEnd time.Time, monthlyCredits int64, now time.Time) error {
 	switch {
 	case subscriptionID == "":
@@ -154,6 +165,10 @@ func (a *Account) StartOrRenewCycle(subscriptionID string, periodStart, periodEn
 		return Errorf(CodeInvalid, "The monthly credits must be positive")
 	}
 	sub := a.s.Subscription
+	ended := a.s.endedBefore(subscriptionID, periodStart)
+	if ended && sub.ID != subscriptionID && !StatusAllowsSubscribing(sub.statusAt(now)) {
+		return nil // another subscription runs: an ended one's cycle changes nothing of it
+	}
 	if sub.PeriodEnd != nil && !periodEnd.After(*sub.PeriodEnd) {
 		return nil
 	}
@@ -163,15 +178,21 @@ func (a *Account) StartOrRenewCycle(subscriptionID string, periodStart, periodEn
 	} else {
 		a.record(SubscriptionRenewed{SubscriptionID: subscriptionID, PeriodStart: periodStart, PeriodEnd: periodEnd}, now)
 	}
-	if !periodEnd.After(now) {
-		return nil
+	if periodEnd.After(now) {
+		err := a.GrantCredits(CreditsGranted{
+			GrantID:   MonthlyGrantID(subscriptionID, periodStart),
+			Amount:    monthlyCredits,
+			Source:    SourceMonthly,
+			ExpiresAt: &periodEnd,
+		}, now)
+		if err != nil {
+			return err
+		}
 	}
-	return a.GrantCredits(CreditsGranted{
-		GrantID:   MonthlyGrantID(subscriptionID, periodStart),
-		Amount:    monthlyCredits,
-		Source:    SourceMonthly,
-		ExpiresAt: &periodEnd,
-	}, now)
+	if ended {
+		a.record(SubscriptionEnded{SubscriptionID: subscriptionID}, now)
+	}
+	return nil
 }
 
 // MonthlyGrantID is the grant id of subscriptionID's cycle starting at
@@ -251,13 +272,17 @@ func (a *Account) endDueCancellation(now time.Time) {
 const dateLayout = "January 2, 2006"
 
 // EndSubscription records that subscriptionID is over; the status becomes
-// cancelled. It is a no-op when that subscription is not the account's or
-// has already ended.
+// cancelled. An end that overtakes the subscription's first paid cycle is
+// recorded while no other subscription runs, so that the late cycle cannot
+// start it (StartOrRenewCycle). It is a no-op when that subscription has
+// already ended or another one runs.
 func (a *Account) EndSubscription(subscriptionID string, now time.Time) error {
 	if subscriptionID == "" {
 		return Errorf(CodeInvalid, "A subscription id is required")
 	}
-	if a.s.Subscription.ID != subscriptionID || a.s.Subscription.Ended {
+	sub := a.s.Subscription
+	_, ended := a.s.EndedSubscriptions[subscriptionID]
+	if ended || (sub.ID == subscriptionID && sub.Ended) || (sub.ID != subscriptionID && !StatusAllowsSubscribing(sub.statusAt(now))) {
 		return nil
 	}
 	a.record(SubscriptionEnded{SubscriptionID: subscriptionID}, now)

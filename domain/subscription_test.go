@@ -272,8 +272,11 @@ func TestSubscriptionTransitions(t *testing.T) {
 			when:  func(a *Account) error { return a.EndSubscription("sub_0", day(31)) },
 		},
 		{
+			// Stripe's deletion overtook the first invoice.paid: remembered,
+			// so that the late cycle cannot start it (issue 31).
 			name: "end while inactive",
 			when: func(a *Account) error { return a.EndSubscription("sub_1", day(31)) },
+			then: []Event{SubscriptionEnded{SubscriptionID: "sub_1"}},
 		},
 	})
 }

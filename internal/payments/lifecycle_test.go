@@ -121,8 +121,13 @@ func TestRefundedRenewalExpiresItsCycle(t *testing.T) {
 }
 
 func TestDisputeFreezesSpendingUntilItCloses(t *testing.T) {
-	e := newEnv(t, payments.NewSimulated())
+	p := &chargeProvider{Simulated: payments.NewSimulated()}
+	e := newEnv(t, p)
 	id := e.account("dispute@example.com")
+	// The dispute names its charge by id; the charge carries the pack's
+	// metadata, copied from its PaymentIntent.
+	p.charges = map[string]payments.ChargeOwner{"ch_1": {PaymentIntentID: "pi_1",
+		Metadata: map[string]string{"account_id": id, "kind": "credits", "credits": "100"}}}
 	e.buyPack(id, "pi_1", 100, 999)
 	ch := stripetest.Charge{ID: "ch_1", PaymentIntentID: "pi_1", AccountID: id, Credits: 100, AmountCents: 999}
 	e.deliver("evt_d1", "charge.dispute.created", stripetest.Dispute{ID: "dp_1", Charge: ch, Status: "needs_response"}.Object())

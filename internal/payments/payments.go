@@ -71,12 +71,22 @@ type Provider interface {
 	// InvoiceOfPaymentIntent is the invoice a PaymentIntent paid ("" for
 	// none known): how a refunded or disputed renewal finds its cycle.
 	InvoiceOfPaymentIntent(ctx context.Context, paymentIntentID string) (string, error)
+	// ChargeOwner is what a charge says about its payment: how a dispute,
+	// whose charge Stripe sends as an id, finds its account.
+	ChargeOwner(ctx context.Context, chargeID string) (ChargeOwner, error)
 	// PaymentIntentOfInvoice is the PaymentIntent that paid an invoice (""
 	// for none known): what a staff refund of a renewal refunds.
 	PaymentIntentOfInvoice(ctx context.Context, invoiceID string) (string, error)
 	// Refund refunds part or all of a PaymentIntent's charge and returns
 	// the refund's id; the ledger changes when its charge.refunded arrives.
 	Refund(ctx context.Context, r RefundRequest) (refundID string, err error)
+}
+
+// ChargeOwner is a charge's PaymentIntent, customer and metadata (copied
+// from its PaymentIntent's).
+type ChargeOwner struct {
+	PaymentIntentID, CustomerID string
+	Metadata                    map[string]string
 }
 
 // RefundRequest asks for a refund of AmountCents of a PaymentIntent.

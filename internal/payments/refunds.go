@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -38,7 +37,10 @@ func (s *Service) paymentOf(ctx context.Context, piID string, customer *stripe.C
 		Scan(&ref.accountID, &kind, &status, &invoiceID)
 	switch {
 	case err == nil:
-		if status != intentSucceeded {
+		// A voided checkout paid after all stays voided here, and the
+		// ledger holds its payment for staff to refund (needs review):
+		// the ledger says whether it is paid (retryUnknown).
+		if status != intentSucceeded && status != intentVoided {
 			return paymentRef{}, false, errNotSettledYet
 		}
 		ref.paymentID = piID
@@ -67,8 +69,8 @@ func (s *Service) paymentOf(ctx context.Context, piID string, customer *stripe.C
 // and each partial refund takes back only its own share of the credits.
 func (s *Service) onChargeRefunded(ctx context.Context, ev stripe.Event) (change, error) {
 	var ch stripe.Charge
-	if err := json.Unmarshal(ev.Data.Raw, &ch); err != nil {
-		return change{}, fmt.Errorf("decode charge: %w", err)
+	if err := decodeObject(ev, &ch, "charge"); err != nil {
+		return change{}, err
 	}
 	if ch.AmountRefunded <= 0 {
 		return ignore("nothing refunded"), nil
@@ -120,22 +122,14 @@ func (s *Service) onRefundCreated(context.Context, stripe.Event) (change, error)
 // unfreeze; lost: the credits go too).
 func (s *Service) onDispute(ctx context.Context, ev stripe.Event) (change, error) {
 	var dp stripe.Dispute
-	if err := json.Unmarshal(ev.Data.Raw, &dp); err != nil {
-		return change{}, fmt.Errorf("decode dispute: %w", err)
+	if err := decodeObject(ev, &dp, "dispute"); err != nil {
+		return change{}, err
 	}
 	var piID string
-	var customer *stripe.Customer
-	var metadata map[string]string
 	if dp.PaymentIntent != nil {
 		piID = dp.PaymentIntent.ID
 	}
-	if dp.Charge != nil {
-		customer, metadata = dp.Charge.Customer, dp.Charge.Metadata
-		if piID == "" && dp.Charge.PaymentIntent != nil {
-			piID = dp.Charge.PaymentIntent.ID
-		}
-	}
-	ref, ok, err := s.paymentOf(ctx, piID, customer, metadata)
+	ref, ok, err := s.paymentOfDispute(ctx, piID, dp.Charge)
 	if err != nil || !ok {
 		return ignore("not a payment of this product"), err
 	}
@@ -147,4 +141,35 @@ func (s *Service) onDispute(ctx context.Context, ev stripe.Event) (change, error
 	lost := dp.Status == stripe.DisputeStatusLost
 	c.apply = func(a *domain.Account, at time.Time) error { return a.CloseDispute(dp.ID, ref.paymentID, !lost, at) }
 	return c, nil
+}
+
+// paymentOfDispute finds the ledger payment a dispute of charge (paid with
+// PaymentIntent piID) disputes. Stripe sends the charge as an id: when the
+// checkouts this service started do not know piID (a renewal, say), the
+// charge is asked for its customer and metadata, outside any transaction
+// and within the provider's time budget.
+func (s *Service) paymentOfDispute(ctx context.Context, piID string, charge *stripe.Charge) (paymentRef, bool, error) {
+	var customer *stripe.Customer
+	var metadata map[string]string
+	if charge != nil {
+		customer, metadata = charge.Customer, charge.Metadata
+		if piID == "" && charge.PaymentIntent != nil {
+			piID = charge.PaymentIntent.ID
+		}
+	}
+	ref, ok, err := s.paymentOf(ctx, piID, customer, metadata)
+	if err != nil || ok || charge == nil || charge.ID == "" || customer != nil || metadata != nil {
+		return ref, ok, err
+	}
+	owner, err := s.provider.ChargeOwner(ctx, charge.ID) // no transaction is open
+	if err != nil {
+		return paymentRef{}, false, fmt.Errorf("find the charge %s: %w", charge.ID, err)
+	}
+	if piID == "" {
+		piID = owner.PaymentIntentID
+	}
+	if owner.CustomerID != "" {
+		customer = &stripe.Customer{ID: owner.CustomerID}
+	}
+	return s.paymentOf(ctx, piID, customer, owner.Metadata)
 }

@@ -88,6 +88,10 @@ func (*Simulated) PortalURL(_ context.Context, r PortalRequest) (string, error) 
 // SimulatedPortalPath is the webapp page of the simulated billing portal.
 const SimulatedPortalPath = "/dev/billing-portal"
 
+// ChargeOwner implements Provider: the simulated provider's disputes carry
+// their charge expanded, so it is never asked; it knows no charge.
+func (*Simulated) ChargeOwner(context.Context, string) (ChargeOwner, error) { return ChargeOwner{}, nil }
+
 // InvoiceOfPaymentIntent implements Provider: the simulated renewals are
 // paid without a PaymentIntent, so none is known.
 func (*Simulated) InvoiceOfPaymentIntent(context.Context, string) (string, error) { return "", nil }

@@ -274,6 +274,24 @@ func (p *Stripe) InvoiceOfPaymentIntent(ctx context.Context, paymentIntentID str
 	return "", nil
 }
 
+// ChargeOwner implements Provider by retrieving the charge.
+func (p *Stripe) ChargeOwner(ctx context.Context, chargeID string) (ChargeOwner, error) {
+	ctx, cancel := p.bounded(ctx)
+	defer cancel()
+	ch, err := p.client.V1Charges.Retrieve(ctx, chargeID, nil)
+	if err != nil {
+		return ChargeOwner{}, stripeError(err)
+	}
+	o := ChargeOwner{Metadata: ch.Metadata}
+	if ch.PaymentIntent != nil {
+		o.PaymentIntentID = ch.PaymentIntent.ID
+	}
+	if ch.Customer != nil {
+		o.CustomerID = ch.Customer.ID
+	}
+	return o, nil
+}
+
 // PaymentIntentOfInvoice implements Provider through the invoice's
 // payments: the one that paid it.
 func (p *Stripe) PaymentIntentOfInvoice(ctx context.Context, invoiceID string) (string, error) {

@@ -5,7 +5,6 @@ package payments
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -21,8 +20,8 @@ import (
 // transaction; past due unless that period is paid already).
 func (s *Service) onInvoice(ctx context.Context, ev stripe.Event) (change, error) {
 	var inv stripe.Invoice
-	if err := json.Unmarshal(ev.Data.Raw, &inv); err != nil {
-		return change{}, fmt.Errorf("decode invoice: %w", err)
+	if err := decodeObject(ev, &inv, "invoice"); err != nil {
+		return change{}, err
 	}
 	if inv.Parent == nil || inv.Parent.SubscriptionDetails == nil || inv.Parent.SubscriptionDetails.Subscription == nil {
 		return ignore("not a subscription invoice"), nil
@@ -60,8 +59,20 @@ func (s *Service) onInvoice(ctx context.Context, ev stripe.Event) (change, error
 				flagged.Status, flagged.GrantID = domain.PaymentNeedsReview, ""
 				return a.RecordPayment(flagged, at)
 			}
+			// Staleness, as customer.subscription.updated's: a cancellation
+			// recorded after this payment was made cancels the period it
+			// pays (Stripe's cancel_at_period_end), so a renewal that
+			// arrives after it must not undo it.
+			status := a.SubscriptionStatus()
+			keepCancel := a.SubscriptionID() == subscriptionID && staleFor(a, ev) &&
+				(status == domain.StatusCancelling || status == domain.StatusCancelled)
 			if err := a.StartOrRenewCycle(subscriptionID, start, end, plan.Credits, at); err != nil {
 				return err
+			}
+			if keepCancel && a.SubscriptionStatusAt(at) == domain.StatusActive {
+				if err := a.CancelSubscription(at); err != nil {
+					return err
+				}
 			}
 			return a.RecordPayment(p, at)
 		}
@@ -104,8 +115,8 @@ func invoicePeriod(inv *stripe.Invoice) (start, end time.Time, ok bool) {
 // grant, and a late one cannot move the period back.
 func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, error) {
 	var sub stripe.Subscription
-	if err := json.Unmarshal(ev.Data.Raw, &sub); err != nil {
-		return change{}, fmt.Errorf("decode subscription: %w", err)
+	if err := decodeObject(ev, &sub, "subscription"); err != nil {
+		return change{}, err
 	}
 	accountID, err := s.accountFor(ctx, sub.Customer, sub.Metadata)
 	if err != nil || accountID == "" {
@@ -113,6 +124,10 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 	}
 	c := change{accountID: accountID}
 	switch {
+	case sub.Status == stripe.SubscriptionStatusIncompleteExpired:
+		// Its first invoice was never paid: it never ran, and no paid
+		// cycle of it can come.
+		c.ignored = "status incomplete_expired: it never started"
 	case ev.Type == stripe.EventTypeCustomerSubscriptionDeleted || sub.Status == stripe.SubscriptionStatusCanceled:
 		if c.staff, err = s.staffAttribution(ctx, accountID, actionStaffCancelNow, sub.ID, 0, -1); err != nil {
 			return change{}, err
@@ -122,7 +137,13 @@ func (s *Service) onSubscription(ctx context.Context, ev stripe.Event) (change, 
 		if c.staff, err = s.staffAttribution(ctx, accountID, actionStaffCancel, sub.ID, 0, -1); err != nil {
 			return change{}, err
 		}
+		c.retryUnknown = true
 		c.apply = func(a *domain.Account, at time.Time) error {
+			if a.SubscriptionID() != sub.ID && !running(a, at) {
+				// A cancellation that overtook the subscription's first
+				// invoice.paid: Stripe redelivers it once that is in.
+				return domain.Errorf(domain.CodeNotFound, "subscription %s is not recorded as started yet", sub.ID)
+			}
 			if a.SubscriptionID() != sub.ID || a.SubscriptionStatusAt(at) != domain.StatusActive || staleFor(a, ev) {
 				return nil // another subscription, or not active (already cancelling, past due or ended)
 			}
@@ -179,8 +200,8 @@ func subscriptionPeriodEnd(sub *stripe.Subscription) time.Time {
 // be the catalogue's price of the credits in the metadata.
 func (s *Service) onPaymentIntent(ctx context.Context, ev stripe.Event) (change, error) {
 	var pi stripe.PaymentIntent
-	if err := json.Unmarshal(ev.Data.Raw, &pi); err != nil {
-		return change{}, fmt.Errorf("decode payment intent: %w", err)
+	if err := decodeObject(ev, &pi, "payment intent"); err != nil {
+		return change{}, err
 	}
 	if pi.Metadata[metaKind] != KindCredits {
 		return ignore("not a credit purchase"), nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -20,7 +21,8 @@ import (
 
 // ErrInvalidWebhook is matched (errors.Is) by every refused webhook: no
 // signing secret configured, a missing, wrong or stale signature, a payload
-// that is not an event, or an API version stripe-go cannot read.
+// that is not an event, an event without an id, an API version stripe-go
+// cannot read, or an object that does not parse.
 var ErrInvalidWebhook = errors.New("invalid Stripe webhook")
 
 // idempotencyPrefix namespaces Stripe event ids among an account stream's
@@ -40,6 +42,10 @@ func (s *Service) ParseWebhook(payload []byte, signature string) (stripe.Event, 
 	if err != nil {
 		return stripe.Event{}, fmt.Errorf("%w: %v", ErrInvalidWebhook, err)
 	}
+	if ev.ID == "" {
+		// Apply records an event once per id: one without cannot be.
+		return stripe.Event{}, fmt.Errorf("%w: %w", ErrInvalidWebhook, domain.Errorf(domain.CodeInvalid, "The event has no id"))
+	}
 	if releaseTrain(ev.APIVersion) != releaseTrain(stripe.APIVersion) {
 		return stripe.Event{}, fmt.Errorf("%w: %w", ErrInvalidWebhook, domain.Errorf(domain.CodeInvalid,
 			"This webhook endpoint sends events of Stripe API version %q, which this server cannot read. "+
@@ -47,6 +53,17 @@ func (s *Service) ParseWebhook(payload []byte, signature string) (stripe.Event, 
 			ev.APIVersion, stripe.APIVersion))
 	}
 	return ev, nil
+}
+
+// decodeObject reads ev's object into v, a what. An object that does not
+// parse is refused as a malformed webhook (400): Stripe's retries would
+// bring the same bytes for days.
+func decodeObject(ev stripe.Event, v any, what string) error {
+	if err := json.Unmarshal(ev.Data.Raw, v); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidWebhook, domain.Errorf(domain.CodeInvalid,
+			"The %s event's %s object cannot be read: %v", ev.Type, what, err))
+	}
+	return nil
 }
 
 // releaseTrain is the part of a Stripe API version after its date ("basil"

@@ -147,11 +147,13 @@ type Dispute struct {
 	Status string
 }
 
-// Object is the dispute as a webhook carries it (its charge expanded).
+// Object is the dispute as a webhook carries it: its charge and
+// PaymentIntent as ids, never expanded (the charge's customer and metadata
+// are the charge's own business).
 func (d Dispute) Object() map[string]any {
 	return map[string]any{
 		"id": d.ID, "object": "dispute", "amount": d.Charge.AmountCents, "currency": "usd",
-		"charge": d.Charge.Object(), "payment_intent": d.Charge.PaymentIntentID, "status": d.Status, "reason": "fraudulent",
+		"charge": d.Charge.ID, "payment_intent": nullable(d.Charge.PaymentIntentID), "status": d.Status, "reason": "fraudulent",
 	}
 }
 
