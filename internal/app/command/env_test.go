@@ -168,3 +168,34 @@ func wantCode(t *testing.T, err error, code domain.Code) {
 		t.Fatalf("error %v: code %q, want %q", err, got, code)
 	}
 }
+
+// verified signs up email and verifies it with the mailed code.
+func (e *env) verified(email string) Registered {
+	e.t.Helper()
+	r := e.register(email)
+	if _, err := e.cmd.VerifyEmail.Handle(context.Background(), VerifyEmail{AccountID: r.AccountID, Code: e.code(email)}); err != nil {
+		e.t.Fatal(err)
+	}
+	return r
+}
+
+// supportRequest sends a support request from r and returns it.
+func (e *env) supportRequest(r Registered, subject string) supportrequests.Thread {
+	e.t.Helper()
+	ctx := context.Background()
+	if err := e.cmd.SendSupportRequest.Handle(ctx, SendSupportRequest{AccountID: r.AccountID, Email: r.Email,
+		Subject: subject, Message: "Please help with " + subject}); err != nil {
+		e.t.Fatal(err)
+	}
+	threads, err := e.support.OfAccount(ctx, r.AccountID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, th := range threads {
+		if th.Subject == subject {
+			return th
+		}
+	}
+	e.t.Fatalf("no support request %q of %s", subject, r.Email)
+	return supportrequests.Thread{}
+}
