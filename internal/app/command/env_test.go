@@ -17,6 +17,7 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 	"github.com/a2e-automation/app/internal/testing/smtptest"
@@ -36,6 +37,7 @@ type env struct {
 	support  *supportrequests.Store
 	smtp     *smtptest.Server
 	sender   *mail.Sender
+	payments *payments.Service // on the simulated provider
 	cmd      Commands
 	clock    atomic.Pointer[time.Time]
 	nudges   atomic.Int64 // MailQueued calls
@@ -70,6 +72,8 @@ func newEnv(t *testing.T) *env {
 	e.repo = accounts.NewRepository(eventstore.New(e.pool), e.now)
 	e.auth = auth.NewStore(e.pool, testSecret)
 	e.support = supportrequests.NewStore(e.pool)
+	e.payments = payments.NewService(e.pool, e.repo, payments.NewSimulated(), "whsec_command_test", log,
+		payments.WithBilling("Test Product", "http://localhost:8080", func() { e.nudges.Add(1) }))
 	e.cmd = New(Deps{
 		Accounts: e.repo, Auth: e.auth, Keys: keys, KeyCache: auth.NewKeyCache(e.auth, 100), Now: e.now, Log: log,
 		MailQueued: func() { e.nudges.Add(1) },
@@ -79,7 +83,7 @@ func newEnv(t *testing.T) *env {
 			e.codesMu.Unlock()
 			return mail.Message{To: to, Subject: "Your verification code", Text: "Your code is " + code}
 		},
-		Support: e.support,
+		Support: e.support, Payments: e.payments,
 		SupportMail: func(r supportrequests.Request) mail.Message {
 			e.supports.Add(1)
 			return mail.Message{To: "support@example.com", ReplyTo: r.Email, Subject: "Support: " + r.Subject, Text: r.Message}
@@ -198,4 +202,21 @@ func (e *env) supportRequest(r Registered, subject string) supportrequests.Threa
 	}
 	e.t.Fatalf("no support request %q of %s", subject, r.Email)
 	return supportrequests.Thread{}
+}
+
+// subscribed makes r a verified seller with an active monthly
+// subscription: a checkout through StartSubscription, paid with the
+// simulated provider.
+func (e *env) subscribed(email string) Registered {
+	e.t.Helper()
+	r := e.verified(email)
+	ctx := context.Background()
+	co, err := e.cmd.StartSubscription.Handle(ctx, StartSubscription{AccountID: r.AccountID})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.payments.ConfirmSimulated(ctx, r.AccountID, co.ClientSecret, payments.OutcomeSucceeded, eventstore.Metadata{}); err != nil {
+		e.t.Fatal(err)
+	}
+	return r
 }
