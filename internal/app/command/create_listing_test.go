@@ -48,4 +48,3 @@ func TestCreateListingRefusesAnAccountWithoutCredits(t *testing.T) {
 		t.Fatalf("a refused spend left events %v", ev)
 	}
 }
-
