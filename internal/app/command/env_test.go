@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"flag"
 	"io"
 	"log/slog"
 	"sync"
@@ -44,6 +45,21 @@ type env struct {
 	codesMu  sync.Mutex
 	codes    map[string]string // the last verification code mailed to each address
 	supports atomic.Int64      // support mails composed
+}
+
+// TestMain runs up to 6 tests at once unless -parallel says otherwise
+// (the default is GOMAXPROCS): each test spends most of its time waiting
+// for PostgreSQL to clone its database, not on the CPU.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		if err := flag.Set("test.parallel", "6"); err != nil {
+			panic(err)
+		}
+	}
+	m.Run()
 }
 
 const testSecret = "command-test-secret-0123456789abcdef"
