@@ -88,7 +88,7 @@ func newEnv(t *testing.T) *env {
 	e.repo = accounts.NewRepository(eventstore.New(e.pool), e.now)
 	e.auth = auth.NewStore(e.pool, testSecret)
 	e.support = supportrequests.NewStore(e.pool)
-	e.payments = payments.NewService(e.pool, e.repo, payments.NewSimulated(), "whsec_command_test", log,
+	e.payments = payments.NewService(e.pool, e.repo, payments.NewSimulated(), testWebhookSecret, log,
 		payments.WithBilling("Test Product", "http://localhost:8080", func() { e.nudges.Add(1) }))
 	e.cmd = New(Deps{
 		Accounts: e.repo, Auth: e.auth, Keys: keys, KeyCache: auth.NewKeyCache(e.auth, 100), Now: e.now, Log: log,
