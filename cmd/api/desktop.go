@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -188,8 +189,17 @@ func decodeMetered[T any](r *http.Request, prefix string) (T, idempotency, error
 }
 
 // idempotencyKeyOf is the request's Idempotency-Key header, "" for none.
+// A header sent empty is refused, not taken for none: the client meant a
+// key, and without one its retry would be charged again.
 func idempotencyKeyOf(r *http.Request) (string, error) {
-	key := r.Header.Get("Idempotency-Key")
+	values := r.Header.Values("Idempotency-Key")
+	if len(values) == 0 {
+		return "", nil
+	}
+	key := values[0]
+	if strings.TrimSpace(key) == "" {
+		return "", invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be 1 to %d characters", maxIdempotencyKey)})
+	}
 	if len(key) > maxIdempotencyKey {
 		return "", invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)})
 	}

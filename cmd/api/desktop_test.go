@@ -223,6 +223,8 @@ func TestCreateListingRefusals(t *testing.T) {
 		{"a form", "amazonUrl=x", []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "Content-Type must be application/json"},
 		{"a long Idempotency-Key", map[string]string{"amazonUrl": productURL}, []string{"Idempotency-Key", strings.Repeat("k", 256)}, 400,
 			"Idempotency-Key must be at most 255 characters"},
+		{"an empty Idempotency-Key", map[string]string{"amazonUrl": productURL}, []string{"Idempotency-Key", ""}, 400,
+			"Idempotency-Key must be 1 to 255 characters"},
 		{"a huge body", `{"amazonUrl":"` + strings.Repeat("x", maxBody) + `"}`, []string{"Idempotency-Key", "big"}, 413, "Request body is too large"},
 	} {
 		r := e.call("POST", "/v1/listings", c.body, c.header...)
