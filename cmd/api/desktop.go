@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -58,12 +59,19 @@ type listingRequest struct {
 	product   amazonurl.Product // set by Valid
 }
 
-// badAmazonURL is the answer to an amazonUrl that is not a product address.
-const badAmazonURL = "amazonUrl must be an Amazon product URL (for example https://www.amazon.com/dp/B08N5WRWNW)"
+// badAmazonURL is the answer to an amazonUrl that is not a product address;
+// shortAmazonURL to a short link, saying what to send instead.
+const (
+	badAmazonURL   = "amazonUrl must be an Amazon product URL (for example https://www.amazon.com/dp/B08N5WRWNW)"
+	shortAmazonURL = "amazonUrl is a short link (a.co, amzn.to): open it and send the full product URL with /dp/ASIN (for example https://www.amazon.com/dp/B08N5WRWNW)"
+)
 
 // Valid parses the Amazon URL and keeps the product it names.
 func (q *listingRequest) Valid(context.Context) map[string]string {
 	p, err := amazonurl.Parse(q.AmazonURL)
+	if errors.Is(err, amazonurl.ErrShortLink) {
+		return map[string]string{"amazonUrl": shortAmazonURL}
+	}
 	if err != nil {
 		return map[string]string{"amazonUrl": badAmazonURL}
 	}

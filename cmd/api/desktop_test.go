@@ -216,6 +216,8 @@ func TestCreateListingRefusals(t *testing.T) {
 	}{
 		{"a search URL", map[string]string{"amazonUrl": "https://www.amazon.com/s?k=macbook"}, nil, 400, badURL},
 		{"an eBay URL", map[string]string{"amazonUrl": "https://www.ebay.com/itm/B08N5WRWNW"}, nil, 400, badURL},
+		{"a short link", map[string]string{"amazonUrl": "https://a.co/d/5FxY3Kz"}, nil, 400,
+			"amazonUrl is a short link (a.co, amzn.to): open it and send the full product URL with /dp/ASIN (for example https://www.amazon.com/dp/B08N5WRWNW)"},
 		{"no URL", map[string]string{}, nil, 400, badURL},
 		{"an empty body", "", nil, 400, "Request body is empty"},
 		{"an unknown field", map[string]string{"amazonUrl": productURL, "price": "9"}, nil, 400, ""},

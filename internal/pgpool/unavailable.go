@@ -22,8 +22,8 @@ func Unavailable(err error) bool {
 	if errors.As(err, &pgErr) {
 		switch {
 		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
-			strings.HasPrefix(pgErr.Code, "53"), // insufficient resources: disk full (53100), out of memory, too many connections
-			pgErr.Code == "55000", // object not in prerequisite state: database not accepting connections (ALLOW_CONNECTIONS false)
+			strings.HasPrefix(pgErr.Code, "53"),                                 // insufficient resources: disk full (53100), out of memory, too many connections
+			pgErr.Code == "55000",                                               // object not in prerequisite state: database not accepting connections (ALLOW_CONNECTIONS false)
 			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutdown, crash, cannot connect now
 			pgErr.Code == "25006", // read-only transaction: a demoted primary, a read-only database
 			pgErr.Code == "57014": // statement timeout or cancel
