@@ -18,9 +18,12 @@ const apiKeyHeader = "X-API-Key"
 // minute (GCRA), before anything else is looked at, so every answer to a
 // keyed request (a 400 for a bad header, 404, 405 and 401 included) carries
 // X-RateLimit-Limit, -Remaining and -Reset; past the limit, 429 with
-// Retry-After. Buckets are keyed by the SHA-256 of the key as presented:
-// unknown keys fill their own bucket, never an account's, and the key itself
-// is neither kept nor logged. The OpenAPI document is not counted.
+// Retry-After. A key that is, or was, an account's counts against that
+// account's bucket, found through d.APIKeys (hash → account: a key seen
+// before costs no query), so rotating the key does not start a new bucket
+// (issue 31); an unknown key fills a bucket of its own, keyed by its
+// SHA-256, never an account's, and the key itself is neither kept nor
+// logged. The OpenAPI document is not counted.
 //
 // The counts are shared by every API process when REDIS_URL is set; if
 // Redis cannot answer, the request goes through (fail open, see limits).
@@ -34,12 +37,27 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			if !d.Limits.allow(w, r, d, apikeys.Hash(key), limit, true, true, tooMany, "") {
+			if !d.Limits.allow(w, r, d, desktopBucket(r.Context(), d, key), limit, true, true, tooMany, "") {
 				return
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// desktopBucket is the rate-limit bucket of a request with key: its
+// account's ("account:<id>") when the key is, or was, an account's, else
+// the key's hash. Should the lookup fail (the database away), the key's
+// hash: the request goes on to be answered by admitAPIKey.
+func desktopBucket(ctx context.Context, d Deps, key string) string {
+	hash := apikeys.Hash(key)
+	if !apikeys.LooksValid(key) {
+		return hash
+	}
+	if id, _, err := d.APIKeys.Account(ctx, hash); err == nil {
+		return "account:" + id
+	}
+	return hash
 }
 
 // withAPIKey admits the desktop client's free reads (withDesktopLimit has
