@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/go-chi/httprate"
+
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 )
@@ -87,7 +90,7 @@ func withRememberedAPIKey(d Deps) func(http.Handler) http.Handler {
 // admitAPIKey is withAPIKey with lookup finding the key's account.
 func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (string, error)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		return clientIP(d)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			noStore(w)
 			key := r.Header.Get(apiKeyHeader)
 			if key == "" {
@@ -95,13 +98,13 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 				return
 			}
 			if !apikeys.LooksValid(key) {
-				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
+				refuseAPIKey(w, r, d)
 				return
 			}
 			hash := apikeys.Hash(key)
 			id, err := lookup(r.Context(), hash)
 			if errors.Is(err, auth.ErrUnknownAPIKey) {
-				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
+				refuseAPIKey(w, r, d)
 				return
 			}
 			if err != nil {
@@ -109,8 +112,22 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiCallerKey{}, apiCaller{accountID: id, keyHash: hash})))
-		})
+		}))
 	}
+}
+
+// refuseAPIKey answers a key that is no account's current one: 401
+// api_key_invalid, counted against the client's IP (TRUSTED_PROXIES'
+// X-Forwarded-For or the peer); past limitAPIKeyFailures, 429 rate_limited
+// with Retry-After instead, so made-up keys from one address are stopped
+// (issue 31). Shared through Redis with REDIS_URL; fails open like the
+// rest of the desktop API's limits.
+func refuseAPIKey(w http.ResponseWriter, r *http.Request, d Deps) {
+	ip := httprate.CanonicalizeIP(middleware.GetClientIP(r.Context()))
+	if !d.Limits.allow(w, r, d, ip, limitAPIKeyFailures, true, false, msgTooManyKeyFailures, "") {
+		return
+	}
+	writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
 }
 
 // apiCallerKey holds the apiCaller admitAPIKey found.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"testing"
 )
@@ -52,4 +54,48 @@ func TestAPIKeyRotationIsLimited(t *testing.T) {
 	// Another account rotates as it likes.
 	other := e.seedAccount("other@example.com")
 	expect(t, "another account's rotation", e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: other.Cookie}), 200, "")
+}
+
+// Refused API keys are limited per client IP (issue 31, item 9): made-up
+// keys from one address get 429 with Retry-After past 20, malformed ones
+// included, while another address and a valid key go on.
+func TestDesktopAPIKeyFailuresLimitedPerIP(t *testing.T) {
+	e := newDesktopEnv(t, 100)
+	try := func(remote, key string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/v1/account", nil)
+		req.RemoteAddr = remote
+		req.Header.Set("X-API-Key", key)
+		w := httptest.NewRecorder()
+		e.handler.ServeHTTP(w, req)
+		return w
+	}
+	for i := range 20 {
+		key := "a2e_wrong"
+		if i%2 == 0 {
+			k, _, err := e.deps.Keys.Generate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			key = k
+		}
+		if w := try("203.0.113.7:5555", key); w.Code != http.StatusUnauthorized {
+			t.Fatalf("made-up key %d = %d %s, want 401", i+1, w.Code, w.Body)
+		}
+	}
+	made, _, err := e.deps.Keys.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := try("203.0.113.7:5555", made)
+	var b struct{ Code, Message string }
+	if err := json.Unmarshal(w.Body.Bytes(), &b); err != nil || w.Code != http.StatusTooManyRequests || b.Code != CodeRateLimited ||
+		b.Message != msgTooManyKeyFailures || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("the 21st made-up key = %d %s (Retry-After %q)", w.Code, w.Body, w.Header().Get("Retry-After"))
+	}
+	if w := try("203.0.113.7:5555", e.seller.APIKey); w.Code != http.StatusOK {
+		t.Fatalf("a valid key from the same address = %d %s", w.Code, w.Body)
+	}
+	if w := try("198.51.100.9:5555", made); w.Code != http.StatusUnauthorized {
+		t.Fatalf("a made-up key from another address = %d, want 401", w.Code)
+	}
 }
