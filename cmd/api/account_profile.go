@@ -103,6 +103,11 @@ type regenerateResponse struct {
 func handleRegenerateAPIKey(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
+		// Limited per account, failing open (a seller whose key leaked
+		// must be able to rotate it while our Redis is away).
+		if !d.Limits.allow(w, r, d, id, limitKeyRotation, true, false, msgTooManyRotations, "") {
+			return
+		}
 		rotated, err := d.Commands.RotateAPIKey.Handle(r.Context(), command.RotateAPIKey{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, err)

@@ -44,12 +44,24 @@ func (t throttles) byIP(down string) func(http.Handler) http.Handler {
 
 // clientIP finds the client's address: the TCP peer, or, behind the
 // proxies TRUSTED_PROXIES names, the first address in X-Forwarded-For that
-// is not one of them.
+// is not one of them. No other header is read. A trusted proxy's request
+// without X-Forwarded-For is the proxy's own (chi leaves it without an
+// address, which would put every such request in one bucket).
 func clientIP(d Deps) func(http.Handler) http.Handler {
-	if len(d.Config.TrustedProxies) > 0 {
-		return middleware.ClientIPFromXFF(d.Config.TrustedProxies...)
+	if len(d.Config.TrustedProxies) == 0 {
+		return middleware.ClientIPFromRemoteAddr
 	}
-	return middleware.ClientIPFromRemoteAddr
+	fromXFF := middleware.ClientIPFromXFF(d.Config.TrustedProxies...)
+	return func(next http.Handler) http.Handler {
+		orPeer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if middleware.GetClientIP(r.Context()) == "" {
+				middleware.ClientIPFromRemoteAddr(next).ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+		return fromXFF(orPeer)
+	}
 }
 
 // limitAccount counts a sign-in to email (already normalised) and answers

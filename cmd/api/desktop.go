@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -57,12 +59,19 @@ type listingRequest struct {
 	product   amazonurl.Product // set by Valid
 }
 
-// badAmazonURL is the answer to an amazonUrl that is not a product address.
-const badAmazonURL = "amazonUrl must be an Amazon product URL (for example https://www.amazon.com/dp/B08N5WRWNW)"
+// badAmazonURL is the answer to an amazonUrl that is not a product address;
+// shortAmazonURL to a short link, saying what to send instead.
+const (
+	badAmazonURL   = "amazonUrl must be an Amazon product URL (for example https://www.amazon.com/dp/B08N5WRWNW)"
+	shortAmazonURL = "amazonUrl is a short link (a.co, amzn.to): open it and send the full product URL with /dp/ASIN (for example https://www.amazon.com/dp/B08N5WRWNW)"
+)
 
 // Valid parses the Amazon URL and keeps the product it names.
 func (q *listingRequest) Valid(context.Context) map[string]string {
 	p, err := amazonurl.Parse(q.AmazonURL)
+	if errors.Is(err, amazonurl.ErrShortLink) {
+		return map[string]string{"amazonUrl": shortAmazonURL}
+	}
 	if err != nil {
 		return map[string]string{"amazonUrl": badAmazonURL}
 	}
@@ -188,8 +197,17 @@ func decodeMetered[T any](r *http.Request, prefix string) (T, idempotency, error
 }
 
 // idempotencyKeyOf is the request's Idempotency-Key header, "" for none.
+// A header sent empty is refused, not taken for none: the client meant a
+// key, and without one its retry would be charged again.
 func idempotencyKeyOf(r *http.Request) (string, error) {
-	key := r.Header.Get("Idempotency-Key")
+	values := r.Header.Values("Idempotency-Key")
+	if len(values) == 0 {
+		return "", nil
+	}
+	key := values[0]
+	if strings.TrimSpace(key) == "" {
+		return "", invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be 1 to %d characters", maxIdempotencyKey)})
+	}
 	if len(key) > maxIdempotencyKey {
 		return "", invalid(map[string]string{"Idempotency-Key": fmt.Sprintf("Idempotency-Key must be at most %d characters", maxIdempotencyKey)})
 	}

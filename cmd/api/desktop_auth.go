@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/go-chi/httprate"
+
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 )
@@ -18,9 +21,12 @@ const apiKeyHeader = "X-API-Key"
 // minute (GCRA), before anything else is looked at, so every answer to a
 // keyed request (a 400 for a bad header, 404, 405 and 401 included) carries
 // X-RateLimit-Limit, -Remaining and -Reset; past the limit, 429 with
-// Retry-After. Buckets are keyed by the SHA-256 of the key as presented:
-// unknown keys fill their own bucket, never an account's, and the key itself
-// is neither kept nor logged. The OpenAPI document is not counted.
+// Retry-After. A key that is, or was, an account's counts against that
+// account's bucket, found through d.APIKeys (hash → account: a key seen
+// before costs no query), so rotating the key does not start a new bucket
+// (issue 31); an unknown key fills a bucket of its own, keyed by its
+// SHA-256, never an account's, and the key itself is neither kept nor
+// logged. The OpenAPI document is not counted.
 //
 // The counts are shared by every API process when REDIS_URL is set; if
 // Redis cannot answer, the request goes through (fail open, see limits).
@@ -34,12 +40,27 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			if !d.Limits.allow(w, r, d, apikeys.Hash(key), limit, true, true, tooMany, "") {
+			if !d.Limits.allow(w, r, d, desktopBucket(r.Context(), d, key), limit, true, true, tooMany, "") {
 				return
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// desktopBucket is the rate-limit bucket of a request with key: its
+// account's ("account:<id>") when the key is, or was, an account's, else
+// the key's hash. Should the lookup fail (the database away), the key's
+// hash: the request goes on to be answered by admitAPIKey.
+func desktopBucket(ctx context.Context, d Deps, key string) string {
+	hash := apikeys.Hash(key)
+	if !apikeys.LooksValid(key) {
+		return hash
+	}
+	if id, _, err := d.APIKeys.Account(ctx, hash); err == nil {
+		return "account:" + id
+	}
+	return hash
 }
 
 // withAPIKey admits the desktop client's free reads (withDesktopLimit has
@@ -69,7 +90,7 @@ func withRememberedAPIKey(d Deps) func(http.Handler) http.Handler {
 // admitAPIKey is withAPIKey with lookup finding the key's account.
 func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (string, error)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		return clientIP(d)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			noStore(w)
 			key := r.Header.Get(apiKeyHeader)
 			if key == "" {
@@ -77,13 +98,13 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 				return
 			}
 			if !apikeys.LooksValid(key) {
-				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
+				refuseAPIKey(w, r, d)
 				return
 			}
 			hash := apikeys.Hash(key)
 			id, err := lookup(r.Context(), hash)
 			if errors.Is(err, auth.ErrUnknownAPIKey) {
-				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
+				refuseAPIKey(w, r, d)
 				return
 			}
 			if err != nil {
@@ -91,8 +112,22 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiCallerKey{}, apiCaller{accountID: id, keyHash: hash})))
-		})
+		}))
 	}
+}
+
+// refuseAPIKey answers a key that is no account's current one: 401
+// api_key_invalid, counted against the client's IP (TRUSTED_PROXIES'
+// X-Forwarded-For or the peer); past limitAPIKeyFailures, 429 rate_limited
+// with Retry-After instead, so made-up keys from one address are stopped
+// (issue 31). Shared through Redis with REDIS_URL; fails open like the
+// rest of the desktop API's limits.
+func refuseAPIKey(w http.ResponseWriter, r *http.Request, d Deps) {
+	ip := httprate.CanonicalizeIP(middleware.GetClientIP(r.Context()))
+	if !d.Limits.allow(w, r, d, ip, limitAPIKeyFailures, true, false, msgTooManyKeyFailures, "") {
+		return
+	}
+	writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
 }
 
 // apiCallerKey holds the apiCaller admitAPIKey found.

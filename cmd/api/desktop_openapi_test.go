@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -123,4 +124,30 @@ func resolves(doc any, ref string) bool {
 		}
 	}
 	return true
+}
+
+// The document claims no format for a listing request's amazonUrl that the
+// server's accepted addresses break (issue 31, item 18): a product URL
+// whose name segment is not ASCII is answered 201, so `format: uri`
+// (ASCII only) would make a validating client refuse it.
+func TestOpenAPIAmazonURLAcceptsWhatTheServerDoes(t *testing.T) {
+	e := newDesktopEnv(t, 100)
+	e.grant(1)
+	const iri = "https://www.amazon.co.jp/アップル-MacBook-Air/dp/B08N5WRWNW"
+	expect(t, "a non-ASCII product URL", e.call("POST", "/v1/listings", map[string]string{"amazonUrl": iri}), 201, "")
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]map[string]any `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPIDocument, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range doc.Components.Schemas {
+		if f, ok := s.Properties["amazonUrl"]["format"]; ok && f == "uri" && strings.Contains(name, "Request") {
+			t.Errorf("%s.amazonUrl is format %v, but the server accepts %s", name, f, iri)
+		}
+	}
 }

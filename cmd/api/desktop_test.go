@@ -216,6 +216,8 @@ func TestCreateListingRefusals(t *testing.T) {
 	}{
 		{"a search URL", map[string]string{"amazonUrl": "https://www.amazon.com/s?k=macbook"}, nil, 400, badURL},
 		{"an eBay URL", map[string]string{"amazonUrl": "https://www.ebay.com/itm/B08N5WRWNW"}, nil, 400, badURL},
+		{"a short link", map[string]string{"amazonUrl": "https://a.co/d/5FxY3Kz"}, nil, 400,
+			"amazonUrl is a short link (a.co, amzn.to): open it and send the full product URL with /dp/ASIN (for example https://www.amazon.com/dp/B08N5WRWNW)"},
 		{"no URL", map[string]string{}, nil, 400, badURL},
 		{"an empty body", "", nil, 400, "Request body is empty"},
 		{"an unknown field", map[string]string{"amazonUrl": productURL, "price": "9"}, nil, 400, ""},
@@ -223,6 +225,8 @@ func TestCreateListingRefusals(t *testing.T) {
 		{"a form", "amazonUrl=x", []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "Content-Type must be application/json"},
 		{"a long Idempotency-Key", map[string]string{"amazonUrl": productURL}, []string{"Idempotency-Key", strings.Repeat("k", 256)}, 400,
 			"Idempotency-Key must be at most 255 characters"},
+		{"an empty Idempotency-Key", map[string]string{"amazonUrl": productURL}, []string{"Idempotency-Key", ""}, 400,
+			"Idempotency-Key must be 1 to 255 characters"},
 		{"a huge body", `{"amazonUrl":"` + strings.Repeat("x", maxBody) + `"}`, []string{"Idempotency-Key", "big"}, 413, "Request body is too large"},
 	} {
 		r := e.call("POST", "/v1/listings", c.body, c.header...)

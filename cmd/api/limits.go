@@ -56,6 +56,12 @@ var (
 	limitAuthIP = ratelimit.Limit{Name: "ip", Rate: ipAttempts, Period: time.Minute}
 	limitSignIn = ratelimit.Limit{Name: "signin", Rate: accountAttempts, Period: accountWindow}
 	msgTooMany  = "Too many attempts. Please try again later."
+	// An account's API key rotations: 10 at once, then one every 6 minutes.
+	limitKeyRotation    = ratelimit.Limit{Name: "keyrotation", Rate: 10, Period: time.Hour}
+	msgTooManyRotations = "Too many API key changes. Please try again later."
+	// Refused /v1 API keys per client IP: 20 at once, then one every 3 s.
+	limitAPIKeyFailures   = ratelimit.Limit{Name: "apikeyfail", Rate: 20, Period: time.Minute}
+	msgTooManyKeyFailures = "Too many invalid API keys from this address. Please try again later."
 	// What is unavailable while the limits store is away, by route: the
 	// throttles fail closed, and the answer names what the caller tried.
 	msgSignInDown  = "Sign-in is briefly unavailable. Please try again in a few seconds."

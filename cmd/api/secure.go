@@ -93,29 +93,54 @@ func loopbackOnly(d Deps) func(http.Handler) http.Handler {
 	}
 }
 
-// forwardingHeaders are the headers proxies and CDNs name the client in,
-// one address or a comma-separated chain each. A same-host proxy sets one
-// of them instead of X-Forwarded-For (nginx's X-Real-IP, Cloudflare's
-// CF-Connecting-IP, Akamai's True-Client-IP), so all of them count.
-var forwardingHeaders = []string{"X-Forwarded-For", "X-Real-IP", "CF-Connecting-IP", "True-Client-IP",
-	"X-Client-IP", "X-Cluster-Client-IP", "Fastly-Client-IP", "X-Original-Forwarded-For"}
+// clientAddressHeader reports whether a header's name says it names the
+// client, as proxies and CDNs spell it: X-Forwarded-For and other …-For
+// chains, X-Real-IP, CF-Connecting-IP, True-Client-IP, X-Client-IP,
+// Fastly-Client-IP, Fly-Client-IP, X-Envoy-External-Address,
+// X-Originating-IP. Every address such a header holds must be loopback
+// (a value that is no address at all fails too).
+func clientAddressHeader(name string) bool {
+	n := strings.ToLower(name)
+	if strings.HasSuffix(n, "-for") {
+		return true
+	}
+	for _, part := range []string{"client-ip", "real-ip", "connecting-ip", "client-addr", "external-addr", "originating-ip", "remote-addr"} {
+		if strings.Contains(n, part) {
+			return true
+		}
+	}
+	return false
+}
 
+// fromLoopback reports whether r comes from this machine: its TCP peer is
+// loopback and no header names another address. Which header a same-host
+// proxy names the client in is not ours to know (issue 31: Fly-Client-IP,
+// X-Envoy-External-Address), so the check is not a list of names: the
+// headers whose names say they carry the client (clientAddressHeader) must
+// hold loopback addresses only, Forwarded's for= nodes too, and any other
+// header holding an IP address that is not loopback refuses the request.
+// TRUSTED_PROXIES plays no part here: a development route has no proxy to
+// trust.
 func fromLoopback(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil || !isLoopback(host) {
 		return false
 	}
-	for _, name := range forwardingHeaders {
-		for _, v := range r.Header.Values(name) {
-			for _, a := range strings.Split(v, ",") {
-				if !isLoopbackNode(a) {
-					return false
-				}
+	for name, values := range r.Header {
+		for _, v := range values {
+			if !loopbackHeader(name, v) {
+				return false
 			}
 		}
 	}
-	// Forwarded (RFC 7239): for=node in each element, by= and the rest ignored.
-	for _, v := range r.Header.Values("Forwarded") {
+	return true
+}
+
+// loopbackHeader reports whether one header line names no address but
+// loopback ones.
+func loopbackHeader(name, v string) bool {
+	if strings.EqualFold(name, "Forwarded") {
+		// RFC 7239: for=node in each element, by= and the rest ignored.
 		for _, elem := range strings.Split(v, ",") {
 			for _, pair := range strings.Split(elem, ";") {
 				k, val, ok := strings.Cut(strings.TrimSpace(pair), "=")
@@ -124,8 +149,29 @@ func fromLoopback(r *http.Request) bool {
 				}
 			}
 		}
+		return true
+	}
+	strict := clientAddressHeader(name)
+	for _, a := range strings.Split(v, ",") {
+		if strict && !isLoopbackNode(a) {
+			return false
+		}
+		if !strict && isAddressNode(a) && !isLoopbackNode(a) {
+			return false
+		}
 	}
 	return true
+}
+
+// isAddressNode reports whether node is an IP address, with or without a
+// port or brackets.
+func isAddressNode(node string) bool {
+	node = strings.Trim(strings.TrimSpace(node), `"`)
+	if _, err := netip.ParseAddrPort(node); err == nil {
+		return true
+	}
+	_, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(node, "["), "]"))
+	return err == nil
 }
 
 // isLoopbackNode reports whether one forwarded node ("127.0.0.1",

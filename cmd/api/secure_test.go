@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-chi/chi/v5/middleware"
+
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/metrics"
 )
@@ -105,6 +107,19 @@ func TestDevelopmentRoutesAnswerOnlyLoopback(t *testing.T) {
 		{"127.0.0.1:5555", "Forwarded", "for=unknown", http.StatusNotFound},
 		{"127.0.0.1:5555", "X-Real-IP", "127.0.0.1", http.StatusOK},
 		{"127.0.0.1:5555", "Forwarded", `for="[::1]:4711";by=203.0.113.9`, http.StatusOK},
+		// Issue 31, item 13: headers of other proxies, and one nobody
+		// listed, holding an address.
+		{"127.0.0.1:5555", "Fly-Client-IP", "203.0.113.7", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Envoy-External-Address", "203.0.113.7", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Envoy-External-Address", "not an address", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Cluster-Client-IP", "10.0.0.3", http.StatusNotFound},
+		{"127.0.0.1:5555", "Fastly-Client-IP", "203.0.113.7", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Original-Forwarded-For", "203.0.113.7", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Originating-IP", "[2001:db8::7]", http.StatusNotFound},
+		{"127.0.0.1:5555", "X-Some-Edge-Peer", "203.0.113.7:4711", http.StatusNotFound},
+		{"127.0.0.1:5555", "Fly-Client-IP", "::1", http.StatusOK},
+		{"127.0.0.1:5555", "X-Envoy-External-Address", "127.0.0.1", http.StatusOK},
+		{"127.0.0.1:5555", "X-Forwarded-Proto", "https", http.StatusOK},
 	} {
 		for _, path := range []string{"/api/dev/mail?to=dev@example.com", "/api/dev/subscription/advance-cycle"} {
 			method := "GET"
@@ -358,6 +373,33 @@ func TestAuthenticatedAnswersAreNotStored(t *testing.T) {
 	} {
 		if got := r.header.Get("Cache-Control"); got != "no-store" {
 			t.Errorf("%s (%d): Cache-Control %q", name, r.status, got)
+		}
+	}
+}
+
+// The throttles' client address comes from one header, X-Forwarded-For,
+// and only when the TCP peer is a proxy TRUSTED_PROXIES names (issue 31,
+// item 13): other proxies' headers never choose the bucket.
+func TestClientIPTrustsOnlyXForwardedForFromTrustedProxies(t *testing.T) {
+	d := Deps{Config: testConfig(t, func(c *config.Config) { c.TrustedProxies = []string{"10.0.0.0/24"} })}
+	for _, c := range []struct{ remote, header, value, want string }{
+		{"10.0.0.5:4000", "X-Forwarded-For", "203.0.113.7", "203.0.113.7"},
+		{"10.0.0.5:4000", "Fly-Client-IP", "203.0.113.7", "10.0.0.5"},
+		{"10.0.0.5:4000", "X-Envoy-External-Address", "203.0.113.7", "10.0.0.5"},
+		{"10.0.0.5:4000", "X-Real-IP", "203.0.113.7", "10.0.0.5"},
+		{"10.0.0.5:4000", "CF-Connecting-IP", "203.0.113.7", "10.0.0.5"},
+		{"198.51.100.9:4000", "X-Forwarded-For", "203.0.113.7", "198.51.100.9"}, // not a trusted proxy
+	} {
+		var got string
+		h := clientIP(d)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+			got = middleware.GetClientIP(r.Context())
+		}))
+		req := httptest.NewRequest("GET", "/api/auth/login", nil)
+		req.RemoteAddr = c.remote
+		req.Header.Set(c.header, c.value)
+		h.ServeHTTP(httptest.NewRecorder(), req)
+		if got != c.want {
+			t.Errorf("from %s with %s: %s, client %q, want %q", c.remote, c.header, c.value, got, c.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ package amazonurl
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 )
@@ -22,6 +23,18 @@ func (p Product) URL() string { return "https://" + p.Host + "/dp/" + p.ASIN }
 // ErrNotProductURL is returned for anything Parse does not accept.
 var ErrNotProductURL = errors.New("not an Amazon product URL")
 
+// ErrShortLink is returned for Amazon's short links (a.co, amzn.to …),
+// which name the product only through a redirect this package does not
+// follow: the sender should open the link and send the product address it
+// leads to. It is also an ErrNotProductURL.
+var ErrShortLink = fmt.Errorf("%w: an Amazon short link", ErrNotProductURL)
+
+// shortLinkHosts are Amazon's link shorteners.
+var shortLinkHosts = map[string]bool{"a.co": true, "amzn.to": true, "amzn.eu": true, "amzn.asia": true, "amzn.com": true}
+
+// defaultPorts are the ports an address may name explicitly: its scheme's own.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
+
 // maxURLLength bounds the input; product links are far shorter.
 const maxURLLength = 2048
 
@@ -35,10 +48,12 @@ var marketplaces = map[string]bool{
 }
 
 // Parse returns the product that raw, an http or https address on
-// an Amazon marketplace host, points at. The ASIN is read from the path forms
+// an Amazon marketplace host (with or without www., smile. or m.; a port
+// only if it is the scheme's own), points at. The ASIN is read from the path forms
 // /dp/ASIN (also after a product-name slug, /Name/dp/ASIN), /gp/product/ASIN,
 // /gp/aw/d/ASIN (mobile share links), /exec/obidos/ASIN/ASIN and /o/ASIN/ASIN
-// (the literal ASIN segment is optional in those two). Whatever follows the
+// (the literal ASIN segment is optional in those two), each also behind a
+// language segment /-/<lang> (/-/en/dp/ASIN). Whatever follows the
 // ASIN (ref=… segments, query, fragment) is ignored. ASINs are uppercased.
 // Anything else is ErrNotProductURL.
 func Parse(raw string) (Product, error) {
@@ -47,8 +62,15 @@ func Parse(raw string) (Product, error) {
 		return Product{}, ErrNotProductURL
 	}
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Opaque != "" || u.Port() != "" {
+	if err != nil {
 		return Product{}, ErrNotProductURL
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if (scheme != "http" && scheme != "https") || u.User != nil || u.Opaque != "" || (u.Port() != "" && u.Port() != defaultPorts[scheme]) {
+		return Product{}, ErrNotProductURL
+	}
+	if shortLinkHosts[strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")] {
+		return Product{}, ErrShortLink
 	}
 	host, ok := marketplaceHost(u.Hostname())
 	if !ok {
@@ -65,7 +87,7 @@ func Parse(raw string) (Product, error) {
 // host, or false.
 func marketplaceHost(h string) (string, bool) {
 	h = strings.TrimSuffix(strings.ToLower(h), ".")
-	for _, prefix := range []string{"www.", "smile."} {
+	for _, prefix := range []string{"www.", "smile.", "m."} {
 		if rest, ok := strings.CutPrefix(h, prefix); ok {
 			h = rest
 			break
@@ -85,6 +107,9 @@ func asinFromPath(p string) (string, bool) {
 		if s != "" {
 			segs = append(segs, s)
 		}
+	}
+	if len(segs) >= 2 && segs[0] == "-" {
+		segs = segs[2:] // a language: /-/en/dp/ASIN, /-/es/Name/dp/ASIN
 	}
 	at := func(i int) string {
 		if i < len(segs) {

@@ -30,6 +30,13 @@ func TestParse(t *testing.T) {
 		{"HTTPS://WWW.AMAZON.COM/DP/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
 		{"https://www.amazon.com/dp/b08n5wrwnw", "B08N5WRWNW", "www.amazon.com"},
 		{"https://www.amazon.com./dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/-/en/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/-/es/Apple-MacBook-Air/dp/B08N5WRWNW/ref=sr_1_1", "B08N5WRWNW", "www.amazon.com"},
+		{"https://m.amazon.com/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"https://m.amazon.co.uk/gp/aw/d/B08N5WRWNW/ref=ox_sc_act_image_1?smid=x", "B08N5WRWNW", "www.amazon.co.uk"},
+		{"https://www.amazon.com:443/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"http://www.amazon.com:80/dp/B08N5WRWNW", "B08N5WRWNW", "www.amazon.com"},
+		{"https://www.amazon.com/gp/aw/d/B08N5WRWNW/", "B08N5WRWNW", "www.amazon.com"},
 	}
 	for _, c := range accepted {
 		p, err := Parse(c.raw)
@@ -59,6 +66,9 @@ func TestParse(t *testing.T) {
 		"https://www.amazon.com/exec/obidos/ASIN/",  // no ASIN
 		"https://www.amazon.com/o/ASIN",             // no ASIN
 		"https://www.amazon.com:8443/dp/B08N5WRWNW", // a port
+		"http://www.amazon.com:443/dp/B08N5WRWNW",   // another scheme's port
+		"https://www.amazon.com/-/dp/B08N5WRWNW",    // a language marker without a language
+		"https://mm.amazon.com/dp/B08N5WRWNW",
 		"https://user@www.amazon.com/dp/B08N5WRWNW", // credentials
 		"https://amazon.com@evil.example/dp/B08N5WRWNW",
 		"https://www.amazon.evil.example/dp/B08N5WRWNW",
@@ -75,6 +85,17 @@ func TestParse(t *testing.T) {
 		if p, err := Parse(raw); !errors.Is(err, ErrNotProductURL) {
 			t.Errorf("Parse(%q) = %+v, %v; want ErrNotProductURL", raw, p, err)
 		}
+	}
+}
+
+func TestParseShortLinks(t *testing.T) {
+	for _, raw := range []string{"https://a.co/d/5FxY3Kz", "https://amzn.to/3xYzAbC", "http://amzn.eu/d/abc", "https://A.CO./d/x"} {
+		if _, err := Parse(raw); !errors.Is(err, ErrShortLink) || !errors.Is(err, ErrNotProductURL) {
+			t.Errorf("Parse(%q) = %v, want ErrShortLink", raw, err)
+		}
+	}
+	if _, err := Parse("https://www.ebay.com/itm/B08N5WRWNW"); errors.Is(err, ErrShortLink) {
+		t.Error("an eBay URL is called a short link")
 	}
 }
 

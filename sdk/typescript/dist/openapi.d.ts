@@ -146,10 +146,7 @@ export interface components {
             otherCredits: number;
         };
         ListingRequest: {
-            /**
-             * Format: uri
-             * @description An Amazon product page's address.
-             */
+            /** @description An Amazon product page's address, as the browser shows it: product-name segments may hold non-ASCII characters (an IRI, RFC 3987), so no `format: uri` is claimed. The listing answers the canonical ASCII address. */
             amazonUrl: string;
         };
         /** @description The answer to POST /listings: the listing request and the balance after its charge. */
