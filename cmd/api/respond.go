@@ -94,6 +94,13 @@ func readJSONBody(r *http.Request) ([]byte, error) {
 	} else if r.ContentLength != 0 {
 		return nil, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 	}
+	// A compressed body is refused, not read as malformed JSON: bodies are
+	// small (maxBody), so compression would save little and cost a
+	// decompression-bomb guard.
+	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		return nil, &httpError{Status: http.StatusUnsupportedMediaType, Message: "Content-Encoding is not supported: send the body uncompressed",
+			Fields: map[string]string{"Content-Encoding": "Content-Encoding must be absent (or identity)"}}
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -119,7 +126,11 @@ func decodeJSON[T any](r *http.Request, body []byte) (T, error) {
 		if errors.Is(err, io.EOF) {
 			return v, errStatus(http.StatusBadRequest, "Request body is empty")
 		}
-		return v, errStatus(http.StatusBadRequest, "Malformed JSON: %s", jsonProblem(err))
+		he := errStatus(http.StatusBadRequest, "Malformed JSON: %s", jsonProblem(err))
+		if field, problem := jsonFieldProblem(err); field != "" {
+			he.Fields = map[string]string{field: problem}
+		}
+		return v, he
 	}
 	if dec.More() {
 		return v, errStatus(http.StatusBadRequest, "Malformed JSON: more than one value")
@@ -166,6 +177,21 @@ func jsonProblem(err error) string {
 		}
 		return "the body is not valid JSON"
 	}
+}
+
+// jsonFieldProblem is the field an unknown or wrongly typed field error is
+// about, and its problem, for the answer's errors (field → problem), as the
+// SDKs surface them; "" for an error about the body as a whole.
+func jsonFieldProblem(err error) (field, problem string) {
+	if typ, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && typ.Field != "" {
+		return typ.Field, fmt.Sprintf("%s must be %s", typ.Field, jsonKind(typ.Type))
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if name, uerr := strconv.Unquote(f); uerr == nil && name != "" {
+			return name, fmt.Sprintf("%s is not a field of this request", name)
+		}
+	}
+	return "", ""
 }
 
 // jsonKind names the JSON value that a Go type decodes from.
