@@ -373,7 +373,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `unsupported_media_type`: the body is not sent as application/json; nothing is charged. */
+        /** @description `unsupported_media_type`: the body is not sent as application/json, or is compressed (a `Content-Encoding` other than identity: send bodies uncompressed); nothing is charged. */
         UnsupportedMediaType: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -478,7 +478,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description A unique value per operation (a UUID v4 is a good choice), 1 to 255 characters, scoped to the account. A retry with the same key and the same body bytes returns the first successful answer (`Idempotent-Replayed: true`, `Original-Request-Id`) and is not charged again; the same key with another body or path is refused with 422 `idempotency_key_reused`. A request that failed (400, 402, 403, 429, 503 `service_unavailable` …) is not remembered, so it may be retried with the same key. Keys are kept for replay 24 hours (the operator's `IDEMPOTENCY_KEY_TTL`); after that a reuse is a new request, so resolve an old pending operation with `GET /listings?idempotencyKey=` first.
+         * @description A unique value per operation (a UUID v4 is a good choice), 1 to 255 characters, scoped to the account; the header sent empty is a 400 (`errors` names `Idempotency-Key`), not "no key". A retry with the same key and the same body bytes returns the first successful answer (`Idempotent-Replayed: true`, `Original-Request-Id`) and is not charged again; the same key with another body or path is refused with 422 `idempotency_key_reused`. A request that failed (400, 402, 403, 429, 503 `service_unavailable` …) is not remembered, so it may be retried with the same key. Keys are kept for replay 24 hours (the operator's `IDEMPOTENCY_KEY_TTL`); after that a reuse is a new request, so resolve an old pending operation with `GET /listings?idempotencyKey=` first.
          * @example 3f0c9a52-8d1e-4b7a-9c6f-2e1d0b4a5c7e
          */
         IdempotencyKey: string;
@@ -625,7 +625,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A unique value per operation (a UUID v4 is a good choice), 1 to 255 characters, scoped to the account. A retry with the same key and the same body bytes returns the first successful answer (`Idempotent-Replayed: true`, `Original-Request-Id`) and is not charged again; the same key with another body or path is refused with 422 `idempotency_key_reused`. A request that failed (400, 402, 403, 429, 503 `service_unavailable` …) is not remembered, so it may be retried with the same key. Keys are kept for replay 24 hours (the operator's `IDEMPOTENCY_KEY_TTL`); after that a reuse is a new request, so resolve an old pending operation with `GET /listings?idempotencyKey=` first.
+                 * @description A unique value per operation (a UUID v4 is a good choice), 1 to 255 characters, scoped to the account; the header sent empty is a 400 (`errors` names `Idempotency-Key`), not "no key". A retry with the same key and the same body bytes returns the first successful answer (`Idempotent-Replayed: true`, `Original-Request-Id`) and is not charged again; the same key with another body or path is refused with 422 `idempotency_key_reused`. A request that failed (400, 402, 403, 429, 503 `service_unavailable` …) is not remembered, so it may be retried with the same key. Keys are kept for replay 24 hours (the operator's `IDEMPOTENCY_KEY_TTL`); after that a reuse is a new request, so resolve an old pending operation with `GET /listings?idempotencyKey=` first.
                  * @example 3f0c9a52-8d1e-4b7a-9c6f-2e1d0b4a5c7e
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -732,7 +732,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A unique value per operation (a UUID v4 is a good choice), 1 to 255 characters, scoped to the account. A retry with the same key and the same body bytes returns the first successful answer (`Idempotent-Replayed: true`, `Original-Request-Id`) and is not charged again; the same key with another body or path is refused with 422 `idempotency_key_reused`. A request that failed (400, 402, 403, 429, 503 `service_unavailable` …) is not remembered, so it may be retried with the same key. Keys are kept for replay 24 hours (the operator's `IDEMPOTENCY_KEY_TTL`); after that a reuse is a new request, so resolve an old pending operation with `GET /listings?idempotencyKey=` first.
+                 * @description A unique value per operation (a UUID v4 is a good choice), 1 to 255 characters, scoped to the account; the header sent empty is a 400 (`errors` names `Idempotency-Key`), not "no key". A retry with the same key and the same body bytes returns the first successful answer (`Idempotent-Replayed: true`, `Original-Request-Id`) and is not charged again; the same key with another body or path is refused with 422 `idempotency_key_reused`. A request that failed (400, 402, 403, 429, 503 `service_unavailable` …) is not remembered, so it may be retried with the same key. Keys are kept for replay 24 hours (the operator's `IDEMPOTENCY_KEY_TTL`); after that a reuse is a new request, so resolve an old pending operation with `GET /listings?idempotencyKey=` first.
                  * @example 3f0c9a52-8d1e-4b7a-9c6f-2e1d0b4a5c7e
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
