@@ -7,8 +7,8 @@ import { parseCredits } from '@/features/credits/api/parse-credits';
 import { usePurchaseCredits } from '@/features/credits/api/purchase-credits';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { PaymentGate } from '@/features/payments/components/payment-gate';
-import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
-import { usePaymentSession } from '@/features/payments/components/use-payment-session';
+import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
+import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
 import { serverMessage } from '@/lib/api-client';
 import { centsToDollars, formatCents } from '@/lib/format';
 import { paths } from '@/config/paths';
@@ -32,7 +32,7 @@ function Checkout({ credits }: { credits: number }) {
   const { purchase, onPaid } = usePurchaseCredits();
   // Stripe.js first: no PaymentIntent is created for a form that cannot show.
   const provider = usePaymentProvider();
-  const session = usePaymentSession(
+  const session = useCreatePaymentSession(
     provider.ready ? String(credits) : null,
     () => purchase(credits),
     (error) => {

@@ -37,7 +37,7 @@ export function usePaymentProvider(): PaymentProviderState {
     const done = (ok: boolean) => {
       if (current) setLoad({ key: stripeKey, attempt, ok });
     };
-    Promise.all([getStripe(stripeKey), import('./stripe-payment-form')]).then(
+    Promise.all([getStripe(stripeKey), import('../components/stripe-payment-form')]).then(
       ([stripe]) => done(stripe !== null),
       () => done(false),
     );
