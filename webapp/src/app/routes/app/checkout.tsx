@@ -10,8 +10,8 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
 import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
 import { serverMessage } from '@/lib/api-client';
-import { centsToDollars, formatCents } from '@/lib/format';
-import { paths } from '@/config/paths';
+import { formatCents } from '@/lib/format';
+import { checkoutSuccessPath, paths } from '@/config/paths';
 
 function Rejected({ title, description }: { title: string; description: string }) {
   useEffect(() => {
@@ -72,7 +72,7 @@ function Checkout({ credits }: { credits: number }) {
           {session ? (
             <PaymentForm
               clientSecret={session.clientSecret}
-              returnPath={`${paths.checkoutSuccess}?amount=${centsToDollars(session.amountCents)}&credits=${credits}`}
+              returnPath={checkoutSuccessPath(credits, session.amountCents)}
               submitLabel={`Pay ${formatCents(session.amountCents)}`}
               onCancel={() => navigate(paths.dashboard)}
               onSucceeded={() => {

@@ -8,7 +8,7 @@ import { PaymentForm } from '@/features/payments/components/payment-form';
 import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
 import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
-import { usePlans } from '@/lib/plans';
+import { usePlans } from '@/features/credits/api/get-plans';
 import { normalizeStatus, useProfile, type SubscriptionStatus } from '@/lib/profile';
 import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';

@@ -9,7 +9,7 @@ import { PaymentForm } from '@/features/payments/components/payment-form';
 import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
 import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
-import { usePlans, type Plans } from '@/lib/plans';
+import { usePlans, type Plans } from '@/features/credits/api/get-plans';
 import { normalizeStatus, useProfile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { useCreateSubscription } from '@/features/subscription/api/subscription';

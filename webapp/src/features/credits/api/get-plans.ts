@@ -1,6 +1,11 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
+import { plansKey } from '@/lib/swr-config';
 
+/**
+ * The product data (GET /api/plans): the subscription plan and the credit
+ * packages, priced by the server in cents.
+ */
 export type Plan = {
   id: string;
   name: string;
@@ -22,8 +27,6 @@ export type Plans = {
   minCustomPriceCents: number;
   maxCustomCredits: number;
 };
-
-export const plansKey = '/api/plans';
 
 export const getPlans = () => api.get<Plans>(plansKey);
 
