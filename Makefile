@@ -10,11 +10,12 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster bench-load test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster bench-load test check go-test go-unit webapp-test e2e e2e-run test-browser-lane check-go chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
 	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys"
+	@echo "make check  - the quick loop: go vet, webapp lint, Go tests that need no outside service, webapp unit tests (no browser, no database)"
 	@echo "make sdk-test - the four SDKs' own unit tests (sdk/)"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
@@ -66,9 +67,19 @@ run-cluster:
 vet:
 	$(GO) vet ./...
 
+# -p: test binaries run at once. Most packages spend their time waiting on
+# PostgreSQL, NATS, Prism or a browser-less server, so more binaries than
+# cores overlap those waits (GO_TEST_P=2 is go's default on two cores).
+GO_TEST_P ?= 4
+
 go-test: pg-binaries redis openapi-deps sdk-tools
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
-	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
+	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -p $(GO_TEST_P) -timeout 20m ./...
+
+# The Go tests that need no outside service: the packages whose tests import
+# none of internal/testing's servers (scripts/unit-packages.sh), without -race.
+go-unit:
+	$(GO) test $$(scripts/unit-packages.sh)
 
 # ESLint (bulletproof-react's import zones, webapp/eslint.config.js), then Vitest.
 webapp-test: webapp-deps
@@ -76,7 +87,9 @@ webapp-test: webapp-deps
 
 # Browser journeys (webapp/e2e) against bin/api on a fresh database of the
 # TEST_DATABASE_URL server (else the private one), in Debian's Chromium.
-e2e: pg-binaries build chromium sdk-tools
+e2e: pg-binaries build chromium sdk-tools e2e-run
+
+e2e-run:
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP)
 
@@ -96,7 +109,26 @@ sdk-tools:
 sdk-test: sdk-tools
 	@scripts/sdk-test.sh
 
-test: vet openapi-lint go-test sdk-test webapp-test e2e
+# Everything, in two lanes at once (make -j2): go test -race beside the
+# rest (SDK unit tests, webapp lint and unit tests, the webapp's one build
+# and the browser journeys), since both mostly wait on PostgreSQL, Prism and
+# the browser. --output-sync keeps each lane's output together. The tools and
+# dependencies are installed first, once, and the private PostgreSQL (when
+# TEST_DATABASE_URL is unset) started once, so the lanes do not race for them. .ci/run runs this; nothing is skipped.
+test: vet openapi-lint pg-binaries redis openapi-deps sdk-tools webapp-deps chromium
+	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
+	TEST_DATABASE_URL="$$url" $(MAKE) --no-print-directory -j2 --output-sync=recurse go-test test-browser-lane
+
+test-browser-lane: sdk-test webapp-test build
+	@$(MAKE) --no-print-directory e2e-run
+
+# The loop a developer lives in (under 90 s with warm caches): go vet and the
+# Go tests that need no outside service in one lane, the webapp's lint and
+# unit tests in the other. No browser, no database.
+check: webapp-deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=recurse check-go webapp-test
+
+check-go: vet go-unit
 
 # The spend path under load beside the SQL floor (../shared/perf), on a
 # durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private

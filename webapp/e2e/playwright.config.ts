@@ -13,9 +13,10 @@ export default defineConfig({
   // go to test-results/screenshots (support.ts).
   outputDir: '../test-results/playwright',
   globalSetup: './global-setup.ts',
-  // One browser at a time: the machine is shared, and the journeys of one
-  // seller run in order anyway.
-  workers: 1,
+  // Two browsers at once by default, one journey file each (the files share
+  // the server but not their accounts; the tests of one file, one seller's
+  // journey, run in order). E2E_WORKERS=1 runs one file after the other.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
