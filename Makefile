@@ -114,7 +114,8 @@ sdk-test: sdk-tools
 # and the browser journeys), since both mostly wait on PostgreSQL, Prism and
 # the browser. --output-sync keeps each lane's output together. The tools and
 # dependencies are installed first, once, and the private PostgreSQL (when
-# TEST_DATABASE_URL is unset) started once, so the lanes do not race for them. .ci/run runs this; nothing is skipped.
+# TEST_DATABASE_URL is unset) started once, so the lanes do not race for them.
+# .ci/run runs this; nothing is skipped.
 test: vet openapi-lint pg-binaries redis openapi-deps sdk-tools webapp-deps chromium
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(MAKE) --no-print-directory -j2 --output-sync=recurse go-test test-browser-lane
