@@ -58,7 +58,8 @@ export function PaymentsCard({
                   <tr key={p.id}>
                     <td className="staff-time">{formatDate(p.at, STAFF_TIME_FORMAT)}</td>
                     <td>
-                      <code>{p.id}</code>
+                      {/* Ids break anywhere: unbroken, they pushed the Refund column out of the card. */}
+                      <code className="staff-id">{p.id}</code>
                     </td>
                     <td>{p.description}</td>
                     <td className="num">{formatCents(p.amountCents)}</td>
