@@ -10,11 +10,12 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test go-test webapp-test e2e chromium redis vet bench clean
+.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test check go-test go-unit webapp-test e2e e2e-run check-go chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
 	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys"
+	@echo "make check  - the quick loop: go vet, webapp lint, Go tests that need no outside service, webapp unit tests (no browser, no database)"
 	@echo "make sdk-test - the four SDKs' own unit tests (sdk/)"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
@@ -107,13 +108,20 @@ go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
 
+# The Go tests that need no outside service: the packages whose tests import
+# none of internal/testing's servers (scripts/unit-packages.sh), without -race.
+go-unit:
+	$(GO) test $$(scripts/unit-packages.sh)
+
 # ESLint (bulletproof-react's import zones, webapp/eslint.config.js), then Vitest.
 webapp-test: webapp-deps
 	@if [ -f $(WEBAPP)/package.json ]; then $(NPM) run lint --prefix $(WEBAPP) && $(NPM) test --prefix $(WEBAPP); fi
 
 # Browser journeys (webapp/e2e) against bin/api on a fresh database of the
 # TEST_DATABASE_URL server (else the private one), in Debian's Chromium.
-e2e: pg-binaries build chromium sdk-tools
+e2e: pg-binaries build chromium sdk-tools e2e-run
+
+e2e-run:
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP)
 
@@ -133,7 +141,19 @@ sdk-tools:
 sdk-test: sdk-tools
 	@scripts/sdk-test.sh
 
+# Everything, one stage after another. (A two-lane version, go test beside
+# the browser lane, was tried in issue 37; on this 2-core machine under load
+# its timing-sensitive tests failed, so CI keeps this order until it is
+# measured on a quiet machine.)
 test: vet openapi-lint alerts-test go-test sdk-test webapp-test e2e
+
+# The loop a developer lives in (under 90 s with warm caches): go vet and the
+# Go tests that need no outside service in one lane, the webapp's lint and
+# unit tests in the other. No browser, no database.
+check: webapp-deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=recurse check-go webapp-test
+
+check-go: vet go-unit
 
 # The spend path under load beside the SQL floor (../shared/perf), on a
 # durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private

@@ -53,5 +53,9 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup.ts'],
     css: false,
     restoreMocks: true,
+    // The route tests render whole screens in jsdom: 5 s (the default) is
+    // too short on a loaded two-core machine, where they time out without
+    // failing what they assert.
+    testTimeout: 20_000,
   },
 });

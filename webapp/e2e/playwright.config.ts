@@ -13,9 +13,11 @@ export default defineConfig({
   // go to test-results/screenshots (support.ts).
   outputDir: '../test-results/playwright',
   globalSetup: './global-setup.ts',
-  // One browser at a time: the machine is shared, and the journeys of one
-  // seller run in order anyway.
-  workers: 1,
+  // One browser at a time by default (the machine is shared, and CI's
+  // timings were measured so); E2E_WORKERS=2 runs two journey files at once
+  // (the files share the server but not their accounts; the tests of one
+  // file, one seller's journey, run in order).
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,

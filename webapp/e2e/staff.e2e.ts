@@ -196,6 +196,14 @@ test.describe.serial('staff', () => {
     const row = payments.getByRole('row').filter({ hasText: '$9.99' });
     await expect(row).toHaveCount(1);
     await expect(row.getByRole('cell').nth(6)).toHaveText('$9.99 (100 credits)');
+    // The last column (the row's Refund button) is not cut: the table fits
+    // its region without a sideways scroll, and the button shows whole.
+    const table = page.getByRole('region', { name: 'Payments table' });
+    await table.scrollIntoViewIfNeeded();
+    const { scrollWidth, clientWidth } = await table.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth, 'the payments table scrolls sideways').toBeLessThanOrEqual(clientWidth);
+    await expect(row.getByRole('button', { name: /^Refund / })).toBeInViewport({ ratio: 1 });
+    await screenshot(page, 'staff', 'payments');
   });
 
   test('the audit trail lists the looks and the adjustment', async () => {

@@ -1,3 +1,5 @@
+import { centsToDollars } from '@/lib/format';
+
 /**
  * Every route of the webapp (spec section 2), in one place: the router
  * declares them, links and redirects go through them.
@@ -43,3 +45,7 @@ export const paths = {
 
 /** Checkout for n credits. */
 export const checkoutPath = (credits: number) => `${paths.checkout}?credits=${credits}`;
+
+/** Where a paid checkout returns (spec section 8: amount in dollars, read back with dollarsToCents). */
+export const checkoutSuccessPath = (credits: number, amountCents: number) =>
+  `${paths.checkoutSuccess}?amount=${centsToDollars(amountCents)}&credits=${credits}`;

@@ -10,7 +10,7 @@ import { register, type RegisterInput } from '@/lib/auth-api/register';
 import { requestPasswordReset, type ResetRequestInput } from '@/lib/auth-api/reset-password';
 import { resendVerification, verifyEmail } from '@/lib/auth-api/verify-email';
 import type { User } from '@/lib/auth-api/types';
-import { plansKey } from '@/lib/plans';
+import { plansKey } from '@/lib/swr-config';
 
 /** What every auth action reports (spec section 7). */
 export type AuthResult = { success: true; user?: User } | { success: false; error: string };

@@ -16,9 +16,20 @@ export function formatCents(cents: number): string {
   return usd.format(cents / 100);
 }
 
-/** Cents as a plain dollar figure for URLs, e.g. 999 -> "9.99". */
+/**
+ * Cents as a plain dollar figure for URLs, e.g. 999 -> "9.99": spec section
+ * 8 fixes the checkout return address as /checkout/success?amount={dollars}.
+ * dollarsToCents reads it back; the page shows it with formatCents.
+ */
 export function centsToDollars(cents: number): string {
   return (cents / 100).toFixed(2);
+}
+
+/** A dollar figure from a URL back to cents: "9.99" -> 999; null unless a positive amount. */
+export function dollarsToCents(dollars: string | null): number | null {
+  if (!dollars || !/^\d+(\.\d{1,2})?$/.test(dollars)) return null;
+  const cents = Math.round(Number(dollars) * 100);
+  return cents > 0 ? cents : null;
 }
 
 export function capitalize(text: string): string {

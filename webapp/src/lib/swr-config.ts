@@ -14,6 +14,12 @@ export async function getOrNull<T>(path: string): Promise<T | null> {
   }
 }
 
+/**
+ * The product data's key (features/credits/api/get-plans.ts): public, so it
+ * outlives a session (lib/auth.tsx).
+ */
+export const plansKey = '/api/plans';
+
 /** Spec section 7: never stale, no refetch on focus or interval, no retries (but see liveRefresh). */
 export const swrConfig: SWRConfiguration = {
   fetcher: (path: string) => api.get(path),

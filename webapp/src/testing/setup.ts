@@ -3,8 +3,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { resetToasts } from '@/components/ui/toast-store';
 
-// Route modules load lazily; the first import of one in a worker can be slow.
-configure({ asyncUtilTimeout: 5000 });
+// Route modules load lazily; the first import of one in a worker can be slow,
+// and slower still on a loaded two-core machine (vite.config.ts's testTimeout
+// leaves room for it).
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks a few browser APIs that Radix primitives use.
 class ResizeObserverStub {

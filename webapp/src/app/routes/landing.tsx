@@ -4,7 +4,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
-import { usePlans } from '@/lib/plans';
+import { usePlans } from '@/features/credits/api/get-plans';
 import { useProductName } from '@/lib/app-config';
 import { useAuth } from '@/lib/auth';
 import { formatCents } from '@/lib/format';

@@ -76,7 +76,7 @@ describe('subscription', () => {
     });
     await app.user.click(await screen.findByRole('button', { name: 'Manage Subscription' }));
     expect(await screen.findByRole('heading', { name: 'Subscribe to Monthly Plan' })).toBeInTheDocument();
-    await app.user.click(screen.getByRole('button', { name: 'Subscribe' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Subscribe' }));
     expect(await findToast('Subscription Successful')).toBeInTheDocument();
     expect(await screen.findByText('Active', { selector: '.badge' })).toBeInTheDocument();
     expect(app.location()).toBe('/subscription');

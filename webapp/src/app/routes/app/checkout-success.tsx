@@ -3,14 +3,13 @@ import { useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DEFAULT_BUY_MORE_CREDITS } from '@/lib/constants';
+import { dollarsToCents, formatCents } from '@/lib/format';
 import { checkoutPath, paths } from '@/config/paths';
-
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 export default function CheckoutSuccessRoute() {
   const [params] = useSearchParams();
   const credits = Number(params.get('credits'));
-  const amount = Number(params.get('amount'));
+  const amountCents = dollarsToCents(params.get('amount'));
   return (
     <div className="page narrow">
       <Card className="result">
@@ -18,7 +17,7 @@ export default function CheckoutSuccessRoute() {
         <h1 className="page-title">Payment Successful</h1>
         <p>
           {Number.isFinite(credits) && credits > 0 ? `${credits.toLocaleString('en-US')} credits` : 'Your credits'}
-          {Number.isFinite(amount) && amount > 0 ? ` for ${usd.format(amount)}` : ''} have been added to your account.
+          {amountCents !== null ? ` for ${formatCents(amountCents)}` : ''} have been added to your account.
         </p>
         <div className="actions center">
           <ButtonLink to={paths.dashboard}>Go to Dashboard</ButtonLink>

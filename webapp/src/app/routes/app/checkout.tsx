@@ -7,11 +7,11 @@ import { parseCredits } from '@/features/credits/api/parse-credits';
 import { usePurchaseCredits } from '@/features/credits/api/purchase-credits';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { PaymentGate } from '@/features/payments/components/payment-gate';
-import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
-import { usePaymentSession } from '@/features/payments/components/use-payment-session';
+import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
+import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
 import { serverMessage } from '@/lib/api-client';
-import { centsToDollars, formatCents } from '@/lib/format';
-import { paths } from '@/config/paths';
+import { formatCents } from '@/lib/format';
+import { checkoutSuccessPath, paths } from '@/config/paths';
 
 function Rejected({ title, description }: { title: string; description: string }) {
   useEffect(() => {
@@ -32,7 +32,7 @@ function Checkout({ credits }: { credits: number }) {
   const { purchase, onPaid } = usePurchaseCredits();
   // Stripe.js first: no PaymentIntent is created for a form that cannot show.
   const provider = usePaymentProvider();
-  const session = usePaymentSession(
+  const session = useCreatePaymentSession(
     provider.ready ? String(credits) : null,
     () => purchase(credits),
     (error) => {
@@ -72,7 +72,7 @@ function Checkout({ credits }: { credits: number }) {
           {session ? (
             <PaymentForm
               clientSecret={session.clientSecret}
-              returnPath={`${paths.checkoutSuccess}?amount=${centsToDollars(session.amountCents)}&credits=${credits}`}
+              returnPath={checkoutSuccessPath(credits, session.amountCents)}
               submitLabel={`Pay ${formatCents(session.amountCents)}`}
               onCancel={() => navigate(paths.dashboard)}
               onSucceeded={() => {

@@ -6,9 +6,9 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { PaymentGate } from '@/features/payments/components/payment-gate';
-import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
-import { usePaymentSession } from '@/features/payments/components/use-payment-session';
-import { usePlans } from '@/lib/plans';
+import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
+import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
+import { usePlans } from '@/features/credits/api/get-plans';
 import { normalizeStatus, useProfile, type SubscriptionStatus } from '@/lib/profile';
 import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
@@ -60,7 +60,7 @@ function Subscribe({ onPaid }: { onPaid: () => void }) {
   const { data: plans, error: plansError, mutate: refetchPlans } = usePlans();
   // Stripe.js first: no subscription is created for a form that cannot show.
   const provider = usePaymentProvider();
-  const session = usePaymentSession(provider.ready ? 'subscription' : null, create, (error) => {
+  const session = useCreatePaymentSession(provider.ready ? 'subscription' : null, create, (error) => {
     toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create subscription.', variant: 'destructive' });
     navigate(paths.dashboard, { replace: true });
   });

@@ -7,16 +7,16 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { PaymentGate } from '@/features/payments/components/payment-gate';
-import { usePaymentProvider } from '@/features/payments/components/use-payment-provider';
-import { usePaymentSession } from '@/features/payments/components/use-payment-session';
-import { usePlans, type Plans } from '@/lib/plans';
+import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
+import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
+import { usePlans, type Plans } from '@/features/credits/api/get-plans';
 import { normalizeStatus, useProfile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { CancelSubscriptionDialog } from '@/features/subscription/components/cancel-subscription-dialog';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
 import { ResumeSubscriptionButton } from '@/features/subscription/components/resume-subscription-button';
-import { useBillingPortal } from '@/features/subscription/components/use-billing-portal';
+import { useBillingPortal } from '@/features/subscription/hooks/use-billing-portal';
 import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';
 import { serverMessage } from '@/lib/api-client';
 import { BILLING_DATE_FORMAT, formatCents, formatDate } from '@/lib/format';
@@ -153,7 +153,7 @@ export default function SubscriptionRoute() {
 function InlineSubscribe({ plans, onClose }: { plans: Plans | undefined; onClose: () => void }) {
   const { create, onPaid } = useCreateSubscription();
   const provider = usePaymentProvider();
-  const session = usePaymentSession(provider.ready ? 'subscription' : null, create, (error) => {
+  const session = useCreatePaymentSession(provider.ready ? 'subscription' : null, create, (error) => {
     toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to set up subscription.', variant: 'destructive' });
     onClose();
   });

@@ -3,8 +3,8 @@ import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
-import { useAuditTrail } from '@/features/staff/api/get-audit';
-import { AuditCard } from '@/features/staff/components/audit-card';
+import { useAuditTrail } from '@/features/staff-audit/api/get-audit';
+import { AuditCard } from '@/features/staff-audit/components/audit-card';
 import { paths } from '@/config/paths';
 
 type Filter = { accountId: string; actor: string };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AuditPage } from '@/features/staff/api/get-audit';
+import type { AuditPage } from '@/features/staff-audit/api/get-audit';
 import type { Call } from '@/testing/fake-api';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 import { accountPath, accountView, loadStaffRoutes, SELLER_ID, staffApi, staffUser, STAFF_ID } from './staff-fixtures';

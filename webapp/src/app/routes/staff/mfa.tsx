@@ -1,6 +1,6 @@
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useSWRConfig } from 'swr';
-import { MfaPrompt } from '@/features/staff/components/mfa-prompt';
+import { MfaPrompt } from '@/features/staff-mfa/components/mfa-prompt';
 import { useAuth } from '@/lib/auth';
 import { userKey } from '@/lib/auth-api/get-user';
 import { needsStaffMfa, type User } from '@/lib/auth-api/types';

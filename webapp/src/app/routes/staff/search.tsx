@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { AccountSearch } from '@/features/staff/components/account-search';
-import { StaffCard } from '@/features/staff/components/staff-card';
+import { AccountSearch } from '@/features/staff-accounts/components/account-search';
+import { StaffCard } from '@/components/staff/staff-card';
 import { paths } from '@/config/paths';
 
 export default function StaffSearchRoute() {

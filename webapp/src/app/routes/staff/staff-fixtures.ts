@@ -1,10 +1,10 @@
 import type { User } from '@/lib/auth-api/types';
 import type { Handler } from '@/testing/fake-api';
-import type { BalanceReport } from '@/features/staff/api/get-account-balance';
-import type { Comparison } from '@/features/staff/api/get-account-comparison';
-import type { HistoryEntry, HistoryPage } from '@/features/staff/api/get-account-history';
-import type { AccountView } from '@/features/staff/api/get-account';
-import type { AccountSummary } from '@/features/staff/api/search-accounts';
+import type { BalanceReport } from '@/features/staff-accounts/api/get-account-balance';
+import type { Comparison } from '@/features/staff-accounts/api/get-account-comparison';
+import type { HistoryEntry, HistoryPage } from '@/features/staff-accounts/api/get-account-history';
+import type { AccountView } from '@/features/staff-accounts/api/get-account';
+import type { AccountSummary } from '@/lib/staff';
 
 /** Fixtures and fake endpoints of the staff console's tests. */
 

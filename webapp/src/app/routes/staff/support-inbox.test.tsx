@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fireEvent, findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
-import type { InboxRequest } from '@/features/staff/api/get-support-inbox';
+import type { InboxRequest } from '@/features/staff-support/api/get-support-inbox';
 import { loadStaffRoutes, seller, SELLER_ID, staffApi } from './staff-fixtures';
 
 const request: InboxRequest = {

@@ -1,8 +1,8 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
-import { SUPPORT_STATUSES, type SupportStatus } from '@/features/staff/api/get-support-inbox';
-import { StaffCard } from '@/features/staff/components/staff-card';
-import { SupportInbox } from '@/features/staff/components/support-inbox';
+import { SUPPORT_STATUSES, type SupportStatus } from '@/features/staff-support/api/get-support-inbox';
+import { StaffCard } from '@/components/staff/staff-card';
+import { SupportInbox } from '@/features/staff-support/components/support-inbox';
 import { paths } from '@/config/paths';
 
 /** The support inbox; the status filter lives in the address (?status=open). */

@@ -2,8 +2,8 @@ import { ArrowLeft } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
-import { useSupportRequest } from '@/features/staff/api/get-support-request';
-import { SupportThread } from '@/features/staff/components/support-thread';
+import { useSupportRequest } from '@/features/staff-support/api/get-support-request';
+import { SupportThread } from '@/features/staff-support/components/support-thread';
 import { ApiError } from '@/lib/api-client';
 import { paths } from '@/config/paths';
 

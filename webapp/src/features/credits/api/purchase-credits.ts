@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { accountKeys, useRefetchAccount } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
 import { formatCents } from '@/lib/format';
-import type { Plans } from '@/lib/plans';
+import type { Plans } from './get-plans';
 
 export type PurchaseCreditsResponse = { clientSecret: string; message?: string; amountCents: number };
 

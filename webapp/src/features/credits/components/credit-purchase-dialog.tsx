@@ -7,7 +7,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
-import { usePlans, type Plans } from '@/lib/plans';
+import { usePlans, type Plans } from '../api/get-plans';
 import { formatCents } from '@/lib/format';
 import { checkoutPath } from '@/config/paths';
 import { creditChoiceSchema, creditsOf, type CreditChoice } from '../api/purchase-credits';

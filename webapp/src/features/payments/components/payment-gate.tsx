@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import type { PaymentProviderState } from './use-payment-provider';
+import type { PaymentProviderState } from '../hooks/use-payment-provider';
 
 /**
  * Shows `children` (the payment session's spinner, then the form) once the

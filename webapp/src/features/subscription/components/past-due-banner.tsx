@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { normalizeStatus, useProfile } from '@/lib/profile';
 import { paths } from '@/config/paths';
-import { useBillingPortal } from './use-billing-portal';
+import { useBillingPortal } from '../hooks/use-billing-portal';
 
 /**
  * Shown on every signed-in page while the subscription is past due (its
