@@ -1,4 +1,6 @@
-import { centsToDollars } from '@/lib/format';
+// Relative, not '@/lib/format': vite.config.ts imports this file to write
+// dist/routes.json, and Vite loads its config without the '@' alias.
+import { centsToDollars } from '../lib/format';
 
 /**
  * Every route of the webapp (spec section 2), in one place: the router
