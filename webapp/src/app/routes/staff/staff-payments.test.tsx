@@ -38,7 +38,7 @@ describe('refund and cancel from the staff account page', () => {
     await app.user.type(within(screen.getByRole('dialog')).getByLabelText('Reason'), 'Sync failed');
     await app.user.click(screen.getByRole('button', { name: 'Refund' }));
     expect(await findToast('Refund failed')).toBeInTheDocument();
-    expect(screen.getByText(/Please try again in a few seconds/)).toBeInTheDocument();
+    expect(screen.getByText(/Please try again in a few seconds/, { selector: '.toast-description' })).toBeInTheDocument();
     expect(dialog).toBeInTheDocument();
 
     await app.user.click(screen.getByRole('button', { name: 'Refund' }));
