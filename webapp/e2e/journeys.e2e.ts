@@ -297,7 +297,7 @@ test.describe.serial('seller', () => {
         test.skip(true, `${command} is not installed here`);
         return;
       }
-      expect(ran.output, `${tab} example output (stderr: ${ran.stderr})`).toMatch(/201|"status":\s*"queued"| queued /);
+      expect(ran.output, `${tab} example output (stderr: ${ran.stderr})`).toMatch(/201|"status":\s*"queued"| queued\b/);
       credits -= 1;
     }
     await page.goto('/dashboard');
