@@ -3,7 +3,6 @@ package domain
 import (
 	"cmp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -98,7 +97,7 @@ func stateAt(history []Recorded, t time.Time) *state {
 
 // GrantCredits adds the credits of g. The amount must be positive and the
 // source known; purchased credits never expire, monthly credits must, and an
-// expiry must be after now; an adjustment needs a reason. An empty GrantID
+// expiry must be after now; an adjustment needs a staff reason (StaffReason). An empty GrantID
 // gets a random one; a GrantID granted before makes the call a no-op.
 func (a *Account) GrantCredits(g CreditsGranted, now time.Time) error {
 	switch {
@@ -110,8 +109,11 @@ func (a *Account) GrantCredits(g CreditsGranted, now time.Time) error {
 		return Errorf(CodeInvalid, "Purchased credits never expire")
 	case g.Source == SourceMonthly && g.ExpiresAt == nil:
 		return Errorf(CodeInvalid, "Monthly credits expire at the end of their billing cycle")
-	case g.Source == SourceAdjustment && strings.TrimSpace(g.Reason) == "":
-		return Errorf(CodeInvalid, "A reason is required for an adjustment")
+	}
+	if g.Source == SourceAdjustment {
+		if _, err := StaffReason(g.Reason); err != nil {
+			return err
+		}
 	}
 	if g.GrantID == "" {
 		g.GrantID = uuid.NewString()
@@ -180,13 +182,13 @@ func (a *Account) spend(operation, reference string, now time.Time) error {
 }
 
 // Debit removes amount credits by a staff adjustment, drawn like a spend.
-// It never takes the balance below zero.
+// It never takes the balance below zero; reason must pass StaffReason.
 func (a *Account) Debit(amount int64, reason string, now time.Time) error {
 	if amount <= 0 {
 		return Errorf(CodeInvalid, "The debit amount must be positive")
 	}
-	if strings.TrimSpace(reason) == "" {
-		return Errorf(CodeInvalid, "A reason is required for a debit")
+	if _, err := StaffReason(reason); err != nil {
+		return err
 	}
 	draws, err := a.s.draws(amount, now)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -223,8 +222,8 @@ func (a *adjustmentRequest) Valid(context.Context) map[string]string {
 	} else if a.Credits > 1_000_000 || a.Credits < -1_000_000 {
 		p["credits"] = "Credits must be between -1,000,000 and 1,000,000"
 	}
-	if n := utf8.RuneCountInString(strings.TrimSpace(a.Reason)); n < 3 || n > 500 {
-		p["reason"] = "A reason of 3 to 500 characters is required"
+	if msg := staffReasonProblem(a.Reason); msg != "" {
+		p["reason"] = msg
 	}
 	return p
 }

@@ -2,24 +2,19 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/payments"
 )
 
-// Reasons of staff money actions: as an adjustment's.
-const (
-	minStaffReason = 3
-	maxStaffReason = 500
-)
-
+// staffReasonProblem is the "reason" field's problem under the one staff
+// reason rule (domain.StaffReason), "" for none.
 func staffReasonProblem(reason string) string {
-	if n := utf8.RuneCountInString(strings.TrimSpace(reason)); n < minStaffReason || n > maxStaffReason {
-		return fmt.Sprintf("A reason of %d to %d characters is required", minStaffReason, maxStaffReason)
+	if _, err := domain.StaffReason(reason); err != nil {
+		return domain.ErrorMessage(err)
 	}
 	return ""
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -63,12 +62,12 @@ func (h AdjustCreditsHandler) Handle(ctx context.Context, cmd AdjustCredits) (Ad
 	if err := staff.RefuseOwnAccount(cmd.StaffID, cmd.AccountID); err != nil {
 		return Adjusted{}, err
 	}
-	reason := strings.TrimSpace(cmd.Reason)
 	if cmd.Credits == 0 {
 		return Adjusted{}, domain.Errorf(domain.CodeInvalid, "Credits must be a whole number other than 0")
 	}
-	if reason == "" {
-		return Adjusted{}, domain.Errorf(domain.CodeInvalid, "A reason is required")
+	reason, err := domain.StaffReason(cmd.Reason)
+	if err != nil {
+		return Adjusted{}, err
 	}
 	res, err := h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{
 		Metadata: cmd.Metadata, IdempotencyKey: cmd.IdempotencyKey, RequestHash: cmd.RequestHash,
