@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/payments"
 )
 
@@ -45,13 +46,15 @@ func handleConfirmSimulated(d Deps) http.HandlerFunc {
 			return
 		}
 		id := currentSession(r.Context()).AccountID
-		sim, err := d.Payments.ConfirmSimulated(r.Context(), id, req.ClientSecret, req.Outcome, metadata(r, "account:"+id))
+		sim, err := d.Commands.ConfirmSimulatedPayment.Handle(r.Context(), command.ConfirmSimulatedPayment{
+			AccountID: id, ClientSecret: req.ClientSecret, Outcome: req.Outcome, Metadata: metadata(r, "account:"+id)})
 		writeSimulation(w, r, d, sim, err)
 	}
 }
 
 // advanceRequest is the optional body of POST
-// /api/dev/subscription/advance-cycle; the outcome defaults to succeeded.
+// /api/dev/subscription/advance-cycle; the outcome defaults to succeeded
+// (command.AdvanceSimulatedCycle).
 type advanceRequest struct {
 	Outcome string `json:"outcome"`
 }
@@ -68,11 +71,9 @@ func handleAdvanceCycle(d Deps) http.HandlerFunc {
 				return
 			}
 		}
-		if req.Outcome == "" {
-			req.Outcome = payments.OutcomeSucceeded
-		}
 		id := currentSession(r.Context()).AccountID
-		sim, err := d.Payments.AdvanceSimulatedCycle(r.Context(), id, req.Outcome, metadata(r, "account:"+id))
+		sim, err := d.Commands.AdvanceSimulatedCycle.Handle(r.Context(), command.AdvanceSimulatedCycle{
+			AccountID: id, Outcome: req.Outcome, Metadata: metadata(r, "account:"+id)})
 		writeSimulation(w, r, d, sim, err)
 	}
 }
@@ -104,7 +105,8 @@ func handleRefundSimulated(d Deps) http.HandlerFunc {
 			return
 		}
 		id := currentSession(r.Context()).AccountID
-		sim, err := d.Payments.RefundSimulated(r.Context(), id, req.ClientSecret, req.Credits, metadata(r, "account:"+id))
+		sim, err := d.Commands.RefundSimulatedPayment.Handle(r.Context(), command.RefundSimulatedPayment{
+			AccountID: id, ClientSecret: req.ClientSecret, Credits: req.Credits, Metadata: metadata(r, "account:"+id)})
 		writeSimulation(w, r, d, sim, err)
 	}
 }
@@ -125,7 +127,8 @@ func handleDisputeSimulated(d Deps) http.HandlerFunc {
 			return
 		}
 		id := currentSession(r.Context()).AccountID
-		sim, err := d.Payments.DisputeSimulated(r.Context(), id, req.ClientSecret, req.Status, metadata(r, "account:"+id))
+		sim, err := d.Commands.DisputeSimulatedPayment.Handle(r.Context(), command.DisputeSimulatedPayment{
+			AccountID: id, ClientSecret: req.ClientSecret, Status: req.Status, Metadata: metadata(r, "account:"+id)})
 		writeSimulation(w, r, d, sim, err)
 	}
 }

@@ -24,7 +24,7 @@ type AppliedStripeEvent struct {
 
 // ApplyStripeEventHandler verifies and applies webhook deliveries.
 type ApplyStripeEventHandler struct {
-	payments *payments.Service
+	payments EventApplier
 }
 
 // Handle verifies the signature and the API version

@@ -12,7 +12,7 @@ import (
 // share: the account, read from its snapshot, and the provider.
 type checkout struct {
 	accounts *accounts.Repository
-	payments *payments.Service
+	payments PaymentStarter
 }
 
 // payer reads the account from its snapshot and refuses one whose email

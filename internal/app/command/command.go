@@ -14,7 +14,6 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/mail"
-	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/supportrequests"
 )
 
@@ -39,7 +38,7 @@ type Deps struct {
 	SupportReplyMail func(supportrequests.Request, supportrequests.Reply) mail.Message
 	// Payments asks the payment provider for the seller's checkouts,
 	// cancellations and resumes, staff refunds and cancellations.
-	Payments *payments.Service
+	Payments Provider
 	// MailQueued is called after a mail was queued in the outbox (the
 	// sender's Nudge), so it goes out at once.
 	MailQueued func()
@@ -72,6 +71,13 @@ type Commands struct {
 	SetSupportRequestStatus SetSupportRequestStatusHandler
 	StaffRefund             StaffRefundHandler
 	StaffCancelSubscription StaffCancelSubscriptionHandler
+	// The simulated provider's development stand-ins for the browser and
+	// for Stripe (the dev routes); each refuses with
+	// payments.ErrNotSimulated when another provider is active.
+	ConfirmSimulatedPayment ConfirmSimulatedPaymentHandler
+	AdvanceSimulatedCycle   AdvanceSimulatedCycleHandler
+	RefundSimulatedPayment  RefundSimulatedPaymentHandler
+	DisputeSimulatedPayment DisputeSimulatedPaymentHandler
 }
 
 // New builds every use case on d.
@@ -103,5 +109,9 @@ func New(d Deps) Commands {
 		SetSupportRequestStatus: SetSupportRequestStatusHandler{store: d.Support, now: d.Now},
 		StaffRefund:             StaffRefundHandler{payments: d.Payments},
 		StaffCancelSubscription: StaffCancelSubscriptionHandler{payments: d.Payments},
+		ConfirmSimulatedPayment: ConfirmSimulatedPaymentHandler{sim: d.Payments},
+		AdvanceSimulatedCycle:   AdvanceSimulatedCycleHandler{sim: d.Payments},
+		RefundSimulatedPayment:  RefundSimulatedPaymentHandler{sim: d.Payments},
+		DisputeSimulatedPayment: DisputeSimulatedPaymentHandler{sim: d.Payments},
 	}
 }

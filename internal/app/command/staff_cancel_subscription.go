@@ -22,7 +22,7 @@ type StaffCancelSubscription struct {
 // StaffCancelSubscriptionHandler asks the payment provider for the
 // cancellation.
 type StaffCancelSubscriptionHandler struct {
-	payments *payments.Service
+	payments StaffMoney
 }
 
 // Handle refuses the staff member's own account (staff.RefuseOwnAccount),

@@ -24,7 +24,7 @@ type StaffRefund struct {
 
 // StaffRefundHandler asks the payment provider for the refund.
 type StaffRefundHandler struct {
-	payments *payments.Service
+	payments StaffMoney
 }
 
 // Handle refuses a refund of the staff member's own account

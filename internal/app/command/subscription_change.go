@@ -9,7 +9,6 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/payments"
 )
 
 // SellerSubscription is the command of a seller's cancel or resume of
@@ -23,7 +22,7 @@ type SellerSubscription struct {
 // on the snapshot, the provider, then the account's transaction.
 type subscriptionChange struct {
 	accounts *accounts.Repository
-	payments *payments.Service
+	payments SubscriptionChanger
 	queued   func() // the mail sender's nudge; nil: none
 }
 
