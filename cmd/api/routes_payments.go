@@ -2,8 +2,6 @@ package main
 
 import (
 	"github.com/go-chi/chi/v5"
-
-	"github.com/a2e-automation/app/internal/payments"
 )
 
 // addPaymentRoutes declares subscription, credit purchase and webhook
@@ -22,7 +20,7 @@ func addPaymentRoutes(r chi.Router, d Deps) {
 			r.Post("/subscription/portal", handleBillingPortal(d))
 			r.Post("/credits/purchase", handlePurchaseCredits(d))
 		})
-		if d.Payments.ProviderName() == payments.ProviderSimulated {
+		if d.Payments.Simulation() == nil {
 			r.With(loopbackOnly(d)).Post("/dev/payments/confirm", handleConfirmSimulated(d))
 			r.With(loopbackOnly(d)).Post("/dev/subscription/advance-cycle", handleAdvanceCycle(d))
 			r.With(loopbackOnly(d)).Post("/dev/payments/refund", handleRefundSimulated(d))

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -80,6 +81,28 @@ type Provider interface {
 	// Refund refunds part or all of a PaymentIntent's charge and returns
 	// the refund's id; the ledger changes when its charge.refunded arrives.
 	Refund(ctx context.Context, r RefundRequest) (refundID string, err error)
+	// reporting: how the provider's outcomes reach the ledger, which each
+	// adapter answers in its own file.
+	reporting
+}
+
+// reporting is how a provider's outcomes reach the ledger. Stripe reports
+// by webhook, later; the simulated provider has this server apply, at once,
+// the event Stripe would send, and confirms its checkouts by their client
+// secret. The Service never asks which provider it has: it asks these.
+type reporting interface {
+	// simulation is nil when this server drives the provider's outcomes
+	// (ConfirmSimulated and the other development flows), else
+	// ErrNotSimulated.
+	simulation() error
+	// staffRefunded follows a staff refund of amountCents of PaymentIntent
+	// paymentIntentID that the provider took and the reservation recorded:
+	// out as the console answers it.
+	staffRefunded(ctx context.Context, s *Service, accountID, paymentIntentID string, amountCents int64, out StaffAction) (StaffAction, error)
+	// staffCancelled follows a staff cancellation of a's subscription
+	// subscriptionID (at its period end or now) of accountID that the provider took and
+	// the reservation recorded: out as the console answers it.
+	staffCancelled(ctx context.Context, s *Service, accountID string, a *domain.Account, subscriptionID string, atPeriodEnd bool, now time.Time, out StaffAction) (StaffAction, error)
 }
 
 // ChargeOwner is a charge's PaymentIntent, customer and metadata (copied
@@ -178,3 +201,8 @@ func NewService(pool *pgxpool.Pool, repo *accounts.Repository, provider Provider
 
 // ProviderName is the active provider, ProviderStripe or ProviderSimulated.
 func (s *Service) ProviderName() string { return s.provider.Name() }
+
+// Simulation is nil when the active provider's outcomes are driven by this
+// server (the simulated provider's development routes), else
+// ErrNotSimulated.
+func (s *Service) Simulation() error { return s.provider.simulation() }

@@ -272,8 +272,8 @@ func (s *Service) AdvanceSimulatedCycle(ctx context.Context, accountID, outcome 
 // checkSimulated refuses the simulated flows when another provider is
 // active, and outcomes other than succeeded and failed.
 func (s *Service) checkSimulated(outcome string) error {
-	if s.provider.Name() != ProviderSimulated {
-		return ErrNotSimulated
+	if err := s.provider.simulation(); err != nil {
+		return err
 	}
 	if outcome != OutcomeSucceeded && outcome != OutcomeFailed {
 		return domain.Errorf(domain.CodeInvalid, "The outcome must be %q or %q", OutcomeSucceeded, OutcomeFailed)
@@ -362,4 +362,69 @@ func simulatedEvent(typ stripe.EventType, created time.Time, object any) (stripe
 		ID: simEvent + simToken(), Object: "event", Type: typ, Created: created.Unix(),
 		APIVersion: stripe.APIVersion, Data: &stripe.EventData{Raw: raw},
 	}, nil
+}
+
+// simulation implements Provider: this server drives the simulated
+// provider's outcomes.
+func (*Simulated) simulation() error { return nil }
+
+// staffRefunded implements Provider: the simulated provider has no webhook
+// to come, so the charge.refunded it stands in for is applied now.
+func (*Simulated) staffRefunded(ctx context.Context, s *Service, accountID, pi string, amount int64, out StaffAction) (StaffAction, error) {
+	return s.simulateStaffRefund(ctx, accountID, pi, amount, out)
+}
+
+// staffCancelled implements Provider: the customer.subscription.updated
+// (at the period end) or .deleted (now) Stripe would send is applied now.
+func (*Simulated) staffCancelled(ctx context.Context, s *Service, accountID string, a *domain.Account, subscriptionID string, atPeriodEnd bool, now time.Time, out StaffAction) (StaffAction, error) {
+	customerID, err := s.customerOf(ctx, accountID)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	sub := &stripe.Subscription{ID: subscriptionID, Object: "subscription", Customer: &stripe.Customer{ID: customerID},
+		Status: stripe.SubscriptionStatusActive, CancelAtPeriodEnd: true, Metadata: map[string]string{metaAccountID: accountID}}
+	typ := stripe.EventTypeCustomerSubscriptionUpdated
+	out.Message = "Subscription cancelled: it stays active until the end of its paid period"
+	if end := a.PeriodEnd(); end != nil {
+		out.Message = "Subscription cancelled: it stays active until " + end.Format("January 2, 2006")
+	}
+	if !atPeriodEnd {
+		typ, sub.Status, sub.CancelAtPeriodEnd, sub.EndedAt = stripe.EventTypeCustomerSubscriptionDeleted, stripe.SubscriptionStatusCanceled, false, now.Unix()
+		out.Message = "Subscription cancelled now"
+	}
+	return s.applySimulatedStaffEvent(ctx, typ, now, sub, out)
+}
+
+// simulateStaffRefund applies the charge.refunded the simulated provider's
+// refund of amount from PaymentIntent pi means, as Stripe would send it:
+// with the charge's refunded total as the provider knows it (see
+// simulatedRefundedTotal).
+func (s *Service) simulateStaffRefund(ctx context.Context, accountID, pi string, amount int64, out StaffAction) (StaffAction, error) {
+	in, err := s.intentOf(ctx, accountID, pi)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	total, err := s.simulatedRefundedTotal(ctx, accountID, in.paymentID())
+	if err != nil {
+		return StaffAction{}, err
+	}
+	total = min(total, in.amountCents)
+	out.Message = fmt.Sprintf("Refunded %s: %s of %s refunded in total", catalog.Dollars(amount), catalog.Dollars(total), catalog.Dollars(in.amountCents))
+	return s.applySimulatedStaffEvent(ctx, stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total), out)
+}
+
+// applySimulatedStaffEvent applies object as the simulated provider's
+// event typ, through the webhook's own path, and marks out applied at the
+// position it reached.
+func (s *Service) applySimulatedStaffEvent(ctx context.Context, typ stripe.EventType, at time.Time, object any, out StaffAction) (StaffAction, error) {
+	ev, err := simulatedEvent(typ, at, object)
+	if err != nil {
+		return StaffAction{}, err
+	}
+	sim, err := s.simulate(ctx, ev, OutcomeSucceeded, eventstore.Metadata{})
+	if err != nil {
+		return StaffAction{}, err
+	}
+	out.Status, out.Position = StaffActionApplied, sim.Outcome.Result.LastPosition
+	return out, nil
 }

@@ -24,8 +24,8 @@ var ErrNotPaid = domain.Errorf(domain.CodeConflict, "This payment has not been p
 
 // paidIntent finds accountID's paid simulated payment of clientSecret.
 func (s *Service) paidIntent(ctx context.Context, accountID, clientSecret string) (intent, error) {
-	if s.provider.Name() != ProviderSimulated {
-		return intent{}, ErrNotSimulated
+	if err := s.provider.simulation(); err != nil {
+		return intent{}, err
 	}
 	in, err := s.simulatedIntent(ctx, accountID, clientSecret)
 	if err != nil {

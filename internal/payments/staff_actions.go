@@ -11,10 +11,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/stripe/stripe-go/v82"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/catalog"
 )
 
@@ -150,11 +148,7 @@ func (s *Service) RefundByStaff(ctx context.Context, r StaffRefund) (StaffAction
 			return StaffAction{}, err
 		}
 	}
-	if s.provider.Name() != ProviderSimulated {
-		s.finishClaim(ctx, key, nil)
-		return out, nil
-	}
-	out, err = s.simulateStaffRefund(ctx, r.AccountID, pi, amount, out)
+	out, err = s.provider.staffRefunded(ctx, s, r.AccountID, pi, amount, out)
 	s.finishClaim(ctx, key, err)
 	return out, err
 }
@@ -232,24 +226,6 @@ func (s *Service) paymentIntentOfPayment(ctx context.Context, accountID, payment
 	return pi, nil
 }
 
-// simulateStaffRefund applies the charge.refunded the simulated provider's
-// refund of amount from PaymentIntent pi means, as Stripe would send it:
-// with the charge's refunded total as the provider knows it (see
-// simulatedRefundedTotal).
-func (s *Service) simulateStaffRefund(ctx context.Context, accountID, pi string, amount int64, out StaffAction) (StaffAction, error) {
-	in, err := s.intentOf(ctx, accountID, pi)
-	if err != nil {
-		return StaffAction{}, err
-	}
-	total, err := s.simulatedRefundedTotal(ctx, accountID, in.paymentID())
-	if err != nil {
-		return StaffAction{}, err
-	}
-	total = min(total, in.amountCents)
-	out.Message = fmt.Sprintf("Refunded %s: %s of %s refunded in total", catalog.Dollars(amount), catalog.Dollars(total), catalog.Dollars(in.amountCents))
-	return s.applySimulatedStaffEvent(ctx, stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total), out)
-}
-
 // intentOf reads accountID's checkout of PaymentIntent pi.
 func (s *Service) intentOf(ctx context.Context, accountID, pi string) (intent, error) {
 	in := intent{accountID: accountID}
@@ -321,39 +297,5 @@ func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction
 		s.release(ctx, key)
 		return StaffAction{}, err
 	}
-	if s.provider.Name() != ProviderSimulated {
-		return out, nil
-	}
-	customerID, err := s.customerOf(ctx, r.AccountID)
-	if err != nil {
-		return StaffAction{}, err
-	}
-	sub := &stripe.Subscription{ID: subscriptionID, Object: "subscription", Customer: &stripe.Customer{ID: customerID},
-		Status: stripe.SubscriptionStatusActive, CancelAtPeriodEnd: true, Metadata: map[string]string{metaAccountID: r.AccountID}}
-	typ := stripe.EventTypeCustomerSubscriptionUpdated
-	out.Message = "Subscription cancelled: it stays active until the end of its paid period"
-	if end := a.PeriodEnd(); end != nil {
-		out.Message = "Subscription cancelled: it stays active until " + end.Format("January 2, 2006")
-	}
-	if !r.AtPeriodEnd {
-		typ, sub.Status, sub.CancelAtPeriodEnd, sub.EndedAt = stripe.EventTypeCustomerSubscriptionDeleted, stripe.SubscriptionStatusCanceled, false, now.Unix()
-		out.Message = "Subscription cancelled now"
-	}
-	return s.applySimulatedStaffEvent(ctx, typ, now, sub, out)
-}
-
-// applySimulatedStaffEvent applies object as the simulated provider's
-// event typ, through the webhook's own path, and marks out applied at the
-// position it reached.
-func (s *Service) applySimulatedStaffEvent(ctx context.Context, typ stripe.EventType, at time.Time, object any, out StaffAction) (StaffAction, error) {
-	ev, err := simulatedEvent(typ, at, object)
-	if err != nil {
-		return StaffAction{}, err
-	}
-	sim, err := s.simulate(ctx, ev, OutcomeSucceeded, eventstore.Metadata{})
-	if err != nil {
-		return StaffAction{}, err
-	}
-	out.Status, out.Position = StaffActionApplied, sim.Outcome.Result.LastPosition
-	return out, nil
+	return s.provider.staffCancelled(ctx, s, r.AccountID, a, subscriptionID, r.AtPeriodEnd, now, out)
 }
