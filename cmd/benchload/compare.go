@@ -92,6 +92,12 @@ func compareLevels(ctx context.Context, benches []*bench) error {
 	for _, c := range o.levels {
 		load0 := loadAverage()
 		sides := []*side{newSide(ctx, benches[0]), newSide(ctx, benches[1])}
+		var profiled []chan error
+		if o.pprof != "" {
+			for _, b := range benches {
+				profiled = append(profiled, b.profile(c, 2*o.seconds-1))
+			}
+		}
 		for range o.rounds {
 			for _, s := range sides {
 				s.round(ctx, c, slice)
@@ -99,6 +105,11 @@ func compareLevels(ctx context.Context, benches []*bench) error {
 		}
 		for _, s := range sides {
 			s.end(ctx)
+		}
+		for _, p := range profiled {
+			if err := <-p; err != nil {
+				return err
+			}
 		}
 		for _, s := range sides {
 			var err error

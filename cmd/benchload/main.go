@@ -197,7 +197,7 @@ func (b *bench) levels(ctx context.Context) error {
 	for _, c := range o.levels {
 		var profiled chan error
 		if o.pprof != "" {
-			profiled = b.profile(c)
+			profiled = b.profile(c, o.seconds-1)
 		}
 		before := meter.sample(ctx)
 		commits0, commands0 := groupCommits(b.metricsAddr)
@@ -242,17 +242,17 @@ func (b *bench) levels(ctx context.Context) error {
 	return nil
 }
 
-// profile saves the API's and the projector's CPU profiles of the level of
-// c clients, which starts now.
-func (b *bench) profile(c int) chan error {
+// profile saves the API's and the projector's CPU profiles over the next
+// seconds, the level of c clients.
+func (b *bench) profile(c, seconds int) chan error {
 	profiled := make(chan error, 1)
 	go func() {
 		errs := make(chan error, 2)
 		go func() {
-			errs <- saveProfile(b.metricsAddr, b.o.pprof, fmt.Sprintf("api-%dclients.pprof", c), b.o.seconds-1)
+			errs <- saveProfile(b.metricsAddr, b.o.pprof, fmt.Sprintf("api-%dclients.pprof", c), seconds)
 		}()
 		go func() {
-			errs <- saveProfile(b.projMetric, b.o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), b.o.seconds-1)
+			errs <- saveProfile(b.projMetric, b.o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), seconds)
 		}()
 		profiled <- errors.Join(<-errs, <-errs)
 	}()
