@@ -159,6 +159,8 @@ check-go: vet go-unit
 # durable server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a private
 # server under .data/benchpg with fsync on. Needs pgbench. BENCH_FLAGS passes
 # flags on, e.g. BENCH_FLAGS="-pprof prof -clients 16,64".
+# BENCH_COMPARE_DATABASE_URL: a second server, run side by side with the first
+# (levels only, rounds interleaved), e.g. the ha-up pair beside a single node.
 bench-load: pg-binaries build
 	@url="$${BENCH_DATABASE_URL:-$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb -data .data/benchpg -fast=false)}}" && \
 	$(GO) run ./cmd/benchload -server "$$url" -floor ../shared/perf $(BENCH_FLAGS)

@@ -40,6 +40,7 @@ func (a cpuSample) sub(b cpuSample) cpuSample {
 type cpuMeter struct {
 	api, projector func() int // their current pids
 	postmaster     int
+	standbys       []int // the postmasters of the server's standbys on this machine (peerPostmasters)
 	pool           *pgxpool.Pool
 }
 
@@ -56,6 +57,7 @@ func newCPUMeter(ctx context.Context, pool *pgxpool.Pool, api, projector func() 
 		return m // another machine's, or another namespace's
 	}
 	m.postmaster = st.ppid
+	m.standbys = peerPostmasters(ctx, pool, m.postmaster)
 	return m
 }
 
@@ -73,6 +75,9 @@ func (m *cpuMeter) sample(ctx context.Context) cpuSample {
 	}
 	if m.postmaster > 0 {
 		s.pg = serverCPU(m.postmaster)
+		for _, p := range m.standbys {
+			s.pg += serverCPU(p)
+		}
 		s.pgAPI, s.pgProjector = m.backendsCPU(ctx)
 	}
 	s.machine = machineBusy()

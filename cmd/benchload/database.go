@@ -19,7 +19,7 @@ func freshDatabase(ctx context.Context, server string) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	name := fmt.Sprintf("bench_%d", time.Now().Unix())
+	name := fmt.Sprintf("bench_%d", time.Now().UnixNano())
 	if _, err := conn.Exec(ctx, `CREATE DATABASE `+name); err != nil {
 		_ = conn.Close(ctx)
 		return "", nil, err

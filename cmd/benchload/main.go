@@ -50,6 +50,8 @@ type options struct {
 	levels                        []int
 	pprof                         string
 	sellers                       int
+	compare                       string // a second server, run side by side (compare.go)
+	rounds                        int    // with compare: rounds per level, alternating the servers
 }
 
 func run() error {
@@ -58,6 +60,9 @@ func run() error {
 		return err
 	}
 	ctx := context.Background()
+	if o.compare != "" {
+		return runCompare(ctx, o)
+	}
 	b, cleanup, err := start(ctx, o)
 	defer cleanup()
 	if err != nil {
@@ -86,7 +91,12 @@ func parseOptions() (options, error) {
 	flag.StringVar(&levels, "clients", "1,4,16,64", "concurrent clients per level")
 	flag.IntVar(&o.sellers, "sellers", 128, "sellers (one API key each) the clients spread over")
 	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of each level there (api-<n>clients.pprof, projector-<n>clients.pprof)")
+	flag.StringVar(&o.compare, "compare", os.Getenv("BENCH_COMPARE_DATABASE_URL"), "a second server's PostgreSQL URL: run the levels against both side by side, rounds interleaved, and print each one's spends/s and their ratio (nothing else)")
+	flag.IntVar(&o.rounds, "rounds", 4, "with -compare: rounds per level; each round runs -seconds/rounds against the first server, then as long against the second")
 	flag.Parse()
+	if o.rounds <= 0 || o.seconds < o.rounds {
+		return o, fmt.Errorf("-rounds %d: want 1 to -seconds", o.rounds)
+	}
 	for _, l := range strings.Split(levels, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(l))
 		if err != nil || n <= 0 {
@@ -187,7 +197,7 @@ func (b *bench) levels(ctx context.Context) error {
 	for _, c := range o.levels {
 		var profiled chan error
 		if o.pprof != "" {
-			profiled = b.profile(c)
+			profiled = b.profile(c, o.seconds-1)
 		}
 		before := meter.sample(ctx)
 		commits0, commands0 := groupCommits(b.metricsAddr)
@@ -232,17 +242,17 @@ func (b *bench) levels(ctx context.Context) error {
 	return nil
 }
 
-// profile saves the API's and the projector's CPU profiles of the level of
-// c clients, which starts now.
-func (b *bench) profile(c int) chan error {
+// profile saves the API's and the projector's CPU profiles over the next
+// seconds, the level of c clients.
+func (b *bench) profile(c, seconds int) chan error {
 	profiled := make(chan error, 1)
 	go func() {
 		errs := make(chan error, 2)
 		go func() {
-			errs <- saveProfile(b.metricsAddr, b.o.pprof, fmt.Sprintf("api-%dclients.pprof", c), b.o.seconds-1)
+			errs <- saveProfile(b.metricsAddr, b.o.pprof, fmt.Sprintf("api-%dclients.pprof", c), seconds)
 		}()
 		go func() {
-			errs <- saveProfile(b.projMetric, b.o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), b.o.seconds-1)
+			errs <- saveProfile(b.projMetric, b.o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), seconds)
 		}()
 		profiled <- errors.Join(<-errs, <-errs)
 	}()
