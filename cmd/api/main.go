@@ -186,7 +186,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
 		Reader: projections.NewReader(pool).WithReads(reads), Support: support,
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
-		Listings: listings.NewLedger(pool).WithReads(reads),
+		Listings: listings.NewLedger(store).WithReads(reads),
 	}, nil
 }
 
