@@ -159,7 +159,7 @@ func TestDesktopAuthentication(t *testing.T) {
 	}
 	// A rotated key stops at once.
 	old := e.seller.APIKey
-	if _, err := e.deps.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: e.seller.ID, Metadata: eventstore.Metadata{Actor: "test"}}); err != nil {
+	if _, err := e.deps.App.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: e.seller.ID, Metadata: eventstore.Metadata{Actor: "test"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := e.do(request{method: "GET", path: "/v1/account", header: map[string]string{"X-API-Key": old}})

@@ -40,7 +40,7 @@ type testEnv struct {
 // testDeps are the server's services and, for the tests alone, the database
 // under them: the pool and event store to inspect or break, and its URL.
 type testDeps struct {
-	Deps
+	wiring
 	Pool        *pgxpool.Pool
 	Store       *eventstore.Store
 	DatabaseURL string
@@ -98,13 +98,13 @@ func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Poo
 	resetsDone, mailDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(resetsDone); d.Resets.Run(ctx, 20*time.Millisecond) }()
 	go func() { defer close(mailDone); d.Mail.Run(ctx) }()
-	h, err := NewServer(d)
+	h, err := NewServer(d.Deps)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); cancel(); <-done; <-resetsDone; <-mailDone })
-	deps := testDeps{Deps: d, Pool: pool, Store: eventstore.New(pool), DatabaseURL: url}
+	deps := testDeps{wiring: d, Pool: pool, Store: eventstore.New(pool), DatabaseURL: url}
 	return &testEnv{t: t, deps: deps, handler: h, srv: srv, logs: logs}
 }
 

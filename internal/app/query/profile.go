@@ -18,7 +18,7 @@ type ProfileReader interface {
 // StreamWaiter waits until the projector has applied a stream's first
 // event (projections.Projector).
 type StreamWaiter interface {
-	WaitForStreamStart(ctx context.Context, stream string, timeout time.Duration, projection string) error
+	WaitForStreamStart(ctx context.Context, stream string, timeout time.Duration, projections ...string) error
 }
 
 // KeyDecrypter shows a stored API key (apikeys.Keys).
