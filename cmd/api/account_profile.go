@@ -82,7 +82,7 @@ func handleRegenerateAPIKey(d Deps) http.HandlerFunc {
 		id := currentSession(r.Context()).AccountID
 		// Limited per account, failing open (a seller whose key leaked
 		// must be able to rotate it while our Redis is away).
-		if !d.Limits.allow(w, r, d, id, limitKeyRotation, true, false, msgTooManyRotations, "") {
+		if !d.Limits.allow(w, r, check{Key: id, Limit: limitKeyRotation, FailOpen: true, TooMany: msgTooManyRotations}) {
 			return
 		}
 		rotated, err := d.App.Commands.RotateAPIKey.Handle(r.Context(), command.RotateAPIKey{AccountID: id, Metadata: metadata(r, "account:"+id)})
