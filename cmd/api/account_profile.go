@@ -1,14 +1,13 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"time"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/projections"
+	"github.com/a2e-automation/app/internal/app/query"
 )
 
 type profileResponse struct {
@@ -40,54 +39,32 @@ func rfc3339(t *time.Time) *string {
 }
 
 // errProfilePending answers while the projector has not written a new
-// account's profile yet.
+// account's profile yet (query.ErrProfilePending).
 var errProfilePending = errStatus(http.StatusServiceUnavailable, "Your account is still being set up. Please try again in a moment.")
 
-// profileOf reads accountID's profile. A missing row means the projector
-// has not applied the registration yet: it waits for that event, bounded,
-// then answers errProfilePending.
-func profileOf(ctx context.Context, d Deps, accountID string) (projections.Profile, error) {
-	p, err := d.Reader.Profile(ctx, accountID)
-	if !errors.Is(err, projections.ErrNoProfile) {
-		return p, err
-	}
-	if d.Projections.WaitForStreamStart(ctx, domain.StreamID(accountID), readYourWritesTimeout, projections.Profiles{}.Name()) == nil {
-		if p, err = d.Reader.Profile(ctx, accountID); !errors.Is(err, projections.ErrNoProfile) {
-			return p, err
-		}
-	}
-	return projections.Profile{}, errProfilePending
-}
-
-// handleProfile answers the dashboard's profile from the profiles read
-// table, with the API key decrypted for display.
+// handleProfile answers the dashboard's profile (query.ProfileHandler): the
+// profiles read table, with the API key decrypted for display.
 func handleProfile(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id := currentSession(r.Context()).AccountID
-		p, err := profileOf(r.Context(), d, id)
+		p, err := d.App.Queries.Profile.Handle(r.Context(), currentSession(r.Context()).AccountID)
+		if errors.Is(err, query.ErrProfilePending) {
+			w.Header().Set("Retry-After", "1")
+			err = errProfilePending
+		}
 		if err != nil {
-			if errors.Is(err, errProfilePending) {
-				w.Header().Set("Retry-After", "1")
-			}
 			writeError(w, r, d.Log, err)
 			return
 		}
 		res := profileResponse{
-			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.StatusAt(d.Accounts.Now()),
+			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.Status,
 			SubscriptionRenewalDate: rfc3339(p.SubscriptionRenewalDate), CreditsAvailable: p.CreditsAvailable,
 			CreditDebt: p.CreditDebt, SpendingFrozen: p.SpendingFrozen, ListingsCreated: p.ListingsCreated, VeroChecks: p.VeroChecks,
+			APIKey: p.APIKey,
 		}
 		res.PremiumAccess = domain.StatusHasPremiumAccess(res.SubscriptionStatus)
 		res.CanSubscribe = domain.StatusAllowsSubscribing(res.SubscriptionStatus)
 		if res.SubscriptionStatus == domain.StatusCancelling {
 			res.SubscriptionEndsAt = rfc3339(p.SubscriptionEndsAt)
-		}
-		if p.APIKeyEncrypted != "" {
-			// A key that no longer decrypts (APP_SECRET changed) shows as
-			// empty; regenerating it gives a working one.
-			if res.APIKey, err = d.Keys.Decrypt(p.APIKeyEncrypted); err != nil {
-				d.Log.ErrorContext(r.Context(), "API key does not decrypt", "account", id, "err", err)
-			}
 		}
 		encode(w, http.StatusOK, res)
 	}
@@ -105,10 +82,10 @@ func handleRegenerateAPIKey(d Deps) http.HandlerFunc {
 		id := currentSession(r.Context()).AccountID
 		// Limited per account, failing open (a seller whose key leaked
 		// must be able to rotate it while our Redis is away).
-		if !d.Limits.allow(w, r, d, id, limitKeyRotation, true, false, msgTooManyRotations, "") {
+		if !d.Limits.allow(w, r, check{Key: id, Limit: limitKeyRotation, FailOpen: true, TooMany: msgTooManyRotations}) {
 			return
 		}
-		rotated, err := d.Commands.RotateAPIKey.Handle(r.Context(), command.RotateAPIKey{AccountID: id, Metadata: metadata(r, "account:"+id)})
+		rotated, err := d.App.Commands.RotateAPIKey.Handle(r.Context(), command.RotateAPIKey{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

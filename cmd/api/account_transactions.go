@@ -18,7 +18,7 @@ type transactionResponse struct {
 // first; an empty list is [], never null.
 func handleTransactions(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		list, err := d.Reader.Transactions(r.Context(), currentSession(r.Context()).AccountID)
+		list, err := d.App.Queries.Transactions.Handle(r.Context(), currentSession(r.Context()).AccountID)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

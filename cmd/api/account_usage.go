@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/a2e-automation/app/projections"
 )
@@ -34,7 +33,7 @@ var usageMetrics = []struct {
 // week (from Monday), this month and in total, in UTC days.
 func handleUsageStatistics(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		u, err := d.Reader.Usage(r.Context(), currentSession(r.Context()).AccountID, time.Now())
+		u, err := d.App.Queries.Usage.Handle(r.Context(), currentSession(r.Context()).AccountID)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

@@ -79,7 +79,7 @@ func handleResetComplete(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, withSuccessFalse(err))
 			return
 		}
-		res, err := d.Commands.CompleteReset.Handle(r.Context(), command.CompleteReset{
+		res, err := d.App.Commands.CompleteReset.Handle(r.Context(), command.CompleteReset{
 			Token: req.Token, NewPassword: req.NewPassword, Metadata: metadata(r, ""),
 		})
 		if err != nil {

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/a2e-automation/app/domain"
 )
@@ -31,40 +29,6 @@ func (e *testEnv) resetToken(email string) string {
 		e.t.Fatal(err)
 	}
 	return token
-}
-
-// resetsHandled waits until the reset worker has handled every queued
-// request (it queues mail after the answer).
-func (e *testEnv) resetsHandled() {
-	e.t.Helper()
-	e.waitUntilNone("reset requests", `SELECT count(*) FROM password_reset_requests WHERE outcome IS NULL`)
-}
-
-// mailSettled waits until the mail sender has settled every queued mail
-// (sent, or waiting for a retry after a failure).
-func (e *testEnv) mailSettled() {
-	e.t.Helper()
-	e.waitUntilNone("mails", `SELECT count(*) FROM mail_outbox WHERE status = 'sending' OR (status = 'pending' AND attempts = 0)`)
-}
-
-// waitUntilNone waits until count, a query counting rows still waiting,
-// answers 0.
-func (e *testEnv) waitUntilNone(what, count string) {
-	e.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var waiting int
-		if err := e.deps.Pool.QueryRow(context.Background(), count).Scan(&waiting); err != nil {
-			e.t.Fatal(err)
-		}
-		if waiting == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("%d %s still waiting", waiting, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 func TestResetRequest(t *testing.T) {

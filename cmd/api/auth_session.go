@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/projections"
 )
 
 // userResponse is the signed-in user as the webapp keeps it.
@@ -36,11 +34,11 @@ type authResponse struct {
 // has not written yet belongs to an account just registered, hence not
 // verified.
 func userOf(ctx context.Context, d Deps, accountID, email string, isStaff bool) (userResponse, error) {
-	p, err := d.Reader.Profile(ctx, accountID)
-	if err != nil && !errors.Is(err, projections.ErrNoProfile) {
+	verified, err := d.App.Queries.Verified.Handle(ctx, accountID)
+	if err != nil {
 		return userResponse{}, err
 	}
-	return userResponse{ID: accountID, Email: email, IsVerified: p.IsVerified, IsStaff: isStaff}, nil
+	return userResponse{ID: accountID, Email: email, IsVerified: verified, IsStaff: isStaff}, nil
 }
 
 // startSession signs accountID in: it ends the session the request came
@@ -79,7 +77,7 @@ func handleRegister(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		s, err := d.Commands.Register.Handle(r.Context(), command.Register{
+		s, err := d.App.Commands.Register.Handle(r.Context(), command.Register{
 			Email: req.Email, Password: req.Password, PreviousSession: sessionToken(d, r), Metadata: metadata(r, "signup"),
 		})
 		if err != nil {

@@ -33,7 +33,7 @@ func (t throttles) byIP(down string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		count := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ip := httprate.CanonicalizeIP(middleware.GetClientIP(r.Context()))
-			if !t.d.Limits.allow(w, r, t.d, ip, limitAuthIP, false, false, msgTooMany, down) {
+			if !t.d.Limits.allow(w, r, check{Key: ip, Limit: limitAuthIP, TooMany: msgTooMany, Down: down}) {
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -67,5 +67,5 @@ func clientIP(d Deps) func(http.Handler) http.Handler {
 // limitAccount counts a sign-in to email (already normalised) and answers
 // 429 or 503 (true) when it may not go on.
 func (t throttles) limitAccount(w http.ResponseWriter, r *http.Request, email string) bool {
-	return !t.d.Limits.allow(w, r, t.d, email, limitSignIn, false, false, msgTooMany, msgSignInDown)
+	return !t.d.Limits.allow(w, r, check{Key: email, Limit: limitSignIn, TooMany: msgTooMany, Down: msgSignInDown})
 }

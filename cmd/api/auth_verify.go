@@ -35,7 +35,7 @@ func handleVerifyEmail(d Deps) http.HandlerFunc {
 			return
 		}
 		s := currentSession(r.Context())
-		res, err := d.Commands.VerifyEmail.Handle(r.Context(), command.VerifyEmail{
+		res, err := d.App.Commands.VerifyEmail.Handle(r.Context(), command.VerifyEmail{
 			AccountID: s.AccountID, Code: req.Code, Metadata: metadata(r, "account:"+s.AccountID),
 		})
 		if err != nil { // a refused code is the domain's CodeInvalid, with the spec's message
@@ -69,7 +69,7 @@ func handleResendVerification(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, errStatus(http.StatusConflict, "Email is already verified"))
 			return
 		}
-		err = d.Commands.SendVerificationCode.Handle(r.Context(), command.SendVerificationCode{AccountID: s.AccountID, Email: s.Email})
+		err = d.App.Commands.SendVerificationCode.Handle(r.Context(), command.SendVerificationCode{AccountID: s.AccountID, Email: s.Email})
 		if err != nil { // too soon is the domain's CodeRateLimited: 429 with Retry-After
 			writeError(w, r, d.Log, err)
 			return

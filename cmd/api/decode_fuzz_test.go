@@ -69,7 +69,7 @@ func FuzzJSONRoutes(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rotated, err := e.deps.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: s.ID, Metadata: eventstore.Metadata{Actor: "fuzz"}})
+		rotated, err := e.deps.App.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: s.ID, Metadata: eventstore.Metadata{Actor: "fuzz"}})
 		if err != nil {
 			t.Fatal(err)
 		}

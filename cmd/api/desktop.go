@@ -40,15 +40,14 @@ type accountResponse struct {
 // received. It is free.
 func handleDesktopAccount(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		a, err := d.Accounts.FromSnapshot(r.Context(), apiAccount(r.Context()))
+		a, err := d.App.Queries.DesktopAccount.Handle(r.Context(), apiAccount(r.Context()))
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		now := d.Accounts.Now()
-		b := a.CreditBreakdown(now)
-		encode(w, http.StatusOK, accountResponse{Email: a.Email(), CreditsAvailable: a.Balance(now), SubscriptionStatus: a.SubscriptionStatusAt(now),
-			SpendingFrozen: a.SpendingFrozen(), CreditDebt: a.CreditDebt(), MonthlyCredits: b.Monthly,
+		b := a.Credits
+		encode(w, http.StatusOK, accountResponse{Email: a.Email, CreditsAvailable: a.CreditsAvailable, SubscriptionStatus: a.SubscriptionStatus,
+			SpendingFrozen: a.SpendingFrozen, CreditDebt: a.CreditDebt, MonthlyCredits: b.Monthly,
 			MonthlyCreditsExpireAt: b.MonthlyExpireAt, PurchasedCredits: b.Purchased, OtherCredits: b.Other})
 	}
 }
@@ -89,7 +88,7 @@ func handleCreateListing(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		res, err := d.Commands.CreateListing.Handle(r.Context(), command.CreateListing{Spend: spendOf(r, idem), Product: req.product})
+		res, err := d.App.Commands.CreateListing.Handle(r.Context(), command.CreateListing{Spend: spendOf(r, idem), Product: req.product})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -126,7 +125,7 @@ func handleVeroCheck(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		res, err := d.Commands.VeroCheck.Handle(r.Context(), command.VeroCheck{Spend: spendOf(r, idem), Brand: req.Brand})
+		res, err := d.App.Commands.VeroCheck.Handle(r.Context(), command.VeroCheck{Spend: spendOf(r, idem), Brand: req.Brand})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

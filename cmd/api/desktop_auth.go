@@ -40,7 +40,7 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			if !d.Limits.allow(w, r, d, desktopBucket(r.Context(), d, key), limit, true, true, tooMany, "") {
+			if !d.Limits.allow(w, r, check{Key: desktopBucket(r.Context(), d, key), Limit: limit, FailOpen: true, Headers: true, TooMany: tooMany}) {
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -124,7 +124,7 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 // rest of the desktop API's limits.
 func refuseAPIKey(w http.ResponseWriter, r *http.Request, d Deps) {
 	ip := httprate.CanonicalizeIP(middleware.GetClientIP(r.Context()))
-	if !d.Limits.allow(w, r, d, ip, limitAPIKeyFailures, true, false, msgTooManyKeyFailures, "") {
+	if !d.Limits.allow(w, r, check{Key: ip, Limit: limitAPIKeyFailures, FailOpen: true, TooMany: msgTooManyKeyFailures}) {
 		return
 	}
 	writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))

@@ -50,7 +50,7 @@ func TestRotatedKeyRefusedByEveryProcessAtOnce(t *testing.T) {
 		t.Fatalf("balance %d after one spend and its replay, want 9", bal)
 	}
 
-	rotated, err := a.deps.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: seller.ID, Metadata: eventstore.Metadata{Actor: "test"}})
+	rotated, err := a.deps.App.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: seller.ID, Metadata: eventstore.Metadata{Actor: "test"}})
 	if err != nil {
 		t.Fatal(err)
 	}

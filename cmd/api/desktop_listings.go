@@ -39,7 +39,7 @@ type listingPage struct {
 // ledger; another account's is 404 like an unknown one. It is free.
 func handleGetListing(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		l, err := d.Listings.Get(r.Context(), apiAccount(r.Context()), chi.URLParam(r, "id"))
+		l, err := d.App.Queries.Listing.Handle(r.Context(), apiAccount(r.Context()), chi.URLParam(r, "id"))
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -57,7 +57,7 @@ func handleListListings(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		page, err := d.Listings.List(r.Context(), apiAccount(r.Context()), q)
+		page, err := d.App.Queries.Listings.Handle(r.Context(), apiAccount(r.Context()), q)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

@@ -16,47 +16,8 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
-
-// desktopEnv is a test API whose rate limit is perMinute, with one seller.
-type desktopEnv struct {
-	*testEnv
-	seller seeded
-}
-
-func newDesktopEnv(t *testing.T, perMinute int) *desktopEnv {
-	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = perMinute })
-	return &desktopEnv{testEnv: e, seller: e.seedAccount("seller@example.com")}
-}
-
-// grant gives the seller n purchased credits.
-func (e *desktopEnv) grant(n int64) {
-	e.t.Helper()
-	res := accountstest.Do(e.t, e.repo(), e.seller.ID, accountstest.Grant(n, domain.SourcePurchase, nil))
-	e.waitFor(res.LastPosition)
-}
-
-// call sends a /v1 request with the seller's key and extra headers.
-func (e *desktopEnv) call(method, path string, body any, header ...string) response {
-	e.t.Helper()
-	h := map[string]string{"X-API-Key": e.seller.APIKey}
-	for i := 0; i+1 < len(header); i += 2 {
-		h[header[i]] = header[i+1]
-	}
-	return e.do(request{method: method, path: path, body: body, header: h})
-}
-
-// balance is the seller's balance from the event store.
-func (e *desktopEnv) balance() int64 {
-	e.t.Helper()
-	a, err := e.repo().Replay(context.Background(), e.seller.ID)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return a.Balance(time.Now())
-}
 
 // events returns the seller's events of type T.
 func events[T domain.Event](e *desktopEnv) []T {
@@ -159,7 +120,7 @@ func TestDesktopAuthentication(t *testing.T) {
 	}
 	// A rotated key stops at once.
 	old := e.seller.APIKey
-	if _, err := e.deps.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: e.seller.ID, Metadata: eventstore.Metadata{Actor: "test"}}); err != nil {
+	if _, err := e.deps.App.Commands.RotateAPIKey.Handle(context.Background(), command.RotateAPIKey{AccountID: e.seller.ID, Metadata: eventstore.Metadata{Actor: "test"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := e.do(request{method: "GET", path: "/v1/account", header: map[string]string{"X-API-Key": old}})

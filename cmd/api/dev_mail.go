@@ -14,7 +14,7 @@ func handleDevMail(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, errStatus(http.StatusBadRequest, "The query parameter to (an email address) is required"))
 			return
 		}
-		list, err := d.Mailbox.List(r.Context(), to, devMailLimit)
+		list, err := d.App.Queries.DevMail.Handle(r.Context(), to, devMailLimit)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

@@ -72,36 +72,46 @@ var (
 	}
 )
 
-// allow counts one event of key under lim and says whether the request may
-// go on; when not, it has answered: 429 with Retry-After (message
-// tooMany), or 503 with message down when the store is away and lim fails
-// closed (down is empty when lim fails open). With
-// headers, every answer the store decided carries X-RateLimit-Limit,
-// -Remaining and -Reset (one let through because the store is away has
-// none).
-func (l *limits) allow(w http.ResponseWriter, r *http.Request, d Deps, key string, lim ratelimit.Limit, failOpen, headers bool, tooMany, down string) bool {
-	dec, err := l.store.Allow(r.Context(), key, lim)
+// check is one count a route asks of the limits: Key counted under Limit;
+// TooMany is the 429's message; FailOpen lets the request through while the
+// store is away, else it answers 503 with Down; with Headers, every answer
+// the store decided carries X-RateLimit-Limit, -Remaining and -Reset (one
+// let through because the store is away has none).
+type check struct {
+	Key      string
+	Limit    ratelimit.Limit
+	FailOpen bool
+	Headers  bool
+	TooMany  string
+	Down     string // "" when FailOpen
+}
+
+// allow counts c and says whether the request may go on; when not, it has
+// answered: 429 with Retry-After, or 503 when the store is away and c fails
+// closed.
+func (l *limits) allow(w http.ResponseWriter, r *http.Request, c check) bool {
+	dec, err := l.store.Allow(r.Context(), c.Key, c.Limit)
 	if err != nil && r.Context().Err() != nil {
 		return false // the client went away (or the deadline passed): not the store's fault
 	}
 	if err != nil {
 		outcome := "refused"
-		if failOpen {
+		if c.FailOpen {
 			outcome = "allowed"
 		}
-		l.errors.WithLabelValues(lim.Name, outcome).Inc()
+		l.errors.WithLabelValues(c.Limit.Name, outcome).Inc()
 		if now := time.Now().UnixNano(); now-l.lastLog.Load() > int64(10*time.Second) {
 			l.lastLog.Store(now)
-			l.log.WarnContext(r.Context(), "rate limit store unreachable", "limit", lim.Name, "outcome", outcome, "err", err)
+			l.log.WarnContext(r.Context(), "rate limit store unreachable", "limit", c.Limit.Name, "outcome", outcome, "err", err)
 		}
-		if failOpen {
+		if c.FailOpen {
 			return true
 		}
 		w.Header().Set("Retry-After", "5")
-		writeError(w, r, d.Log, errStatus(http.StatusServiceUnavailable, "%s", down))
+		writeError(w, r, l.log, errStatus(http.StatusServiceUnavailable, "%s", c.Down))
 		return false
 	}
-	if headers {
+	if c.Headers {
 		h := w.Header()
 		h.Set("X-RateLimit-Limit", strconv.Itoa(dec.Limit))
 		h.Set("X-RateLimit-Remaining", strconv.Itoa(dec.Remaining))
@@ -111,6 +121,6 @@ func (l *limits) allow(w http.ResponseWriter, r *http.Request, d Deps, key strin
 		return true
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(dec.RetryAfter.Seconds())))))
-	writeError(w, r, d.Log, errStatus(http.StatusTooManyRequests, "%s", tooMany))
+	writeError(w, r, l.log, errStatus(http.StatusTooManyRequests, "%s", c.TooMany))
 	return false
 }

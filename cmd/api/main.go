@@ -30,7 +30,9 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
+	"github.com/a2e-automation/app/internal/app"
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/app/query"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/dbmetrics"
@@ -99,20 +101,31 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return serve(ctx, cfg, log, o, stdout)
 }
 
+// wiring is what newDeps built: the handlers' Deps and, for the process
+// (closing the group commit) and the tests, the parts under them.
+type wiring struct {
+	Deps
+	Accounts *accounts.Repository
+	Keys     *apikeys.Keys
+	Reader   *projections.Reader
+	Mailbox  *mail.Mailbox
+}
+
 // newDeps builds the HTTP layer's services on an open database; the tests
-// build theirs the same way. Handlers receive services, never the pool.
-func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, error) {
+// build theirs the same way. Handlers receive the application and services,
+// never the pool.
+func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring, error) {
 	pool := db.Pool
 	reads := replica.New(pool, db.ReadPool, 0, log) // READ_DATABASE_URL, else the primary
 	keys, err := apikeys.New(cfg.Secret)
 	if err != nil {
-		return Deps{}, err
+		return wiring{}, err
 	}
 	// In production an installer that is not a Windows executable is never
 	// served, and its absence stops the start-up here.
 	installers := downloads.NewInstallers(cfg.DownloadsDir, !cfg.IsDevelopment(), downloads.WithLogger(log))
 	if err := checkInstaller(cfg, log, installers); err != nil {
-		return Deps{}, err
+		return wiring{}, err
 	}
 	sitePages := pages.New(cfg.PagesDir, pages.Vars{ProductName: cfg.ProductName, SupportEmail: cfg.SupportEmail, APIBaseURL: cfg.BaseURL})
 	checkPages(cfg, log, sitePages)
@@ -124,15 +137,15 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	seedCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := vero.Seed(seedCtx, pool); err != nil {
-		return Deps{}, err
+		return wiring{}, err
 	}
 	mailer, err := mail.New(cfg.SMTPURL, cfg.MailFrom, cfg.SMTPTimeout, pool, log)
 	if err != nil {
-		return Deps{}, err
+		return wiring{}, err
 	}
 	sender := mail.NewSender(pool, mailer, log, mail.SenderOptions{Timeout: cfg.SMTPTimeout, GiveUpAfter: cfg.MailGiveUpAfter})
 	if err := sender.Register(reg); err != nil {
-		return Deps{}, err
+		return wiring{}, err
 	}
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
@@ -154,11 +167,11 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	}
 	provider, err := startup.PaymentProvider(cfg)
 	if err != nil {
-		return Deps{}, err
+		return wiring{}, err
 	}
 	lims, err := newLimits(cfg, reg, log)
 	if err != nil {
-		return Deps{}, err
+		return wiring{}, err
 	}
 	authStore := auth.NewStore(pool, cfg.Secret).WithSessionPolicy(sessionPolicy(cfg))
 	resets := authStore.NewResetWorker(func(to, token string) mail.Message {
@@ -168,6 +181,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 	paymentService := payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
 		payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge))
 	keyCache := auth.NewKeyCache(authStore, auth.DefaultKeyCacheSize)
+	audit := staffaudit.New(pool)
 	commands := command.New(command.Deps{
 		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
@@ -175,19 +189,21 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		SupportReplyMail: supportReplyMail(cfg.ProductName, cfg.SupportEmail, cfg.BaseURL),
 		Payments:         paymentService,
 	})
-	return Deps{
-		Config: cfg, Log: log, Resets: resets,
-		Readiness: db.Readiness(),
-		Accounts:  repo, Commands: commands,
-		Staff: staff.NewConsole(pool, repo, cfg.Secret), Audit: staffaudit.New(pool),
-		Payments:    paymentService,
-		Projections: projections.NewProjector(pool, store, log, projections.All()...),
-		Registry:    reg, Auth: authStore, APIKeys: keyCache, Keys: keys, Limits: lims,
-		Mail: sender, Mailbox: mail.NewMailbox(pool, log),
-		Reader: projections.NewReader(pool).WithReads(reads), Support: support,
-		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
-		Listings: listings.NewLedger(pool).WithReads(reads),
-	}, nil
+	projector := projections.NewProjector(pool, store, log, projections.All()...)
+	reader := projections.NewReader(pool).WithReads(reads)
+	mailbox := mail.NewMailbox(pool, log)
+	queries := query.New(query.Sources{
+		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys,
+		Listings: listings.NewLedger(store).WithReads(reads), Support: support,
+		Staff: query.StaffConsoleOf(staff.NewConsole(pool, repo, cfg.Secret)), Audit: audit,
+		Pages: sitePages, Mailbox: mailbox, Now: repo.Now, Log: log,
+	})
+	return wiring{Deps: Deps{
+		App:    app.Application{Commands: commands, Queries: queries},
+		Config: cfg, Log: log, Auth: authStore, APIKeys: keyCache, Limits: lims, Audit: audit,
+		Payments: paymentService, Downloads: downloads.NewService(installers, repo, cfg.Secret),
+		Projections: projector, Resets: resets, Mail: sender, Registry: reg, Readiness: db.Readiness(),
+	}, Accounts: repo, Keys: keys, Reader: reader, Mailbox: mailbox}, nil
 }
 
 // sessionPolicy is the bound of sessions SESSION_IDLE_TIMEOUT and
@@ -269,7 +285,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}
 	defer d.Accounts.Close() // after the group: no request or worker appends any more
 	if !cfg.IsDevelopment() {
-		warnUnprotectedAudit(ctx, log, d)
+		warnUnprotectedAudit(ctx, log, d.Deps)
 	}
 	var workers []func(context.Context)
 	if withProjector {
@@ -290,14 +306,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		return err
 	}
 	workers = append(workers,
-		func(ctx context.Context) { d.Commands.ExpireCredits.Sweep(ctx, 30*time.Second, log) },
+		func(ctx context.Context) { d.App.Commands.ExpireCredits.Sweep(ctx, 30*time.Second, log) },
 		func(ctx context.Context) { d.Resets.Run(ctx, time.Second) },
 		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }) // in every API process; one prunes at a time
 	if o.mailSender {
 		workers = append(workers, d.Mail.Run)
 	}
 
-	handler, err := NewServer(d)
+	handler, err := NewServer(d.Deps)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func handlePage(d Deps) http.HandlerFunc {
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		slug := chi.URLParam(r, "slug")
-		p, err := d.Pages.Get(slug)
+		p, err := d.App.Queries.Page.Handle(slug)
 		if err != nil {
 			if !errors.Is(err, pages.ErrNoSuchPage) {
 				// A known page the operator's files do not provide.

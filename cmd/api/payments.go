@@ -70,7 +70,7 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 		Message      string `json:"message"`
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		co, err := d.Commands.StartSubscription.Handle(r.Context(), command.StartSubscription{AccountID: currentSession(r.Context()).AccountID})
+		co, err := d.App.Commands.StartSubscription.Handle(r.Context(), command.StartSubscription{AccountID: currentSession(r.Context()).AccountID})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to create subscription"))
 			return
@@ -84,7 +84,7 @@ func handleCreateSubscription(d Deps) http.HandlerFunc {
 func handleCancelSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		res, err := d.Commands.CancelSubscription.Handle(r.Context(), command.SellerSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
+		res, err := d.App.Commands.CancelSubscription.Handle(r.Context(), command.SellerSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to cancel subscription"))
 			return
@@ -98,7 +98,7 @@ func handleCancelSubscription(d Deps) http.HandlerFunc {
 func handleResumeSubscription(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := currentSession(r.Context()).AccountID
-		res, err := d.Commands.ResumeSubscription.Handle(r.Context(), command.SellerSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
+		res, err := d.App.Commands.ResumeSubscription.Handle(r.Context(), command.SellerSubscription{AccountID: id, Metadata: metadata(r, "account:"+id)})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to resume subscription"))
 			return
@@ -162,7 +162,7 @@ func handlePurchaseCredits(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		p, err := d.Commands.PurchaseCredits.Handle(r.Context(), command.PurchaseCredits{AccountID: currentSession(r.Context()).AccountID, Credits: req.credits})
+		p, err := d.App.Commands.PurchaseCredits.Handle(r.Context(), command.PurchaseCredits{AccountID: currentSession(r.Context()).AccountID, Credits: req.credits})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to create payment session"))
 			return

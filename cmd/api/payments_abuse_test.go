@@ -8,13 +8,6 @@ import (
 	"testing"
 )
 
-// errorCode is the body's "code" field.
-func (r response) errorCode(t testing.TB) string {
-	var b struct{ Code string }
-	r.json(t, &b)
-	return b.Code
-}
-
 // TestSubscriptionCreatesTogetherMakeOneCheckout sends subscription creates
 // at the same moment (issue 25, item 1): one subscription is made, every
 // answer carries its client secret, and it is paid once.

@@ -31,8 +31,8 @@ func throttlePayments(d Deps) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		count := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ip := httprate.CanonicalizeIP(middleware.GetClientIP(r.Context()))
-			if !d.Limits.allow(w, r, d, ip, limitPaymentsIP, true, false, msgPaymentsTooMany, "") ||
-				!d.Limits.allow(w, r, d, currentSession(r.Context()).AccountID, limitPaymentsAccount, true, false, msgPaymentsTooMany, "") {
+			if !d.Limits.allow(w, r, check{Key: ip, Limit: limitPaymentsIP, FailOpen: true, TooMany: msgPaymentsTooMany}) ||
+				!d.Limits.allow(w, r, check{Key: currentSession(r.Context()).AccountID, Limit: limitPaymentsAccount, FailOpen: true, TooMany: msgPaymentsTooMany}) {
 				return
 			}
 			next.ServeHTTP(w, r)

@@ -14,10 +14,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/app/query"
 	"github.com/a2e-automation/app/internal/pgpool"
 )
 
@@ -364,4 +364,4 @@ func awaitProjections(d Deps, r *http.Request, position int64) {
 	}
 }
 
-const readYourWritesTimeout = 3 * time.Second
+const readYourWritesTimeout = query.ReadYourWrites

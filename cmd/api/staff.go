@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/app/query"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/ids"
 	"github.com/a2e-automation/app/internal/staffaudit"
@@ -122,7 +123,7 @@ func asOfParam(r *http.Request) (*time.Time, error) {
 func handleStaffSearch(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query().Get("q")
-		hits, err := d.Staff.Search(r.Context(), q)
+		hits, err := d.App.Queries.StaffSearch.Handle(r.Context(), q)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -156,7 +157,7 @@ func handleStaffHistory(d Deps) http.HandlerFunc {
 			}
 			limit = n
 		}
-		page, err := d.Staff.History.Page(r.Context(), id, asOf, r.URL.Query().Get("cursor"), limit)
+		page, err := d.App.Queries.StaffHistory.Handle(r.Context(), query.StaffHistory{AccountID: id, AsOf: asOf, Cursor: r.URL.Query().Get("cursor"), Limit: limit})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -172,11 +173,7 @@ func handleStaffBalance(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		at := d.Accounts.Now()
-		if asOf != nil {
-			at = *asOf
-		}
-		report, err := d.Staff.BalanceAt(r.Context(), id, at)
+		report, err := d.App.Queries.StaffBalance.Handle(r.Context(), id, asOf)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -192,14 +189,7 @@ func handleStaffComparison(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		// Compare what the projector has had the chance to apply.
-		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
-		defer cancel()
-		cmp, err := d.Staff.Compare(ctx, id)
-		if err == nil && !cmp.Consistent {
-			awaitProjections(d, r, cmp.Position)
-			cmp, err = d.Staff.Compare(ctx, id)
-		}
+		cmp, err := d.App.Queries.StaffComparison.Handle(r.Context(), id)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -254,7 +244,7 @@ func handleStaffAdjustment(d Deps) http.HandlerFunc {
 		s := currentSession(r.Context())
 		md := metadata(r, staffActor(r))
 		md.IdempotencyKey = idem.sent
-		res, err := d.Commands.AdjustCredits.Handle(r.Context(), command.AdjustCredits{
+		res, err := d.App.Commands.AdjustCredits.Handle(r.Context(), command.AdjustCredits{
 			StaffID: s.AccountID, AccountID: id, Credits: req.Credits, Reason: req.Reason,
 			IdempotencyKey: idem.key, RequestHash: idem.hash, RequestID: requestID(r.Context()), Metadata: md,
 		})
@@ -280,7 +270,7 @@ func handleStaffAccount(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		v, err := d.Staff.Account(r.Context(), id)
+		v, err := d.App.Queries.StaffAccount.Handle(r.Context(), id)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -309,7 +299,7 @@ func handleStaffAudit(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		page, err := d.Audit.List(r.Context(), f)
+		page, err := d.App.Queries.StaffAudit.Handle(r.Context(), f)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

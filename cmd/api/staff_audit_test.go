@@ -132,7 +132,7 @@ func TestStaffAdjustmentIdempotent(t *testing.T) {
 	if !bytes.Contains(again.body, []byte(`"balance":50`)) {
 		t.Fatalf("balance: %s", again.body)
 	}
-	if r := s.adjustWithKey("dialog-1", 500, "Goodwill"); r.status != 422 || errorCode(t, r) != CodeIdempotencyKeyReused {
+	if r := s.adjustWithKey("dialog-1", 500, "Goodwill"); r.status != 422 || r.errorCode(t) != CodeIdempotencyKeyReused {
 		t.Fatalf("the key with another amount = %d %s", r.status, r.body)
 	}
 	r := s.do(request{method: "POST", path: "/api/staff/accounts/" + s.customer.ID + "/adjustments", cookie: s.staff.Cookie,
@@ -166,7 +166,7 @@ func TestStaffCannotAdjustOwnAccount(t *testing.T) {
 	s := newStaffEnv(t)
 	r := s.do(request{method: "POST", path: "/api/staff/accounts/" + s.staff.ID + "/adjustments", cookie: s.staff.Cookie,
 		body: map[string]any{"credits": 1_000_000, "reason": "free money"}, header: map[string]string{"Idempotency-Key": "k"}})
-	if r.status != 403 || errorCode(t, r) != CodeStaffOwnAccount || !strings.Contains(string(r.body), "own account") {
+	if r.status != 403 || r.errorCode(t) != CodeStaffOwnAccount || !strings.Contains(string(r.body), "own account") {
 		t.Fatalf("own adjustment = %d %s", r.status, r.body)
 	}
 	if r := s.get("/api/staff/accounts/" + s.staff.ID); !bytes.Contains(r.body, []byte(`"creditsAvailable":0`)) || !bytes.Contains(r.body, []byte(`"isStaff":true`)) {

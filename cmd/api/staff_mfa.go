@@ -80,7 +80,7 @@ func handleMFAVerify(d Deps) http.HandlerFunc {
 			return
 		}
 		s := currentSession(r.Context())
-		if !d.Limits.allow(w, r, d, s.AccountID, limitMFA, false, false, msgTooMany, msgMFADown) {
+		if !d.Limits.allow(w, r, check{Key: s.AccountID, Limit: limitMFA, TooMany: msgTooMany, Down: msgMFADown}) {
 			return
 		}
 		v, err := d.Auth.VerifyMFA(r.Context(), s, req.Code, time.Now())

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,24 +16,6 @@ import (
 
 	"github.com/a2e-automation/app/internal/auth"
 )
-
-// newStaffSession signs staff member who in once more (a new session, which
-// has not passed the second factor).
-func (e *testEnv) newStaffSession(who seeded) *http.Cookie {
-	e.t.Helper()
-	token, err := e.deps.Auth.CreateSession(context.Background(), e.deps.Pool, who.ID, time.Now())
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return &http.Cookie{Name: sessionCookieName(e.deps.Deps), Value: token}
-}
-
-func errorCode(t testing.TB, r response) string {
-	t.Helper()
-	var b errorBody
-	_ = json.Unmarshal(r.body, &b)
-	return b.Code
-}
 
 // Every staff route, walked from the router itself, answers 403
 // staff_mfa_required to a staff session that has not passed the second
@@ -54,7 +35,7 @@ func TestStaffMFARequiredOnEveryStaffRoute(t *testing.T) {
 		if method == "GET" {
 			req.body, req.header = nil, nil
 		}
-		if r := s.do(req); r.status != 403 || errorCode(t, r) != CodeStaffMFARequired {
+		if r := s.do(req); r.status != 403 || r.errorCode(t) != CodeStaffMFARequired {
 			t.Errorf("%s %s before the second factor = %d %s", method, path, r.status, r.body)
 		}
 		for _, who := range []*http.Cookie{nil, s.customer.Cookie} {
@@ -177,7 +158,7 @@ func TestStaffMFAEnrolAndVerify(t *testing.T) {
 	if r := verify(third, en.RecoveryCodes[3]); r.status != 400 {
 		t.Fatalf("a recovery code used twice = %d %s", r.status, r.body)
 	}
-	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=totp", cookie: third}); r.status != 403 || errorCode(t, r) != CodeStaffMFARequired {
+	if r := e.do(request{method: "GET", path: "/api/staff/accounts?q=totp", cookie: third}); r.status != 403 || r.errorCode(t) != CodeStaffMFARequired {
 		t.Fatalf("console after refused codes: %d %s", r.status, r.body)
 	}
 }
@@ -324,7 +305,7 @@ func TestStaffRemoveThenAddNeedsTheSecondFactorAgain(t *testing.T) {
 	if err := run(context.Background(), []string{"api", "staff", "add", s.staff.Email}, getenv, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
-	if r := s.do(request{method: "GET", path: "/api/staff/accounts?q=seller", cookie: seller}); r.status != 403 || errorCode(t, r) != CodeStaffMFARequired {
+	if r := s.do(request{method: "GET", path: "/api/staff/accounts?q=seller", cookie: seller}); r.status != 403 || r.errorCode(t) != CodeStaffMFARequired {
 		t.Fatalf("a session from before staff add = %d %s", r.status, r.body)
 	}
 	if r := s.do(request{method: "GET", path: "/api/user", cookie: fresh}); r.status != 401 {

@@ -80,7 +80,7 @@ func handleStaffRefund(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, invalid(map[string]string{"Idempotency-Key": "An Idempotency-Key header is required: one per refund, the same on a retry"}))
 			return
 		}
-		out, err := d.Commands.StaffRefund.Handle(r.Context(), command.StaffRefund{
+		out, err := d.App.Commands.StaffRefund.Handle(r.Context(), command.StaffRefund{
 			StaffID: currentSession(r.Context()).AccountID, AccountID: id, PaymentID: strings.TrimSpace(req.PaymentID),
 			Credits: req.Credits, Reason: strings.TrimSpace(req.Reason), IdempotencyKey: idem.key, RequestID: requestID(r.Context()),
 		})
@@ -124,7 +124,7 @@ func handleStaffCancelSubscription(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		out, err := d.Commands.StaffCancelSubscription.Handle(r.Context(), command.StaffCancelSubscription{
+		out, err := d.App.Commands.StaffCancelSubscription.Handle(r.Context(), command.StaffCancelSubscription{
 			StaffID: currentSession(r.Context()).AccountID, AccountID: id, AtPeriodEnd: *req.AtPeriodEnd, Reason: strings.TrimSpace(req.Reason),
 			RequestID: requestID(r.Context()),
 		})

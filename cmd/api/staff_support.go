@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/app/query"
 	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/supportrequests"
 )
@@ -36,7 +37,7 @@ func handleStaffSupportInbox(d Deps) http.HandlerFunc {
 			}
 			limit = n
 		}
-		page, err := d.Staff.SupportInbox(r.Context(), status, q.Get("cursor"), limit)
+		page, err := d.App.Queries.SupportInbox.Handle(r.Context(), query.SupportInbox{Status: status, Cursor: q.Get("cursor"), Limit: limit})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -56,7 +57,7 @@ func handleStaffSupportInbox(d Deps) http.HandlerFunc {
 
 func handleStaffSupportRequest(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		thread, err := d.Staff.SupportRequest(r.Context(), chi.URLParam(r, "id"))
+		thread, err := d.App.Queries.SupportThread.Handle(r.Context(), chi.URLParam(r, "id"))
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -98,7 +99,7 @@ func handleStaffSupportReply(d Deps) http.HandlerFunc {
 			return
 		}
 		s := currentSession(r.Context())
-		reply, err := d.Commands.ReplySupportRequest.Handle(r.Context(), command.ReplySupportRequest{
+		reply, err := d.App.Commands.ReplySupportRequest.Handle(r.Context(), command.ReplySupportRequest{
 			RequestID: chi.URLParam(r, "id"), StaffID: s.AccountID, StaffEmail: s.Email, Message: strings.TrimSpace(req.Message),
 			HTTPRequestID: requestID(r.Context())})
 		if err != nil {
@@ -132,7 +133,7 @@ func handleStaffSupportStatus(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		if err := d.Commands.SetSupportRequestStatus.Handle(r.Context(), command.SetSupportRequestStatus{
+		if err := d.App.Commands.SetSupportRequestStatus.Handle(r.Context(), command.SetSupportRequestStatus{
 			RequestID: chi.URLParam(r, "id"), StaffID: currentSession(r.Context()).AccountID, Status: req.Status,
 			HTTPRequestID: requestID(r.Context())}); err != nil {
 			writeError(w, r, d.Log, err)

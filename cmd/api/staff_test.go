@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -12,73 +11,12 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/pquerna/otp/totp"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/internal/auth"
-	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/staff"
 )
-
-// staffEnv is a test API with a staff member and a customer whose history
-// is arranged in the past with a settable clock, so times are exact.
-type staffEnv struct {
-	*testEnv
-	staff, customer seeded
-	clock           time.Time
-	past            *accounts.Repository
-	staffSecret     string // the staff member's TOTP secret
-}
-
-func newStaffEnv(t *testing.T, configure ...func(*config.Config)) *staffEnv {
-	e := newTestEnv(t, configure...)
-	s := &staffEnv{testEnv: e, staff: e.seedAccount("support@example.com"),
-		clock: time.Now().UTC().Add(-60 * 24 * time.Hour).Truncate(time.Second)}
-	s.past = accounts.NewRepository(e.deps.Store, func() time.Time { return s.clock })
-	ctx := context.Background()
-	signup, err := s.past.Register(ctx, e.deps.Keys, "seller@example.com", "not-a-real-hash", eventstore.Metadata{Actor: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	token, err := e.deps.Auth.CreateSession(ctx, e.deps.Pool, signup.AccountID, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.customer = seeded{ID: signup.AccountID, Email: signup.Email, Cookie: &http.Cookie{Name: sessionCookie, Value: token}}
-	e.waitFor(signup.Result.LastPosition)
-	if err := e.deps.Auth.SetStaff(ctx, "support@example.com", true); err != nil {
-		t.Fatal(err)
-	}
-	s.staffSecret = e.passMFA(s.staff)
-	return s
-}
-
-// passMFA enrols the second factor of staff member who and passes it with a
-// TOTP code computed by pquerna/otp, as an authenticator app would, through
-// the API; who's cookie gets the session's new token. It returns the TOTP
-// secret.
-func (e *testEnv) passMFA(who seeded) string {
-	e.t.Helper()
-	r := e.do(request{method: "POST", path: "/api/auth/mfa/enroll", cookie: who.Cookie})
-	var enrol auth.Enrolment
-	r.json(e.t, &enrol)
-	if r.status != 201 || enrol.Secret == "" || len(enrol.RecoveryCodes) != auth.RecoveryCodes {
-		e.t.Fatalf("enrol: %d %s", r.status, r.body)
-	}
-	code, err := totp.GenerateCode(enrol.Secret, time.Now())
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	r = e.do(request{method: "POST", path: "/api/auth/mfa/verify", cookie: who.Cookie, body: map[string]any{"code": code}})
-	if r.status != 200 || r.cookie() == nil {
-		e.t.Fatalf("verify: %d %s", r.status, r.body)
-	}
-	who.Cookie.Value = r.cookie().Value // the session's new token
-	return enrol.Secret
-}
 
 // adjust posts a staff adjustment of the customer with a fresh
 // Idempotency-Key, as the webapp's dialog does.
@@ -104,10 +42,6 @@ func (s *staffEnv) command(cmd func(a *domain.Account, now time.Time) error) tim
 	}
 	s.waitFor(res.LastPosition)
 	return s.clock
-}
-
-func (s *staffEnv) get(path string) response {
-	return s.do(request{method: "GET", path: path, cookie: s.staff.Cookie})
 }
 
 func (s *staffEnv) balanceAt(t time.Time) int64 {

@@ -57,7 +57,7 @@ func handleSupportRequest(d Deps) http.HandlerFunc {
 			return
 		}
 		s := currentSession(r.Context())
-		if err := d.Commands.SendSupportRequest.Handle(r.Context(), command.SendSupportRequest{AccountID: s.AccountID, Email: s.Email,
+		if err := d.App.Commands.SendSupportRequest.Handle(r.Context(), command.SendSupportRequest{AccountID: s.AccountID, Email: s.Email,
 			Subject: strings.TrimSpace(req.Subject), Message: strings.TrimSpace(req.Message)}); err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -102,7 +102,7 @@ func handleSupportRequests(d Deps) http.HandlerFunc {
 		Requests []sellerSupportRequest `json:"requests"`
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		threads, err := d.Support.OfAccount(r.Context(), currentSession(r.Context()).AccountID)
+		threads, err := d.App.Queries.SupportRequests.Handle(r.Context(), currentSession(r.Context()).AccountID)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

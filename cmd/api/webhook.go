@@ -35,7 +35,7 @@ func handleStripeWebhook(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		out, err := d.Commands.ApplyStripeEvent.Handle(r.Context(), command.ApplyStripeEvent{
+		out, err := d.App.Commands.ApplyStripeEvent.Handle(r.Context(), command.ApplyStripeEvent{
 			Payload: payload, Signature: r.Header.Get("Stripe-Signature"), Metadata: metadata(r, "stripe"),
 		})
 		if errors.Is(err, payments.ErrInvalidWebhook) {

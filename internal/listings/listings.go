@@ -9,14 +9,16 @@ package listings
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/replica"
 )
 
@@ -67,14 +69,15 @@ var ErrNotFound = domain.Errorf(domain.CodeNotFound, "No such listing")
 // ErrBadCursor is a cursor that no page handed out.
 var ErrBadCursor = domain.Errorf(domain.CodeInvalid, "cursor is not a nextCursor this API returned")
 
-// Ledger reads listings from the events table.
+// Ledger reads listings from the event store (eventstore.Store.FindIn).
 type Ledger struct {
+	store *eventstore.Store
 	pool  *pgxpool.Pool
 	reads *replica.Reads // picks each read's pool; nil: pool
 }
 
-// NewLedger reads from pool.
-func NewLedger(pool *pgxpool.Pool) *Ledger { return &Ledger{pool: pool} }
+// NewLedger reads through store, on its pool.
+func NewLedger(store *eventstore.Store) *Ledger { return &Ledger{store: store, pool: store.Pool()} }
 
 // WithReads returns the Ledger reading on the pool reads picks for each
 // read (internal/replica: a standby that has replayed the caller's spends,
@@ -85,25 +88,25 @@ func (l *Ledger) WithReads(reads *replica.Reads) *Ledger {
 	return &c
 }
 
-func (l *Ledger) db(ctx context.Context) *pgxpool.Pool {
+func (l *Ledger) db(ctx context.Context) eventstore.Querier {
 	if l.reads == nil {
 		return l.pool
 	}
 	return l.reads.For(ctx)
 }
 
-const columns = `stream_version, data->>'listingId', data->>'asin', data->>'amazonUrl', recorded_at,
-	coalesce(metadata->>'idempotencyKey', ''), coalesce(metadata->>'requestId', '')`
+// listingRequested is the event type a listing is read from.
+var listingRequested = domain.ListingRequested{}.EventType()
 
 // Get is the account's listing id, or ErrNotFound (another account's too).
 func (l *Ledger) Get(ctx context.Context, accountID, id string) (Listing, error) {
-	rows, err := l.db(ctx).Query(ctx, `SELECT `+columns+` FROM events
-		WHERE event_type = 'ListingRequested' AND data->>'listingId' = $1 AND stream_id = $2`,
-		id, domain.StreamID(accountID))
+	recs, err := l.store.FindIn(ctx, l.db(ctx), eventstore.Find{
+		Stream: domain.StreamID(accountID), Type: listingRequested, DataField: "listingId", DataValue: id,
+	})
 	if err != nil {
 		return Listing{}, err
 	}
-	found, err := collect(rows)
+	found, err := listingsOf(recs)
 	if err != nil {
 		return Listing{}, err
 	}
@@ -119,40 +122,25 @@ func (l *Ledger) List(ctx context.Context, accountID string, q Query) (Page, err
 		q.Limit = DefaultLimit
 	}
 	q.Limit = min(q.Limit, MaxLimit)
-	before := int64(1<<63 - 1)
+	f := eventstore.Find{Stream: domain.StreamID(accountID), Type: listingRequested, Limit: q.Limit + 1}
 	if q.Cursor != "" {
 		p, err := decodeCursor(q.Cursor)
 		if err != nil {
 			return Page{}, err
 		}
-		before = p
+		f.BeforeVersion = p
 	}
-	sql := `SELECT ` + columns + ` FROM events
-		WHERE event_type = 'ListingRequested' AND stream_id = $1 AND stream_version < $2
-		ORDER BY stream_version DESC LIMIT $3`
-	args := []any{domain.StreamID(accountID), before, q.Limit + 1}
 	if q.IdempotencyKey != "" {
 		// The key is in the event's metadata; listings made before it was
 		// written there are found through the replay table while it keeps
-		// their key. Its own statement, so the planner always sees the
-		// key's index.
-		sql = `SELECT ` + columns + ` FROM (
-			SELECT * FROM events
-			WHERE event_type = 'ListingRequested' AND stream_id = $1
-				AND metadata ? 'idempotencyKey' AND metadata->>'idempotencyKey' = $4
-			UNION
-			SELECT e.* FROM idempotency_keys k JOIN events e
-				ON e.global_position BETWEEN k.first_position AND k.last_position AND e.stream_id = k.stream_id
-			WHERE k.stream_id = $1 AND k.idempotency_key = $5 AND e.event_type = 'ListingRequested'
-		) found WHERE stream_version < $2
-		ORDER BY stream_version DESC LIMIT $3`
-		args = append(args, q.IdempotencyKey, KeyPrefix+q.IdempotencyKey)
+		// their key.
+		f.IdempotencyKey, f.StoredKey = q.IdempotencyKey, KeyPrefix+q.IdempotencyKey
 	}
-	rows, err := l.db(ctx).Query(ctx, sql, args...)
+	recs, err := l.store.FindIn(ctx, l.db(ctx), f)
 	if err != nil {
 		return Page{}, err
 	}
-	found, err := collect(rows)
+	found, err := listingsOf(recs)
 	if err != nil {
 		return Page{}, err
 	}
@@ -164,14 +152,21 @@ func (l *Ledger) List(ctx context.Context, accountID string, q Query) (Page, err
 	return page, nil
 }
 
-func collect(rows pgx.Rows) ([]Listing, error) {
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Listing, error) {
-		var x Listing
-		err := row.Scan(&x.version, &x.ID, &x.ASIN, &x.AmazonURL, &x.CreatedAt, &x.IdempotencyKey, &x.RequestID)
-		x.Status = StatusQueued
-		x.CreatedAt = x.CreatedAt.UTC()
-		return x, err
-	})
+// listingsOf reads the listings out of ListingRequested records.
+func listingsOf(recs []eventstore.Record) ([]Listing, error) {
+	out := make([]Listing, 0, len(recs))
+	for _, r := range recs {
+		var data domain.ListingRequested
+		if err := json.Unmarshal(r.Data, &data); err != nil {
+			return nil, fmt.Errorf("listing of event %d: %w", r.GlobalPosition, err)
+		}
+		out = append(out, Listing{
+			ID: data.ListingID, ASIN: data.ASIN, AmazonURL: data.AmazonURL, Status: StatusQueued,
+			CreatedAt: r.RecordedAt.UTC(), IdempotencyKey: r.Metadata.IdempotencyKey, RequestID: r.Metadata.RequestID,
+			version: r.StreamVersion,
+		})
+	}
+	return out, nil
 }
 
 // A cursor is the stream version of the last listing of a page (the
