@@ -46,7 +46,7 @@ func handleConfirmSimulated(d Deps) http.HandlerFunc {
 			return
 		}
 		id := currentSession(r.Context()).AccountID
-		sim, err := d.Commands.ConfirmSimulatedPayment.Handle(r.Context(), command.ConfirmSimulatedPayment{
+		sim, err := d.App.Commands.ConfirmSimulatedPayment.Handle(r.Context(), command.ConfirmSimulatedPayment{
 			AccountID: id, ClientSecret: req.ClientSecret, Outcome: req.Outcome, Metadata: metadata(r, "account:"+id)})
 		writeSimulation(w, r, d, sim, err)
 	}
@@ -72,7 +72,7 @@ func handleAdvanceCycle(d Deps) http.HandlerFunc {
 			}
 		}
 		id := currentSession(r.Context()).AccountID
-		sim, err := d.Commands.AdvanceSimulatedCycle.Handle(r.Context(), command.AdvanceSimulatedCycle{
+		sim, err := d.App.Commands.AdvanceSimulatedCycle.Handle(r.Context(), command.AdvanceSimulatedCycle{
 			AccountID: id, Outcome: req.Outcome, Metadata: metadata(r, "account:"+id)})
 		writeSimulation(w, r, d, sim, err)
 	}
@@ -105,7 +105,7 @@ func handleRefundSimulated(d Deps) http.HandlerFunc {
 			return
 		}
 		id := currentSession(r.Context()).AccountID
-		sim, err := d.Commands.RefundSimulatedPayment.Handle(r.Context(), command.RefundSimulatedPayment{
+		sim, err := d.App.Commands.RefundSimulatedPayment.Handle(r.Context(), command.RefundSimulatedPayment{
 			AccountID: id, ClientSecret: req.ClientSecret, Credits: req.Credits, Metadata: metadata(r, "account:"+id)})
 		writeSimulation(w, r, d, sim, err)
 	}
@@ -127,7 +127,7 @@ func handleDisputeSimulated(d Deps) http.HandlerFunc {
 			return
 		}
 		id := currentSession(r.Context()).AccountID
-		sim, err := d.Commands.DisputeSimulatedPayment.Handle(r.Context(), command.DisputeSimulatedPayment{
+		sim, err := d.App.Commands.DisputeSimulatedPayment.Handle(r.Context(), command.DisputeSimulatedPayment{
 			AccountID: id, ClientSecret: req.ClientSecret, Status: req.Status, Metadata: metadata(r, "account:"+id)})
 		writeSimulation(w, r, d, sim, err)
 	}

@@ -90,7 +90,9 @@ const SimulatedPortalPath = "/dev/billing-portal"
 
 // ChargeOwner implements Provider: the simulated provider's disputes carry
 // their charge expanded, so it is never asked; it knows no charge.
-func (*Simulated) ChargeOwner(context.Context, string) (ChargeOwner, error) { return ChargeOwner{}, nil }
+func (*Simulated) ChargeOwner(context.Context, string) (ChargeOwner, error) {
+	return ChargeOwner{}, nil
+}
 
 // InvoiceOfPaymentIntent implements Provider: the simulated renewals are
 // paid without a PaymentIntent, so none is known.
