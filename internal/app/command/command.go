@@ -72,6 +72,7 @@ type Commands struct {
 	SetSupportRequestStatus SetSupportRequestStatusHandler
 	StaffRefund             StaffRefundHandler
 	StaffCancelSubscription StaffCancelSubscriptionHandler
+	SetSpendLimits          SetSpendLimitsHandler // issue 33: the seller's daily and monthly caps
 }
 
 // New builds every use case on d.
@@ -103,5 +104,6 @@ func New(d Deps) Commands {
 		SetSupportRequestStatus: SetSupportRequestStatusHandler{store: d.Support, now: d.Now},
 		StaffRefund:             StaffRefundHandler{payments: d.Payments},
 		StaffCancelSubscription: StaffCancelSubscriptionHandler{payments: d.Payments},
+		SetSpendLimits:          NewSetSpendLimits(d.Accounts),
 	}
 }
