@@ -188,3 +188,10 @@ func clonePtr(v *int64) *int64 {
 func equalPtr(x, y *int64) bool {
 	return (x == nil && y == nil) || (x != nil && y != nil && *x == *y)
 }
+
+// DailyReached reports whether the daily limit allows no further spend today.
+func (v SpendLimits) DailyReached() bool { return v.Daily != nil && v.SpentToday >= *v.Daily }
+
+// MonthlyReached reports whether the monthly limit allows no further spend
+// this billing month.
+func (v SpendLimits) MonthlyReached() bool { return v.Monthly != nil && v.SpentThisMonth >= *v.Monthly }

@@ -141,4 +141,3 @@ func TestSpendLimitsSurviveASnapshot(t *testing.T) {
 		t.Fatalf("third spend of the day: %v", err)
 	}
 }
-
