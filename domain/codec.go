@@ -129,6 +129,7 @@ var decoders = map[string]func([]byte) (Event, error){
 	DebtRepaid{}.EventType():            decodeAs[DebtRepaid],
 	DisputeOpened{}.EventType():         decodeAs[DisputeOpened],
 	DisputeClosed{}.EventType():         decodeAs[DisputeClosed],
+	SpendLimitsSet{}.EventType():        decodeAs[SpendLimitsSet],
 }
 
 // EventTypes returns the name of every event type the codec knows, sorted.

@@ -44,6 +44,7 @@ func oneOfEach() []Event {
 		DebtRepaid{Amount: 10, Draws: []Draw{{GrantID: "g2", Amount: 10}}},
 		DisputeOpened{DisputeID: "dp_1", PaymentID: "pi_1", AmountCents: 999},
 		DisputeClosed{DisputeID: "dp_1", PaymentID: "pi_1", Outcome: DisputeLost, PaymentStatus: PaymentChargedBack},
+		SpendLimitsSet{DailyCredits: ptr(int64(100)), MonthlyCredits: ptr(int64(2000))},
 	}
 }
 

@@ -172,6 +172,9 @@ func (a *Account) spend(operation, reference string, now time.Time) error {
 	if a.SpendingFrozen() {
 		return ErrSpendingFrozen
 	}
+	if err := a.checkSpendLimits(1, now); err != nil {
+		return err
+	}
 	draws, err := a.s.draws(1, now)
 	if err != nil {
 		return err

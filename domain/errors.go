@@ -20,6 +20,7 @@ const (
 	CodeInsufficientCredits Code = "insufficient_credits" // the balance does not cover it
 	CodeUnavailable         Code = "unavailable"          // a service it needs did not answer in time: retry later
 	CodeRateLimited         Code = "rate_limited"         // too many too soon: retry after RetryAfter
+	CodeSpendLimitReached   Code = "spend_limit_reached"  // a spend limit the seller set does not allow it (SpendLimitError)
 )
 
 // Error is a broken rule. Its Message is written for the user and safe to show.

@@ -64,7 +64,7 @@ func (d *driver) command(op, arg byte) error {
 	if subscriptionID == "" || arg%7 == 0 {
 		subscriptionID = "sub_" + id
 	}
-	switch op % 17 {
+	switch op % 18 {
 	case 0:
 		d.now = d.now.Add(hours(arg))
 		return nil
@@ -106,6 +106,15 @@ func (d *driver) command(op, arg byte) error {
 		return a.RecordDownload("windows", "2.4.0", now)
 	case 15:
 		return a.VerifyEmail(now)
+	case 16: // small limits, now and then none or out of range
+		daily, monthly := ptr(int64(arg%8)), ptr(int64(arg%32))
+		if arg%5 == 0 {
+			daily = nil
+		}
+		if arg%7 == 0 {
+			monthly = ptr(int64(-1))
+		}
+		return a.SetSpendLimits(daily, monthly, now)
 	default:
 		return a.RotateAPIKey(testKey(int(arg%3)+1), now)
 	}

@@ -40,6 +40,8 @@ type state struct {
 	// so a paid cycle that started before that is a late delivery and must
 	// not restart it (StartOrRenewCycle).
 	EndedSubscriptions map[string]time.Time `json:"endedSubscriptions,omitempty"`
+	// Limits are the seller's spend limits and the spending they count.
+	Limits spendLimits `json:"limits"`
 }
 
 // cancelling reports whether the end of subscription id is the period end
@@ -94,6 +96,9 @@ func (s *state) apply(e Event, at time.Time) {
 		if _, ok := s.EndedSubscriptions[e.SubscriptionID]; !ok {
 			s.EndedSubscriptions[e.SubscriptionID] = at
 		}
+	}
+	if s.Limits.apply(e, at) {
+		return
 	}
 	if s.Subscription.apply(e, at) {
 		return

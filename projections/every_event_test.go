@@ -170,6 +170,10 @@ func everyEventType(t *testing.T, f *fixture) {
 			return acc.RotateAPIKey(domain.APIKeyMaterial{KeyID: "k2-" + a, Prefix: "a2e_new", Hash: "h2-" + a, Encrypted: "enc2"}, now)
 		}},
 		{a, func(acc *domain.Account, now time.Time) error { return acc.RecordStaffNote("called back", now) }},
+		{b, func(acc *domain.Account, now time.Time) error { // SpendLimitsSet: b's 3 listings stay under them
+			daily, monthly := int64(50), int64(400)
+			return acc.SetSpendLimits(&daily, &monthly, now)
+		}},
 		{a, func(acc *domain.Account, now time.Time) error { // SubscriptionActivated, CreditsGranted
 			return acc.StartOrRenewCycle(sub, start, start.Add(720*time.Hour), domain.MonthlyCredits, now)
 		}},

@@ -78,7 +78,7 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 		r.vero++
 	case domain.SoftwareDownloaded:
 		r.downloads++
-	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded:
+	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded, domain.SpendLimitsSet:
 		// Nothing the profile shows; only updated_at moves.
 	default:
 		return r, false, unhandled("profiles", ev)

@@ -20,6 +20,7 @@ const (
 	CodeAPIKeyMissing        = "api_key_missing"        // 401 (/v1): no X-API-Key header
 	CodeAPIKeyInvalid        = "api_key_invalid"        // 401 (/v1): a key that is not an account's current one
 	CodeInsufficientCredits  = "insufficient_credits"   // 402: no credits left
+	CodeSpendLimitReached    = "spend_limit_reached"    // 402 (/v1): a spend limit the seller set is reached; see resetsAt
 	CodeForbidden            = "forbidden"              // 403: the caller may not do it
 	CodeSpendingFrozen       = "spending_frozen"        // 403: a payment dispute is open, spending is paused
 	CodeNotFound             = "not_found"              // 404: no such route or thing
@@ -45,7 +46,7 @@ var errorCodes = []string{
 	CodeInvalidRequest, CodeUnauthenticated, CodeAPIKeyMissing, CodeAPIKeyInvalid, CodeInsufficientCredits,
 	CodeForbidden, CodeSpendingFrozen, CodeNotFound, CodeMethodNotAllowed, CodeConflict, CodeRequestTooLarge,
 	CodeUnsupportedMediaType, CodeIdempotencyKeyReused, CodeRateLimited, CodeInternalError,
-	CodeServiceUnavailable, CodeCommitOutcomeUnknown,
+	CodeServiceUnavailable, CodeCommitOutcomeUnknown, CodeSpendLimitReached,
 }
 
 // codeOfStatus is the code of an answer that names no more precise one.
@@ -92,7 +93,7 @@ func statusOfDomain(code domain.Code) int {
 		return http.StatusUnauthorized
 	case domain.CodeForbidden:
 		return http.StatusForbidden
-	case domain.CodeInsufficientCredits:
+	case domain.CodeInsufficientCredits, domain.CodeSpendLimitReached:
 		return http.StatusPaymentRequired
 	case domain.CodeUnavailable:
 		return http.StatusServiceUnavailable
@@ -116,6 +117,9 @@ func codeOfDomain(err error, code domain.Code) string {
 	}
 	if code == domain.CodeInvalid {
 		return CodeInvalidRequest
+	}
+	if code == domain.CodeSpendLimitReached {
+		return CodeSpendLimitReached
 	}
 	return codeOfStatus(statusOfDomain(code))
 }

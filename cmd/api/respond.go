@@ -53,6 +53,7 @@ type errorBody struct {
 	Errors           map[string]string `json:"errors,omitempty"`
 	CreditsRemaining *int64            `json:"creditsRemaining,omitempty"`
 	Success          *bool             `json:"success,omitempty"`
+	*spendLimitBody                    // spend_limit_reached: the limit, what was spent, when it resets
 }
 
 // encode writes v as JSON with status.
@@ -249,7 +250,7 @@ func errorAnswer(w http.Header, r *http.Request, log *slog.Logger, err error) (i
 			log.WarnContext(r.Context(), "request answered unavailable", "method", r.Method, "path", r.URL.Path,
 				"requestId", requestID(r.Context()), "err", err)
 		}
-		body := errorBody{Code: public, Message: domain.ErrorMessage(err)}
+		body := errorBody{Code: public, Message: domain.ErrorMessage(err), spendLimitBody: spendLimitOf(err)}
 		if code == domain.CodeInsufficientCredits {
 			// As the desktop API's successful answers do: the balance, then 0.
 			body.CreditsRemaining = new(int64)

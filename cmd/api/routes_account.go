@@ -23,6 +23,8 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Post("/user/api-key/regenerate", handleRegenerateAPIKey(d))
 		r.Get("/usage-statistics", handleUsageStatistics(d))
 		r.Get("/transactions", handleTransactions(d))
+		r.Get("/account/spend-limits", handleGetSpendLimits(d))
+		r.Put("/account/spend-limits", handlePutSpendLimits(d))
 		r.Post("/support/requests", handleSupportRequest(d))
 		r.Get("/support/requests", handleSupportRequests(d))
 		r.Get("/download/windows", handleDownloadWindows(d))

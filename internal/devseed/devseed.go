@@ -25,7 +25,11 @@ type Options struct {
 	Email   string // empty: a fresh one
 	Credits int64  // promotional credits granted
 	Frozen  bool   // a payment dispute is open, so spending answers 403
-	Actor   string // the events' metadata actor; empty: "seed"
+	// DailyLimit, when set, is a daily spend limit (the email is verified
+	// first, as the limits require): spending past it answers 402
+	// spend_limit_reached.
+	DailyLimit *int64
+	Actor      string // the events' metadata actor; empty: "seed"
 }
 
 // Seller is a seller made by New.
@@ -57,6 +61,14 @@ func New(ctx context.Context, pool *pgxpool.Pool, o Options) (Seller, error) {
 		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 			if o.Credits > 0 {
 				if err := a.GrantCredits(domain.CreditsGranted{Amount: o.Credits, Source: domain.SourcePromo}, now); err != nil {
+					return nil, err
+				}
+			}
+			if o.DailyLimit != nil {
+				if err := a.VerifyEmail(now); err != nil {
+					return nil, err
+				}
+				if err := a.SetSpendLimits(o.DailyLimit, nil, now); err != nil {
 					return nil, err
 				}
 			}

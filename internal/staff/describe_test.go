@@ -37,6 +37,7 @@ func TestDescribe(t *testing.T) {
 		{domain.SoftwareDownloaded{Platform: "windows", Version: "2.4.0"}, 0, "v2.4.0"},
 		{domain.PaymentRecorded{Status: domain.PaymentPaid, AmountCents: 999, Description: "100 credits"}, 0, "paid of $9.99: 100 credits"},
 		{domain.StaffNoteRecorded{Note: "called back"}, 0, "called back"},
+		{domain.SpendLimitsSet{DailyCredits: new(int64(100))}, 0, "daily 100 credits, monthly none"},
 	} {
 		summary, change := Describe(c.event)
 		if change != c.change || !strings.Contains(summary, c.words) {

@@ -195,6 +195,8 @@ func summarize(ev domain.Event) string {
 		return fmt.Sprintf("Payment %s of %s: %s", e.Status, catalog.Dollars(e.AmountCents), e.Description)
 	case domain.StaffNoteRecorded:
 		return "Staff note: " + e.Note
+	case domain.SpendLimitsSet:
+		return "Spend limits set: daily " + limitText(e.DailyCredits) + ", monthly " + limitText(e.MonthlyCredits)
 	case domain.PaymentRefunded:
 		return fmt.Sprintf("Payment %s %s: %s refunded in total", e.PaymentID, strings.ReplaceAll(e.Status, "_", " "),
 			catalog.Dollars(e.AmountCents))

@@ -327,7 +327,7 @@ func TestOutcomeUnknownIsReadBack(t *testing.T) {
 }
 
 func TestErrorKinds(t *testing.T) {
-	sentinels := []error{a2e.ErrAuthentication, a2e.ErrInsufficientCredits, a2e.ErrSpendingFrozen, a2e.ErrNotFound,
+	sentinels := []error{a2e.ErrAuthentication, a2e.ErrInsufficientCredits, a2e.ErrSpendLimitReached, a2e.ErrSpendingFrozen, a2e.ErrNotFound,
 		a2e.ErrInvalidRequest, a2e.ErrIdempotencyKeyReused, a2e.ErrRateLimited, a2e.ErrUnavailable, a2e.ErrInternal, a2e.ErrConnection}
 	for _, c := range []struct {
 		status int
@@ -338,6 +338,7 @@ func TestErrorKinds(t *testing.T) {
 		{401, "api_key_missing", a2e.ErrAuthentication},
 		{401, "api_key_invalid", a2e.ErrAuthentication},
 		{402, "insufficient_credits", a2e.ErrInsufficientCredits},
+		{402, "spend_limit_reached", a2e.ErrSpendLimitReached},
 		{403, "spending_frozen", a2e.ErrSpendingFrozen},
 		{403, "forbidden", nil},
 		{404, "not_found", a2e.ErrNotFound},
@@ -373,6 +374,17 @@ func TestErrorBodies(t *testing.T) {
 		if !errors.As(err, &e) || e.CreditsRemaining == nil || *e.CreditsRemaining != 0 || e.RequestID != "r402" ||
 			e.Error() != "a2e: 402 insufficient_credits: Insufficient credits (request r402)" {
 			t.Fatalf("err %v", err)
+		}
+	})
+	t.Run("402 spend limit", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+			reply(w, 402, `{"code":"spend_limit_reached","message":"Your daily spend limit of 2 credits is reached (2 spent); it resets at 2026-03-02T00:00:00Z","requestId":"r402","period":"daily","limit":2,"spent":2,"resetsAt":"2026-03-02T00:00:00Z"}`)
+		})
+		_, err := s.client().Listings.Create(context.Background(), a2e.CreateListingParams{AmazonURL: amazonURL, IdempotencyKey: "k"})
+		var e *a2e.Error
+		if !errors.As(err, &e) || !errors.Is(err, a2e.ErrSpendLimitReached) || errors.Is(err, a2e.ErrInsufficientCredits) || e.SpendLimit == nil ||
+			*e.SpendLimit != (a2e.SpendLimit{Period: "daily", Limit: 2, Spent: 2, ResetsAt: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)}) {
+			t.Fatalf("err %+v", err)
 		}
 	})
 	t.Run("400 with fields", func(t *testing.T) {

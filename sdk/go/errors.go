@@ -14,6 +14,9 @@ var (
 	ErrAuthentication = errors.New("a2e: authentication failed")
 	// ErrInsufficientCredits: 402, no credits left.
 	ErrInsufficientCredits = errors.New("a2e: insufficient credits")
+	// ErrSpendLimitReached: 402 spend_limit_reached, a daily or monthly
+	// spend limit the seller set is reached; see Error.SpendLimit.
+	ErrSpendLimitReached = errors.New("a2e: spend limit reached")
 	// ErrSpendingFrozen: 403, a payment dispute is open and spending is paused.
 	ErrSpendingFrozen = errors.New("a2e: spending frozen")
 	// ErrNotFound: 404, no such listing of this account (or no such route).
@@ -37,6 +40,7 @@ var (
 // Error codes the client acts on (the API's "code" field).
 const (
 	codeSpendingFrozen       = "spending_frozen"
+	codeSpendLimitReached    = "spend_limit_reached"
 	codeIdempotencyKeyReused = "idempotency_key_reused"
 	codeCommitOutcomeUnknown = "commit_outcome_unknown"
 )
@@ -67,8 +71,21 @@ type Error struct {
 	CreditsRemaining *int64
 	// Fields is the problem of each field of a 400, by field name.
 	Fields map[string]string
+	// SpendLimit is the limit reached, on a 402 spend_limit_reached; nil
+	// otherwise.
+	SpendLimit *SpendLimit
 
 	cause error
+}
+
+// SpendLimit is the spend limit a call was refused by: which one
+// ("daily" or "monthly"), its credits, what its period spent, and when the
+// period ends.
+type SpendLimit struct {
+	Period   string    `json:"period"`
+	Limit    int64     `json:"limit"`
+	Spent    int64     `json:"spent"`
+	ResetsAt time.Time `json:"resetsAt"`
 }
 
 // Error describes the failure with its status, code, message and request id.
@@ -104,6 +121,8 @@ func (e *Error) kind() error {
 		return ErrConnection
 	case e.Status == http.StatusUnauthorized:
 		return ErrAuthentication
+	case e.Status == http.StatusPaymentRequired && e.Code == codeSpendLimitReached:
+		return ErrSpendLimitReached
 	case e.Status == http.StatusPaymentRequired:
 		return ErrInsufficientCredits
 	case e.Code == codeSpendingFrozen:

@@ -149,11 +149,16 @@ func errorOf(a answer) *Error {
 		RequestID        string            `json:"requestId"`
 		Errors           map[string]string `json:"errors"`
 		CreditsRemaining *int64            `json:"creditsRemaining"`
+		SpendLimit
 	}
 	_ = json.Unmarshal(a.body, &body) // a proxy's answer may not be JSON: the status says enough
 	e := &Error{Code: body.Code, Status: a.status, RequestID: body.RequestID, Message: body.Message,
 		RetryAfter: retryAfter(a.header.Get("Retry-After")), OutcomeUnknown: body.Code == codeCommitOutcomeUnknown,
 		CreditsRemaining: body.CreditsRemaining, Fields: body.Errors}
+	if body.Code == codeSpendLimitReached {
+		sl := body.SpendLimit
+		e.SpendLimit = &sl
+	}
 	if e.RequestID == "" {
 		e.RequestID = a.header.Get("X-Request-ID")
 	}

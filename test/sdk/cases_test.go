@@ -20,6 +20,8 @@ type testCase struct {
 	Account struct {
 		Credits int64 `json:"credits"`
 		Frozen  bool  `json:"frozen"`
+		// DailyLimit: a daily spend limit of so many credits.
+		DailyLimit *int64 `json:"dailyLimit"`
 	} `json:"account"`
 	OtherListing bool   `json:"otherListing"` // ${otherListingId}: another account's listing
 	Steps        []step `json:"steps"`
@@ -198,7 +200,7 @@ func lookup(v any, path string) (string, bool) {
 // errorFields are the fields of every error line (null when the error has
 // none).
 var errorFields = []string{"class", "code", "status", "requestId", "message", "idempotencyKey", "retryAfter",
-	"outcomeUnknown", "creditsRemaining"}
+	"outcomeUnknown", "creditsRemaining", "spendLimit"}
 
 // protocolProblem says how line breaks the runner protocol, "" if not.
 func protocolProblem(line map[string]any) string {

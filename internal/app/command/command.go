@@ -78,6 +78,7 @@ type Commands struct {
 	AdvanceSimulatedCycle   AdvanceSimulatedCycleHandler
 	RefundSimulatedPayment  RefundSimulatedPaymentHandler
 	DisputeSimulatedPayment DisputeSimulatedPaymentHandler
+	SetSpendLimits          SetSpendLimitsHandler // issue 33: the seller's daily and monthly caps
 }
 
 // New builds every use case on d.
@@ -113,5 +114,6 @@ func New(d Deps) Commands {
 		AdvanceSimulatedCycle:   AdvanceSimulatedCycleHandler{sim: d.Payments},
 		RefundSimulatedPayment:  RefundSimulatedPaymentHandler{sim: d.Payments},
 		DisputeSimulatedPayment: DisputeSimulatedPaymentHandler{sim: d.Payments},
+		SetSpendLimits:          NewSetSpendLimits(d.Accounts),
 	}
 }

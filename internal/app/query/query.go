@@ -36,6 +36,7 @@ type Queries struct {
 	SupportThread   SupportThreadHandler
 	Page            PageHandler
 	DevMail         DevMailHandler
+	SpendLimits     SpendLimitsHandler
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -83,5 +84,6 @@ func New(s Sources) Queries {
 		SupportThread:   SupportThreadHandler{staff: s.Staff},
 		Page:            PageHandler{pages: s.Pages},
 		DevMail:         DevMailHandler{mailbox: s.Mailbox},
+		SpendLimits:     NewSpendLimits(s.Accounts, s.Now),
 	}
 }

@@ -20,6 +20,7 @@ ini_set('display_errors', 'stderr'); // standard output is for the one line
 const ERROR_CLASSES = [
     Exception\AuthenticationException::class => 'AuthenticationError',
     Exception\InsufficientCreditsException::class => 'InsufficientCreditsError',
+    Exception\SpendLimitReachedException::class => 'SpendLimitReachedError',
     Exception\SpendingFrozenException::class => 'SpendingFrozenError',
     Exception\RateLimitException::class => 'RateLimitError',
     Exception\InvalidRequestException::class => 'InvalidRequestError',
@@ -87,6 +88,9 @@ function errorOf(Exception\A2EException $e): array
             ? $e->getRetryAfter() : null,
         'outcomeUnknown' => $e instanceof Exception\ServiceUnavailableException && $e->isOutcomeUnknown(),
         'creditsRemaining' => $e instanceof Exception\InsufficientCreditsException ? $e->getCreditsRemaining() : null,
+        'spendLimit' => $e instanceof Exception\SpendLimitReachedException
+            ? ['period' => $e->getPeriod(), 'limit' => $e->getLimit(), 'spent' => $e->getSpent(), 'resetsAt' => $e->getResetsAt()]
+            : null,
     ];
 }
 

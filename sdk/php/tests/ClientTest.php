@@ -141,6 +141,8 @@ test('each error answer is its exception, not retried', function (Fixture $f) {
         [apiError(401, 'api_key_invalid'), Exception\AuthenticationException::class],
         [apiError(401, 'api_key_missing'), Exception\AuthenticationException::class],
         [apiError(402, 'insufficient_credits', ['creditsRemaining' => 0]), Exception\InsufficientCreditsException::class],
+        [apiError(402, 'spend_limit_reached', ['period' => 'daily', 'limit' => 2, 'spent' => 2, 'resetsAt' => '2026-03-02T00:00:00Z']),
+            Exception\SpendLimitReachedException::class],
         [apiError(403, 'spending_frozen'), Exception\SpendingFrozenException::class],
         [apiError(404, 'not_found'), Exception\NotFoundException::class],
         [apiError(405, 'method_not_allowed'), Exception\InvalidRequestException::class],
@@ -160,6 +162,9 @@ test('each error answer is its exception, not retried', function (Fixture $f) {
     $f->script(apiError(402, 'insufficient_credits', ['creditsRemaining' => 0]));
     $e = assertThrows(Exception\InsufficientCreditsException::class, fn () => client($f)->listings->create(['amazonUrl' => AMAZON_URL]));
     assertSame(0, $e->getCreditsRemaining());
+    $f->script(apiError(402, 'spend_limit_reached', ['period' => 'daily', 'limit' => 2, 'spent' => 2, 'resetsAt' => '2026-03-02T00:00:00Z']));
+    $e = assertThrows(Exception\SpendLimitReachedException::class, fn () => client($f)->listings->create(['amazonUrl' => AMAZON_URL]));
+    assertSame(['daily', 2, 2, '2026-03-02T00:00:00Z'], [$e->getPeriod(), $e->getLimit(), $e->getSpent(), $e->getResetsAt()]);
     $f->script(apiError(400, 'invalid_request', ['errors' => ['amazonUrl' => 'bad url']]));
     $e = assertThrows(Exception\InvalidRequestException::class, fn () => client($f)->listings->create(['amazonUrl' => 'x']));
     assertSame(['amazonUrl' => 'bad url'], $e->getFields());

@@ -4,7 +4,7 @@ declare(strict_types=1);
 
 namespace A2E\Tests;
 
-const ERROR_FIELDS = ['class', 'code', 'status', 'requestId', 'message', 'idempotencyKey', 'retryAfter', 'outcomeUnknown', 'creditsRemaining'];
+const ERROR_FIELDS = ['class', 'code', 'status', 'requestId', 'message', 'idempotencyKey', 'retryAfter', 'outcomeUnknown', 'creditsRemaining', 'spendLimit'];
 
 /**
  * Runs conformance/runner.php on $op (JSON, or a value to encode) against $baseUrl.
@@ -59,10 +59,10 @@ test('runner: an error prints every field of the protocol, null when the error h
     assertSame(false, $line['ok']);
     assertSame(ERROR_FIELDS, array_keys($line['error']));
     assertSame(['InsufficientCreditsError', 'insufficient_credits', 402, 'req-402', 'message of insufficient_credits',
-        $f->requests()[0]['headers']['idempotency-key'], null, false, 0], array_values($line['error']));
+        $f->requests()[0]['headers']['idempotency-key'], null, false, 0, null], array_values($line['error']));
     $f->script(apiError(404, 'not_found'));
     assertSame(['class' => 'NotFoundError', 'code' => 'not_found', 'status' => 404, 'requestId' => 'req-404', 'message' => 'message of not_found',
-        'idempotencyKey' => null, 'retryAfter' => null, 'outcomeUnknown' => false, 'creditsRemaining' => null],
+        'idempotencyKey' => null, 'retryAfter' => null, 'outcomeUnknown' => false, 'creditsRemaining' => null, 'spendLimit' => null],
         runnerLine($f, ['op' => 'retrieve', 'id' => 'gone'])['error']);
 });
 

@@ -23,6 +23,8 @@ from ._errors import (
     RateLimitError,
     ServiceUnavailableError,
     SpendingFrozenError,
+    SpendLimit,
+    SpendLimitReachedError,
 )
 from ._models import Account, Listing, ListingPage, RateLimit, VeroCheck
 from ._version import __version__
@@ -45,6 +47,8 @@ __all__ = [
     "RateLimit",
     "RateLimitError",
     "ServiceUnavailableError",
+    "SpendLimit",
+    "SpendLimitReachedError",
     "SpendingFrozenError",
     "VeroCheck",
     "VeroChecks",

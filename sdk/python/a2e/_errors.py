@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Dict, Optional, Type
 
 # The code of a 503 after which the charge may or may not have happened.
@@ -76,6 +77,35 @@ class InsufficientCreditsError(A2EError):
         self.credits_remaining = credits_remaining
 
 
+@dataclass(frozen=True)
+class SpendLimit:
+    """The spend limit a call was refused by.
+
+    Attributes:
+        period: ``"daily"`` (credits per UTC day) or ``"monthly"`` (per billing month).
+        limit: the limit, in credits.
+        spent: credits spent in the limit's current period.
+        resets_at: when the period ends and spending may resume (RFC 3339, UTC).
+    """
+
+    period: str
+    limit: int
+    spent: int
+    resets_at: str
+
+
+class SpendLimitReachedError(A2EError):
+    """402 ``spend_limit_reached``: a daily or monthly spend limit the seller set is reached.
+
+    Attributes:
+        spend_limit: which limit, its credits, what its period spent, and when it resets.
+    """
+
+    def __init__(self, message: str, *, spend_limit: Optional[SpendLimit] = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.spend_limit = spend_limit
+
+
 class SpendingFrozenError(A2EError):
     """403: a payment dispute is open, so spending is paused."""
 
@@ -127,6 +157,7 @@ _CLASS_OF_CODE: Dict[str, Type[A2EError]] = {
     "api_key_invalid": AuthenticationError,
     "unauthenticated": AuthenticationError,
     "insufficient_credits": InsufficientCreditsError,
+    "spend_limit_reached": SpendLimitReachedError,
     "spending_frozen": SpendingFrozenError,
     "not_found": NotFoundError,
     "idempotency_key_reused": IdempotencyError,
@@ -167,6 +198,13 @@ def error_of_answer(
     extra: Dict[str, Any] = {}
     if cls is InsufficientCreditsError:
         extra["credits_remaining"] = body.get("creditsRemaining")
+    elif cls is SpendLimitReachedError:
+        extra["spend_limit"] = SpendLimit(
+            period=str(body.get("period") or ""),
+            limit=int(body.get("limit") or 0),
+            spent=int(body.get("spent") or 0),
+            resets_at=str(body.get("resetsAt") or ""),
+        )
     elif cls is InvalidRequestError:
         extra["errors"] = body.get("errors")
     return cls(

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from datetime import datetime, timezone
-from typing import Any, Callable, Dict, Type
+from typing import Any, Callable, Dict, Optional, Type
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -61,7 +61,14 @@ def error_json(error: a2e.A2EError) -> Dict[str, Any]:
         "retryAfter": error.retry_after,
         "outcomeUnknown": isinstance(error, a2e.ServiceUnavailableError) and error.outcome_unknown,
         "creditsRemaining": getattr(error, "credits_remaining", None),
+        "spendLimit": spend_limit_json(getattr(error, "spend_limit", None)),
     }
+
+
+def spend_limit_json(limit: Optional[a2e.SpendLimit]) -> Optional[Dict[str, Any]]:
+    if limit is None:
+        return None
+    return {"period": limit.period, "limit": limit.limit, "spent": limit.spent, "resetsAt": limit.resets_at}
 
 
 OPERATIONS: Dict[str, Callable[[a2e.Client, Dict[str, Any]], Any]] = {

@@ -26,6 +26,7 @@ class ErrorTest(FakeAPITestCase):
             (401, "api_key_missing", a2e.AuthenticationError),
             (401, "api_key_invalid", a2e.AuthenticationError),
             (402, "insufficient_credits", a2e.InsufficientCreditsError),
+            (402, "spend_limit_reached", a2e.SpendLimitReachedError),
             (403, "spending_frozen", a2e.SpendingFrozenError),
             (404, "not_found", a2e.NotFoundError),
             (405, "method_not_allowed", a2e.InvalidRequestError),
@@ -50,6 +51,10 @@ class ErrorTest(FakeAPITestCase):
         err = self.raised(Reply(402, {"code": "insufficient_credits", "message": "m", "creditsRemaining": 0}),
                           a2e.InsufficientCreditsError)
         self.assertEqual(err.credits_remaining, 0)
+
+        capped = self.raised(Reply(402, {"code": "spend_limit_reached", "message": "m", "period": "daily", "limit": 2,
+                                         "spent": 2, "resetsAt": "2026-03-02T00:00:00Z"}), a2e.SpendLimitReachedError)
+        self.assertEqual(capped.spend_limit, a2e.SpendLimit("daily", 2, 2, "2026-03-02T00:00:00Z"))
 
         limited = self.raised(Reply(429, {"code": "rate_limited", "message": "m"}, {"Retry-After": "12"}),
                               a2e.RateLimitError)

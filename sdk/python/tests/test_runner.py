@@ -46,7 +46,7 @@ class RunnerTest(FakeAPITestCase):
         self.assertEqual(line, {"ok": False, "error": {
             "class": "InsufficientCreditsError", "code": "insufficient_credits", "status": 402, "requestId": "r-2",
             "message": "Insufficient credits", "idempotencyKey": "k", "retryAfter": None, "outcomeUnknown": False,
-            "creditsRemaining": 0}})
+            "creditsRemaining": 0, "spendLimit": None}})
 
     def test_no_answer_is_class_connection_error_and_max_retries_is_passed(self) -> None:
         api = self.serve("drop", "drop")

@@ -40,6 +40,7 @@ function errorLine(err) {
     retryAfter: err.retryAfter ?? null,
     outcomeUnknown: err.outcomeUnknown ?? false,
     creditsRemaining: err.creditsRemaining ?? null,
+    spendLimit: err.spendLimit ?? null,
   };
 }
 

@@ -8,6 +8,7 @@ export interface A2EErrorInit {
     /** Seconds, from `Retry-After`. */
     retryAfter?: number | null;
     creditsRemaining?: number | null;
+    spendLimit?: SpendLimit | null;
     fieldErrors?: Record<string, string> | null;
     cause?: unknown;
 }
@@ -33,6 +34,23 @@ export declare class AuthenticationError extends A2EError {
 export declare class InsufficientCreditsError extends A2EError {
     /** The balance: 0. */
     readonly creditsRemaining: number | null;
+    constructor(init: A2EErrorInit);
+}
+/** The spend limit a call was refused by, as the 402 `spend_limit_reached` body gives it. */
+export interface SpendLimit {
+    /** `"daily"` (credits per UTC day) or `"monthly"` (per billing month). */
+    period: string;
+    /** The limit, in credits. */
+    limit: number;
+    /** Credits spent in the limit's current period. */
+    spent: number;
+    /** When the period ends and spending may resume (RFC 3339, UTC). */
+    resetsAt: string;
+}
+/** 402 `spend_limit_reached`: a daily or monthly spend limit the seller set is reached. */
+export declare class SpendLimitReachedError extends A2EError {
+    /** Which limit, its credits, what its period spent, and when it resets. */
+    readonly spendLimit: SpendLimit | null;
     constructor(init: A2EErrorInit);
 }
 /** 403: a payment dispute is open, so spending is paused. */

@@ -32,6 +32,15 @@ export class InsufficientCreditsError extends A2EError {
         this.creditsRemaining = init.creditsRemaining ?? null;
     }
 }
+/** 402 `spend_limit_reached`: a daily or monthly spend limit the seller set is reached. */
+export class SpendLimitReachedError extends A2EError {
+    /** Which limit, its credits, what its period spent, and when it resets. */
+    spendLimit;
+    constructor(init) {
+        super(init);
+        this.spendLimit = init.spendLimit ?? null;
+    }
+}
 /** 403: a payment dispute is open, so spending is paused. */
 export class SpendingFrozenError extends A2EError {
 }
@@ -117,7 +126,7 @@ function classOf(status, code) {
         case 401:
             return AuthenticationError;
         case 402:
-            return InsufficientCreditsError;
+            return code === "spend_limit_reached" ? SpendLimitReachedError : InsufficientCreditsError;
         case 403:
             return code === "spending_frozen" ? SpendingFrozenError : APIError;
         case 404:
@@ -149,6 +158,14 @@ export function errorOf(status, headers, body, idempotencyKey) {
         idempotencyKey,
         retryAfter: parseRetryAfter(headers.get("Retry-After")),
         creditsRemaining: typeof fields.creditsRemaining === "number" ? fields.creditsRemaining : null,
+        spendLimit: code === "spend_limit_reached"
+            ? {
+                period: text(fields.period) ?? "",
+                limit: typeof fields.limit === "number" ? fields.limit : 0,
+                spent: typeof fields.spent === "number" ? fields.spent : 0,
+                resetsAt: text(fields.resetsAt) ?? "",
+            }
+            : null,
         fieldErrors: typeof fields.errors === "object" ? fields.errors : null,
     });
 }

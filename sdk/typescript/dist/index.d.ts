@@ -3,6 +3,6 @@ export { ListingsResource } from "./listings.js";
 export { AccountResource } from "./account.js";
 export { VeroChecksResource } from "./vero-checks.js";
 export { VERSION } from "./version.js";
-export { A2EError, APIError, AuthenticationError, ConnectionError, IdempotencyError, InsufficientCreditsError, InvalidRequestError, NotFoundError, RateLimitError, ServiceUnavailableError, SpendingFrozenError, } from "./errors.js";
-export type { A2EErrorInit } from "./errors.js";
+export { A2EError, APIError, AuthenticationError, ConnectionError, IdempotencyError, InsufficientCreditsError, InvalidRequestError, NotFoundError, RateLimitError, ServiceUnavailableError, SpendingFrozenError, SpendLimitReachedError, } from "./errors.js";
+export type { A2EErrorInit, SpendLimit } from "./errors.js";
 export type { Account, ClientOptions, CreatedListing, CreateListingOptions, CreateListingParams, CreateVeroCheckParams, ErrorCode, RateLimit, VeroCheck, WithRateLimit, ListListingsParams, Listing, ListingPage, } from "./types.js";

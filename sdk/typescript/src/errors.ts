@@ -8,6 +8,7 @@ export interface A2EErrorInit {
   /** Seconds, from `Retry-After`. */
   retryAfter?: number | null;
   creditsRemaining?: number | null;
+  spendLimit?: SpendLimit | null;
   fieldErrors?: Record<string, string> | null;
   cause?: unknown;
 }
@@ -47,6 +48,29 @@ export class InsufficientCreditsError extends A2EError {
   constructor(init: A2EErrorInit) {
     super(init);
     this.creditsRemaining = init.creditsRemaining ?? null;
+  }
+}
+
+/** The spend limit a call was refused by, as the 402 `spend_limit_reached` body gives it. */
+export interface SpendLimit {
+  /** `"daily"` (credits per UTC day) or `"monthly"` (per billing month). */
+  period: string;
+  /** The limit, in credits. */
+  limit: number;
+  /** Credits spent in the limit's current period. */
+  spent: number;
+  /** When the period ends and spending may resume (RFC 3339, UTC). */
+  resetsAt: string;
+}
+
+/** 402 `spend_limit_reached`: a daily or monthly spend limit the seller set is reached. */
+export class SpendLimitReachedError extends A2EError {
+  /** Which limit, its credits, what its period spent, and when it resets. */
+  readonly spendLimit: SpendLimit | null;
+
+  constructor(init: A2EErrorInit) {
+    super(init);
+    this.spendLimit = init.spendLimit ?? null;
   }
 }
 
@@ -142,7 +166,7 @@ function classOf(status: number, code: string | null): new (init: A2EErrorInit) 
     case 401:
       return AuthenticationError;
     case 402:
-      return InsufficientCreditsError;
+      return code === "spend_limit_reached" ? SpendLimitReachedError : InsufficientCreditsError;
     case 403:
       return code === "spending_frozen" ? SpendingFrozenError : APIError;
     case 404:
@@ -180,6 +204,15 @@ export function errorOf(
     idempotencyKey,
     retryAfter: parseRetryAfter(headers.get("Retry-After")),
     creditsRemaining: typeof fields.creditsRemaining === "number" ? fields.creditsRemaining : null,
+    spendLimit:
+      code === "spend_limit_reached"
+        ? {
+            period: text(fields.period) ?? "",
+            limit: typeof fields.limit === "number" ? fields.limit : 0,
+            spent: typeof fields.spent === "number" ? fields.spent : 0,
+            resetsAt: text(fields.resetsAt) ?? "",
+          }
+        : null,
     fieldErrors: typeof fields.errors === "object" ? (fields.errors as Record<string, string> | null) : null,
   });
 }

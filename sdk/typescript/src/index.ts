@@ -15,8 +15,9 @@ export {
   RateLimitError,
   ServiceUnavailableError,
   SpendingFrozenError,
+  SpendLimitReachedError,
 } from "./errors.js";
-export type { A2EErrorInit } from "./errors.js";
+export type { A2EErrorInit, SpendLimit } from "./errors.js";
 export type {
   Account,
   ClientOptions,

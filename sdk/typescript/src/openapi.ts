@@ -120,6 +120,24 @@ export interface components {
             /** @constant */
             creditsRemaining: 0;
         };
+        SpendLimitReached: components["schemas"]["Error"] & {
+            /** @constant */
+            code?: "spend_limit_reached";
+            /**
+             * @description Which limit was reached: credits per UTC day, or per billing month (the subscription's cycle, else the calendar month in UTC).
+             * @enum {string}
+             */
+            period: "daily" | "monthly";
+            /** @description The limit, in credits, the seller set on the dashboard. */
+            limit: number;
+            /** @description Credits spent in the limit's current period. */
+            spent: number;
+            /**
+             * Format: date-time
+             * @description When the period ends and spending may resume (RFC 3339, UTC).
+             */
+            resetsAt: string;
+        };
         /** @description The account's standing; monthlyCredits + purchasedCredits + otherCredits = creditsAvailable. */
         Account: {
             /** Format: email */
@@ -187,6 +205,7 @@ export interface components {
          *     - `api_key_missing`: 401 (/v1): no X-API-Key header
          *     - `api_key_invalid`: 401 (/v1): a key that is not an account's current one
          *     - `insufficient_credits`: 402: no credits left
+         *     - `spend_limit_reached`: 402 (/v1): a spend limit the seller set is reached; see resetsAt
          *     - `forbidden`: 403: the caller may not do it
          *     - `spending_frozen`: 403: a payment dispute is open, spending is paused
          *     - `not_found`: 404: no such route or thing
@@ -201,7 +220,7 @@ export interface components {
          *     - `commit_outcome_unknown`: 503: it may or may not have been applied; Retry-After
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "unauthenticated" | "api_key_missing" | "api_key_invalid" | "insufficient_credits" | "forbidden" | "spending_frozen" | "not_found" | "method_not_allowed" | "conflict" | "request_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable" | "commit_outcome_unknown";
+        ErrorCode: "invalid_request" | "unauthenticated" | "api_key_missing" | "api_key_invalid" | "insufficient_credits" | "spend_limit_reached" | "forbidden" | "spending_frozen" | "not_found" | "method_not_allowed" | "conflict" | "request_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable" | "commit_outcome_unknown";
         /** @description A listing request read back from the ledger. */
         ListingRecord: {
             /** Format: uuid */
@@ -272,7 +291,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `insufficient_credits`: no credits remain; nothing is charged. Buy credits or subscribe on the dashboard. */
+        /** @description `insufficient_credits`: no credits remain; nothing is charged. Buy credits or subscribe on the dashboard. `spend_limit_reached`: a daily or monthly spend limit the seller set on the dashboard is reached; nothing is charged. Retry after `resetsAt`, or raise the limit. */
         PaymentRequired: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -282,15 +301,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "code": "insufficient_credits",
-                 *       "message": "Insufficient credits",
-                 *       "requestId": "6c0e9e3c-41a6-4d8f-9a55-1b3e2f7d8a90",
-                 *       "creditsRemaining": 0
-                 *     }
-                 */
-                "application/json": components["schemas"]["InsufficientCredits"];
+                "application/json": components["schemas"]["InsufficientCredits"] | components["schemas"]["SpendLimitReached"];
             };
         };
         /** @description `spending_frozen`: a payment dispute on this account is open; spending is paused until it closes and nothing is charged (`GET /account` shows `spendingFrozen`). Contact support. */

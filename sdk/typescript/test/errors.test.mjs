@@ -14,6 +14,7 @@ import {
   RateLimitError,
   ServiceUnavailableError,
   SpendingFrozenError,
+  SpendLimitReachedError,
 } from "../dist/index.js";
 import { errorOf, parseRetryAfter } from "../dist/errors.js";
 import { retryDelayMs } from "../dist/retry.js";
@@ -27,6 +28,7 @@ test("each status and code is its error class, with the answer's fields", async 
     [401, "api_key_missing", AuthenticationError],
     [401, "api_key_invalid", AuthenticationError],
     [402, "insufficient_credits", InsufficientCreditsError],
+    [402, "spend_limit_reached", SpendLimitReachedError],
     [403, "spending_frozen", SpendingFrozenError],
     [403, "forbidden", APIError],
     [404, "not_found", NotFoundError],
@@ -59,6 +61,7 @@ test("the fields that some errors add", async (t) => {
   const api = await fakeApi(t, [
     apiError(400, "invalid_request", { errors: { amazonUrl: "amazonUrl must be an Amazon product URL" } }),
     apiError(402, "insufficient_credits", { creditsRemaining: 0 }),
+    apiError(402, "spend_limit_reached", { period: "daily", limit: 2, spent: 2, resetsAt: "2026-03-02T00:00:00Z" }),
     apiError(429, "rate_limited", {}, { "Retry-After": "30" }),
     apiError(503, "commit_outcome_unknown", {}, { "Retry-After": "2" }),
   ]);
@@ -67,6 +70,7 @@ test("the fields that some errors add", async (t) => {
 
   assert.deepEqual((await fail()).fieldErrors, { amazonUrl: "amazonUrl must be an Amazon product URL" });
   assert.equal((await fail()).creditsRemaining, 0);
+  assert.deepEqual((await fail()).spendLimit, { period: "daily", limit: 2, spent: 2, resetsAt: "2026-03-02T00:00:00Z" });
   assert.equal((await fail()).retryAfter, 30);
   const unknown = await fail();
   assert.equal(unknown.retryAfter, 2);

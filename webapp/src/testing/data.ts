@@ -114,3 +114,15 @@ export const simulatedConfig: AppConfig = {
     sha256: 'a3f1c2d4e5b60718293a4b5c6d7e8f90112233445566778899aabbccddeeff00',
   },
 };
+
+/** GET /api/account/spend-limits of an account that set none. */
+export const noSpendLimits = {
+  dailyCredits: null,
+  monthlyCredits: null,
+  spentToday: 0,
+  spentThisMonth: 0,
+  dailyResetsAt: '2025-03-02T00:00:00Z',
+  monthlyResetsAt: '2025-04-01T00:00:00Z',
+  dailyLimitReached: false,
+  monthlyLimitReached: false,
+};

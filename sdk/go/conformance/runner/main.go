@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	a2e "github.com/a2e-automation/app/sdk/go"
 )
@@ -59,15 +60,24 @@ type failure struct {
 
 // errorLine is an *a2e.Error in the protocol's terms; what it lacks is null.
 type errorLine struct {
-	Class            string   `json:"class"`
-	Code             *string  `json:"code"`
-	Status           *int     `json:"status"`
-	RequestID        *string  `json:"requestId"`
-	Message          string   `json:"message"`
-	IdempotencyKey   *string  `json:"idempotencyKey"`
-	RetryAfter       *float64 `json:"retryAfter"` // seconds
-	OutcomeUnknown   bool     `json:"outcomeUnknown"`
-	CreditsRemaining *int64   `json:"creditsRemaining"`
+	Class            string          `json:"class"`
+	Code             *string         `json:"code"`
+	Status           *int            `json:"status"`
+	RequestID        *string         `json:"requestId"`
+	Message          string          `json:"message"`
+	IdempotencyKey   *string         `json:"idempotencyKey"`
+	RetryAfter       *float64        `json:"retryAfter"` // seconds
+	OutcomeUnknown   bool            `json:"outcomeUnknown"`
+	CreditsRemaining *int64          `json:"creditsRemaining"`
+	SpendLimit       *spendLimitLine `json:"spendLimit"`
+}
+
+// spendLimitLine is an a2e.SpendLimit with resetsAt as the API wrote it.
+type spendLimitLine struct {
+	Period   string `json:"period"`
+	Limit    int64  `json:"limit"`
+	Spent    int64  `json:"spent"`
+	ResetsAt string `json:"resetsAt"`
 }
 
 // classes names the protocol's error class of each sentinel; an HTTP
@@ -78,6 +88,7 @@ var classes = []struct {
 }{
 	{a2e.ErrAuthentication, "AuthenticationError"},
 	{a2e.ErrInsufficientCredits, "InsufficientCreditsError"},
+	{a2e.ErrSpendLimitReached, "SpendLimitReachedError"},
 	{a2e.ErrSpendingFrozen, "SpendingFrozenError"},
 	{a2e.ErrRateLimited, "RateLimitError"},
 	{a2e.ErrInvalidRequest, "InvalidRequestError"},
@@ -187,6 +198,9 @@ func errorLineOf(e *a2e.Error) errorLine {
 			line.Class = c.name
 			break
 		}
+	}
+	if sl := e.SpendLimit; sl != nil {
+		line.SpendLimit = &spendLimitLine{Period: sl.Period, Limit: sl.Limit, Spent: sl.Spent, ResetsAt: sl.ResetsAt.UTC().Format(time.RFC3339)}
 	}
 	if e.RetryAfter > 0 {
 		s := e.RetryAfter.Seconds()

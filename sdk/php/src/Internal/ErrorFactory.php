@@ -9,6 +9,7 @@ use A2E\Exception\ApiException;
 use A2E\Exception\AuthenticationException;
 use A2E\Exception\IdempotencyException;
 use A2E\Exception\InsufficientCreditsException;
+use A2E\Exception\SpendLimitReachedException;
 use A2E\Exception\InvalidRequestException;
 use A2E\Exception\NotFoundException;
 use A2E\Exception\RateLimitException;
@@ -36,6 +37,13 @@ final class ErrorFactory
             $code === 'spending_frozen' => new SpendingFrozenException(...$args),
             $code === 'idempotency_key_reused' => new IdempotencyException(...$args),
             $status === 401 => new AuthenticationException(...$args),
+            $status === 402 && $code === 'spend_limit_reached' => new SpendLimitReachedException(
+                ...$args,
+                period: is_string($body['period'] ?? null) ? $body['period'] : null,
+                limit: self::intOrNull($body['limit'] ?? null),
+                spent: self::intOrNull($body['spent'] ?? null),
+                resetsAt: is_string($body['resetsAt'] ?? null) ? $body['resetsAt'] : null,
+            ),
             $status === 402 => new InsufficientCreditsException(...$args, creditsRemaining: self::intOrNull($body['creditsRemaining'] ?? null)),
             $status === 404 => new NotFoundException(...$args),
             $status === 429 => new RateLimitException(...$args, retryAfter: $response->retryAfter()),

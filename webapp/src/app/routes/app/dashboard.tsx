@@ -8,6 +8,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
+import { SpendLimitsCard } from '@/features/spend-limits/components/spend-limits-card';
 import { SoftwareDownloadsCard } from '@/features/download/components/software-downloads-card';
 import { normalizeStatus, useProfile, type Profile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
@@ -66,6 +67,7 @@ export default function DashboardRoute() {
       </div>
 
       <UsageStatisticsCard live />
+      <SpendLimitsCard live />
 
       <div className="grid-2">
         <SoftwareDownloadsCard active={profile.premiumAccess} />
