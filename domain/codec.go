@@ -129,6 +129,10 @@ var decoders = map[string]func([]byte) (Event, error){
 	DebtRepaid{}.EventType():            decodeAs[DebtRepaid],
 	DisputeOpened{}.EventType():         decodeAs[DisputeOpened],
 	DisputeClosed{}.EventType():         decodeAs[DisputeClosed],
+	AlertSettingsChanged{}.EventType():  decodeAs[AlertSettingsChanged],
+	LowBalanceAlerted{}.EventType():     decodeAs[LowBalanceAlerted],
+	BalanceRecovered{}.EventType():      decodeAs[BalanceRecovered],
+	ExpiryReminderSent{}.EventType():    decodeAs[ExpiryReminderSent],
 }
 
 // EventTypes returns the name of every event type the codec knows, sorted.

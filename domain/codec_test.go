@@ -44,6 +44,10 @@ func oneOfEach() []Event {
 		DebtRepaid{Amount: 10, Draws: []Draw{{GrantID: "g2", Amount: 10}}},
 		DisputeOpened{DisputeID: "dp_1", PaymentID: "pi_1", AmountCents: 999},
 		DisputeClosed{DisputeID: "dp_1", PaymentID: "pi_1", Outcome: DisputeLost, PaymentStatus: PaymentChargedBack},
+		AlertSettingsChanged{LowBalanceCredits: ptr(int64(50)), ExpiringReminderDays: ptr(3)},
+		LowBalanceAlerted{Threshold: 50, Available: 49},
+		BalanceRecovered{Threshold: 50, Available: 550},
+		ExpiryReminderSent{GrantID: "g-1", ExpiresAt: expires, Credits: 120, Days: 3},
 	}
 }
 

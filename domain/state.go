@@ -40,6 +40,10 @@ type state struct {
 	// so a paid cycle that started before that is a late delivery and must
 	// not restart it (StartOrRenewCycle).
 	EndedSubscriptions map[string]time.Time `json:"endedSubscriptions,omitempty"`
+	// Alerts are the seller's alert settings; LowBalance says a
+	// low-balance alert stands (alerts.go).
+	Alerts     AlertSettings `json:"alerts"`
+	LowBalance bool          `json:"lowBalance,omitempty"`
 }
 
 // cancelling reports whether the end of subscription id is the period end
@@ -95,7 +99,7 @@ func (s *state) apply(e Event, at time.Time) {
 			s.EndedSubscriptions[e.SubscriptionID] = at
 		}
 	}
-	if s.Subscription.apply(e, at) {
+	if s.Subscription.apply(e, at) || s.applyAlert(e) {
 		return
 	}
 	switch e := e.(type) {
