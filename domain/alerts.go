@@ -118,8 +118,12 @@ func (a *Account) Alerts() AlertSettings { return a.s.Alerts.clone() }
 func (a *Account) LowBalance() bool { return a.s.LowBalance }
 
 // SetAlerts saves the alert settings s, which must pass CheckAlertSettings,
-// on a verified account. Saving the settings it has records nothing.
+// on a verified account. Saving the settings it has records nothing (and
+// is no refusal, even unverified).
 func (a *Account) SetAlerts(s AlertSettings, now time.Time) error {
+	if s.equal(a.s.Alerts) {
+		return nil
+	}
 	if !a.s.Verified {
 		return ErrAlertsNeedVerifiedEmail
 	}
@@ -129,9 +133,6 @@ func (a *Account) SetAlerts(s AlertSettings, now time.Time) error {
 				return Errorf(CodeInvalid, "%s", p)
 			}
 		}
-	}
-	if s.equal(a.s.Alerts) {
-		return nil
 	}
 	c := s.clone()
 	a.record(AlertSettingsChanged{LowBalanceCredits: c.LowBalanceCredits, ExpiringReminderDays: c.ExpiringReminderDays}, now)
