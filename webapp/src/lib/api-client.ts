@@ -113,6 +113,7 @@ async function request<T>(method: Method, path: string, body?: unknown, options?
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
 };
 
 /** The server's message when the server answered, otherwise undefined. */

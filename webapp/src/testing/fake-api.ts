@@ -16,6 +16,7 @@ export function defaultRoutes(): Record<string, Handler> {
     'GET /api/plans': { body: data.plans },
     'GET /api/config': { body: data.simulatedConfig },
     'GET /api/support/requests': { body: { requests: [] } },
+    'GET /api/account/alerts': { body: { lowBalanceCredits: null, expiringReminderDays: null } },
   };
 }
 
