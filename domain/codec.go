@@ -130,6 +130,10 @@ var decoders = map[string]func([]byte) (Event, error){
 	DisputeOpened{}.EventType():         decodeAs[DisputeOpened],
 	DisputeClosed{}.EventType():         decodeAs[DisputeClosed],
 	SpendLimitsSet{}.EventType():        decodeAs[SpendLimitsSet],
+	AlertSettingsChanged{}.EventType():  decodeAs[AlertSettingsChanged],
+	LowBalanceAlerted{}.EventType():     decodeAs[LowBalanceAlerted],
+	BalanceRecovered{}.EventType():      decodeAs[BalanceRecovered],
+	ExpiryReminderSent{}.EventType():    decodeAs[ExpiryReminderSent],
 }
 
 // EventTypes returns the name of every event type the codec knows, sorted.

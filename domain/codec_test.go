@@ -45,6 +45,10 @@ func oneOfEach() []Event {
 		DisputeOpened{DisputeID: "dp_1", PaymentID: "pi_1", AmountCents: 999},
 		DisputeClosed{DisputeID: "dp_1", PaymentID: "pi_1", Outcome: DisputeLost, PaymentStatus: PaymentChargedBack},
 		SpendLimitsSet{DailyCredits: ptr(int64(100)), MonthlyCredits: ptr(int64(2000))},
+		AlertSettingsChanged{LowBalanceCredits: ptr(int64(50)), ExpiringReminderDays: ptr(3)},
+		LowBalanceAlerted{Threshold: 50, Available: 49},
+		BalanceRecovered{Threshold: 50, Available: 550},
+		ExpiryReminderSent{GrantID: "g-1", ExpiresAt: expires, Credits: 120, Days: 3},
 	}
 }
 

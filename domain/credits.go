@@ -20,6 +20,8 @@ type Grant struct {
 	Remaining int64      `json:"remaining"` // not yet spent, debited or expired
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 	GrantedAt time.Time  `json:"grantedAt"`
+	// Reminded: its expiry reminder was sent (ExpiryReminderSent).
+	Reminded bool `json:"reminded,omitempty"`
 }
 
 // Balance returns the credits spendable at now: the remaining credits of

@@ -42,6 +42,10 @@ type state struct {
 	EndedSubscriptions map[string]time.Time `json:"endedSubscriptions,omitempty"`
 	// Limits are the seller's spend limits and the spending they count.
 	Limits spendLimits `json:"limits"`
+	// Alerts are the seller's alert settings; LowBalance says a
+	// low-balance alert stands (alerts.go).
+	Alerts     AlertSettings `json:"alerts"`
+	LowBalance bool          `json:"lowBalance,omitempty"`
 }
 
 // cancelling reports whether the end of subscription id is the period end
@@ -100,7 +104,7 @@ func (s *state) apply(e Event, at time.Time) {
 	if s.Limits.apply(e, at) {
 		return
 	}
-	if s.Subscription.apply(e, at) {
+	if s.Subscription.apply(e, at) || s.applyAlert(e) {
 		return
 	}
 	switch e := e.(type) {

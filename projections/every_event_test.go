@@ -166,6 +166,9 @@ func everyEventType(t *testing.T, f *fixture) {
 		{a, func(acc *domain.Account, now time.Time) error { return acc.VerifyEmail(now) }},
 		{a, func(acc *domain.Account, now time.Time) error { return acc.ChangePassword("reset", now) }},
 		{b, func(acc *domain.Account, now time.Time) error { return acc.VerifyEmail(now) }},
+		{b, func(acc *domain.Account, now time.Time) error { // AlertSettingsChanged; below 8 at once: LowBalanceAlerted
+			return acc.SetAlerts(domain.AlertSettings{LowBalanceCredits: ptr(int64(8))}, now)
+		}}, // b's purchase of 10 below: BalanceRecovered; its listings: LowBalanceAlerted again
 		{a, func(acc *domain.Account, now time.Time) error {
 			return acc.RotateAPIKey(domain.APIKeyMaterial{KeyID: "k2-" + a, Prefix: "a2e_new", Hash: "h2-" + a, Encrypted: "enc2"}, now)
 		}},
@@ -179,6 +182,9 @@ func everyEventType(t *testing.T, f *fixture) {
 		}},
 		{a, func(acc *domain.Account, now time.Time) error { // SubscriptionRenewed, CreditsGranted
 			return acc.StartOrRenewCycle(sub, start.Add(720*time.Hour), start.Add(1440*time.Hour), domain.MonthlyCredits, now)
+		}},
+		{a, func(acc *domain.Account, now time.Time) error { // the first cycle's credits expire within 30 days: ExpiryReminderSent
+			return acc.SetAlerts(domain.AlertSettings{ExpiringReminderDays: ptr(30)}, now)
 		}},
 		{c, func(acc *domain.Account, now time.Time) error {
 			return acc.RecordPayment(domain.PaymentRecorded{PaymentID: payC, Kind: domain.PaymentKindCredits, Description: "100 credits",
@@ -227,3 +233,5 @@ func everyEventType(t *testing.T, f *fixture) {
 		return nil
 	})
 }
+
+func ptr[T any](v T) *T { return &v }

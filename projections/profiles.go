@@ -32,6 +32,10 @@ type profileRow struct {
 	debt                                       int64
 	disputes                                   int32
 	registered, updated                        time.Time
+	// The alert settings (nil: off) and whether a low-balance alert stands.
+	lowBalanceCredits *int64
+	reminderDays      *int32
+	lowBalance        bool
 }
 
 // foldProfile is the profile's fold: the row after ev, from the row before
@@ -78,7 +82,21 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 		r.vero++
 	case domain.SoftwareDownloaded:
 		r.downloads++
-	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded, domain.SpendLimitsSet:
+	case domain.AlertSettingsChanged:
+		r.lowBalanceCredits, r.reminderDays = e.LowBalanceCredits, nil
+		if e.ExpiringReminderDays != nil {
+			d := int32(*e.ExpiringReminderDays)
+			r.reminderDays = &d
+		}
+		if e.LowBalanceCredits == nil {
+			r.lowBalance = false // as the account's own fold: no threshold, no standing alert
+		}
+	case domain.LowBalanceAlerted:
+		r.lowBalance = true
+	case domain.BalanceRecovered:
+		r.lowBalance = false
+	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded,
+		domain.ExpiryReminderSent, domain.SpendLimitsSet:
 		// Nothing the profile shows; only updated_at moves.
 	default:
 		return r, false, unhandled("profiles", ev)
@@ -128,7 +146,8 @@ func loadProfiles(ctx context.Context, tx pgx.Tx, tbl string, ids []string) (map
 	rows := make(map[string]profileRow, len(distinct))
 	q, err := tx.Query(ctx, `SELECT account_id::text, email, is_verified, subscription_status, subscription_renewal_date,
 			api_key_prefix, api_key_encrypted, credits_available, credits_used, listings_created, vero_checks, downloads,
-			registered_at, updated_at, subscription_ends_at, credit_debt, open_disputes
+			registered_at, updated_at, subscription_ends_at, credit_debt, open_disputes,
+			low_balance_credits, expiring_reminder_days, low_balance
 		FROM `+tbl+` WHERE account_id = ANY($1::uuid[])`, distinct)
 	if err != nil {
 		return nil, fmt.Errorf("load profiles: %w", err)
@@ -137,7 +156,8 @@ func loadProfiles(ctx context.Context, tx pgx.Tx, tbl string, ids []string) (map
 	for q.Next() {
 		var r profileRow
 		if err := q.Scan(&r.id, &r.email, &r.verified, &r.status, &r.renewal, &r.prefix, &r.encrypted,
-			&r.available, &r.used, &r.listings, &r.vero, &r.downloads, &r.registered, &r.updated, &r.endsAt, &r.debt, &r.disputes); err != nil {
+			&r.available, &r.used, &r.listings, &r.vero, &r.downloads, &r.registered, &r.updated, &r.endsAt, &r.debt, &r.disputes,
+			&r.lowBalanceCredits, &r.reminderDays, &r.lowBalance); err != nil {
 			return nil, fmt.Errorf("load profiles: %w", err)
 		}
 		rows[r.id] = r
@@ -163,6 +183,9 @@ func writeProfiles(ctx context.Context, tx pgx.Tx, tbl string, rows map[string]p
 		registered, updated                        = make([]time.Time, 0, n), make([]time.Time, 0, n)
 		debt                                       = make([]int64, 0, n)
 		disputes                                   = make([]int32, 0, n)
+		lowCredits                                 = make([]*int64, 0, n)
+		reminderDays                               = make([]*int32, 0, n)
+		lowBalance                                 = make([]bool, 0, n)
 	)
 	for _, k := range ids {
 		r := rows[k]
@@ -171,22 +194,26 @@ func writeProfiles(ctx context.Context, tx pgx.Tx, tbl string, rows map[string]p
 		available, used, listings, vero, downloads = append(available, r.available), append(used, r.used), append(listings, r.listings), append(vero, r.vero), append(downloads, r.downloads)
 		registered, updated = append(registered, r.registered), append(updated, r.updated)
 		debt, disputes = append(debt, r.debt), append(disputes, r.disputes)
+		lowCredits, reminderDays, lowBalance = append(lowCredits, r.lowBalanceCredits), append(reminderDays, r.reminderDays), append(lowBalance, r.lowBalance)
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (account_id, email, is_verified, subscription_status, subscription_renewal_date,
 			api_key_prefix, api_key_encrypted, credits_available, credits_used, listings_created, vero_checks, downloads,
-			registered_at, updated_at, subscription_ends_at, credit_debt, open_disputes)
+			registered_at, updated_at, subscription_ends_at, credit_debt, open_disputes,
+			low_balance_credits, expiring_reminder_days, low_balance)
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::bool[], $4::text[], $5::timestamptz[], $6::text[], $7::text[],
 			$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::timestamptz[], $14::timestamptz[],
-			$15::timestamptz[], $16::bigint[], $17::int[])
+			$15::timestamptz[], $16::bigint[], $17::int[], $18::bigint[], $19::int[], $20::bool[])
 		ON CONFLICT (account_id) DO UPDATE SET email = excluded.email, is_verified = excluded.is_verified,
 			subscription_status = excluded.subscription_status, subscription_renewal_date = excluded.subscription_renewal_date,
 			api_key_prefix = excluded.api_key_prefix, api_key_encrypted = excluded.api_key_encrypted,
 			credits_available = excluded.credits_available, credits_used = excluded.credits_used,
 			listings_created = excluded.listings_created, vero_checks = excluded.vero_checks, downloads = excluded.downloads,
 			registered_at = excluded.registered_at, updated_at = excluded.updated_at,
-			subscription_ends_at = excluded.subscription_ends_at, credit_debt = excluded.credit_debt, open_disputes = excluded.open_disputes`,
+			subscription_ends_at = excluded.subscription_ends_at, credit_debt = excluded.credit_debt, open_disputes = excluded.open_disputes,
+			low_balance_credits = excluded.low_balance_credits, expiring_reminder_days = excluded.expiring_reminder_days,
+			low_balance = excluded.low_balance`,
 		id, email, verified, status, renewal, prefix, encrypted, available, used, listings, vero, downloads, registered, updated,
-		endsAt, debt, disputes)
+		endsAt, debt, disputes, lowCredits, reminderDays, lowBalance)
 	if err != nil {
 		return fmt.Errorf("write profiles: %w", err)
 	}

@@ -58,6 +58,7 @@ type Profile struct {
 	CreditsAvailable        int64
 	ListingsCreated         int64
 	VeroChecks              int64
+	LowBalance              bool // a low-balance alert stands (issue 33)
 }
 
 // StatusAt is the subscription status at now (domain.StatusAt): a
@@ -71,10 +72,10 @@ func (p Profile) StatusAt(now time.Time) string {
 func (r *Reader) Profile(ctx context.Context, accountID string) (Profile, error) {
 	p := Profile{AccountID: accountID}
 	err := r.db(ctx).QueryRow(ctx, `SELECT email, is_verified, subscription_status, subscription_renewal_date, subscription_ends_at,
-			credit_debt, open_disputes > 0, api_key_encrypted, credits_available, listings_created, vero_checks
+			credit_debt, open_disputes > 0, api_key_encrypted, credits_available, listings_created, vero_checks, low_balance
 		FROM profiles WHERE account_id = $1`, accountID).
 		Scan(&p.Email, &p.IsVerified, &p.SubscriptionStatus, &p.SubscriptionRenewalDate, &p.SubscriptionEndsAt,
-			&p.CreditDebt, &p.SpendingFrozen, &p.APIKeyEncrypted, &p.CreditsAvailable, &p.ListingsCreated, &p.VeroChecks)
+			&p.CreditDebt, &p.SpendingFrozen, &p.APIKeyEncrypted, &p.CreditsAvailable, &p.ListingsCreated, &p.VeroChecks, &p.LowBalance)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Profile{}, ErrNoProfile
 	}

@@ -77,7 +77,8 @@ func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev do
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsSpent, domain.CreditsDebited,
 		domain.CreditsExpired, domain.CreditsRevoked, domain.DebtRepaid, domain.ListingRequested, domain.VeroCheckPerformed,
-		domain.SoftwareDownloaded, domain.StaffNoteRecorded, domain.SpendLimitsSet:
+		domain.SoftwareDownloaded, domain.StaffNoteRecorded, domain.SpendLimitsSet,
+		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent:
 		return r, false, nil // not a payment's
 	default:
 		return r, false, unhandled("transactions", ev)

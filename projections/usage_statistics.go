@@ -51,7 +51,8 @@ func usageOf(ev domain.Event) (usageRow, error) {
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired,
 		domain.CreditsRevoked, domain.DebtRepaid, domain.SoftwareDownloaded, domain.PaymentRecorded, domain.PaymentRefunded,
-		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded, domain.SpendLimitsSet:
+		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded, domain.SpendLimitsSet,
+		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent:
 		return usageRow{}, nil // not usage
 	default:
 		return usageRow{}, unhandled("usage_statistics", ev)

@@ -27,6 +27,9 @@ type profileResponse struct {
 	SpendingFrozen   bool   `json:"spendingFrozen"` // a payment dispute is open
 	ListingsCreated  int64  `json:"listingsCreated"`
 	VeroChecks       int64  `json:"veroChecks"`
+	// LowBalance: a low-balance alert stands (issue 33): the dashboard's
+	// banner shows until the balance recovers.
+	LowBalance bool `json:"lowBalance"`
 }
 
 // rfc3339 is t as the API writes times, nil for none.
@@ -59,7 +62,8 @@ func handleProfile(d Deps) http.HandlerFunc {
 			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.Status,
 			SubscriptionRenewalDate: rfc3339(p.SubscriptionRenewalDate), CreditsAvailable: p.CreditsAvailable,
 			CreditDebt: p.CreditDebt, SpendingFrozen: p.SpendingFrozen, ListingsCreated: p.ListingsCreated, VeroChecks: p.VeroChecks,
-			APIKey: p.APIKey,
+			APIKey:     p.APIKey,
+			LowBalance: p.LowBalance,
 		}
 		res.PremiumAccess = domain.StatusHasPremiumAccess(res.SubscriptionStatus)
 		res.CanSubscribe = domain.StatusAllowsSubscribing(res.SubscriptionStatus)

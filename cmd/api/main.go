@@ -149,6 +149,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 	}
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
+	repo.UseAlerts(accounts.AlertMails(cfg.ProductName, cfg.BaseURL)) // balance alerts, mailed in the deciding transaction
 	if cfg.GroupCommit {
 		b := store.NewBatcher(eventstore.BatcherOptions{
 			Lanes: cfg.GroupCommitLanes, InFlight: cfg.GroupCommitInFlight, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,

@@ -21,6 +21,8 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Post("/auth/resend-verification", handleResendVerification(d))
 		r.Get("/user/profile", handleProfile(d))
 		r.Post("/user/api-key/regenerate", handleRegenerateAPIKey(d))
+		r.Get("/account/alerts", handleGetAlerts(d))
+		r.Put("/account/alerts", handlePutAlerts(d))
 		r.Get("/usage-statistics", handleUsageStatistics(d))
 		r.Get("/transactions", handleTransactions(d))
 		r.Get("/account/spend-limits", handleGetSpendLimits(d))

@@ -30,6 +30,7 @@ type Repository struct {
 	store   *eventstore.Store
 	clock   Clock
 	batcher *eventstore.Batcher // nil: Spend runs as Update
+	alerts  AlertMail           // nil: alerts are recorded but not mailed (alerts.go)
 }
 
 // NewRepository returns a Repository on store; clock defaults to time.Now.
@@ -102,7 +103,15 @@ func (r *Repository) decider(id string, cmd Command) eventstore.DecideFunc {
 		if err != nil {
 			return eventstore.Decision{}, err
 		}
-		return decision(a, result, now)
+		// The alerts the command's outcome calls for are part of its own
+		// decision, and their mails of its transaction: written last, after
+		// every refusal could happen (see accounts/alerts.go).
+		a.ReviewAlerts(now)
+		d, err := decision(a, result, now)
+		if err != nil {
+			return eventstore.Decision{}, err
+		}
+		return d, r.queueAlertMail(ctx, tx, a, now)
 	}
 }
 
@@ -146,7 +155,7 @@ func (r *Repository) load(ctx context.Context, q eventstore.Querier, id string, 
 }
 
 func decision(a *domain.Account, result any, now time.Time) (eventstore.Decision, error) {
-	d := eventstore.Decision{At: now, WakeAt: a.NextExpiry()}
+	d := eventstore.Decision{At: now, WakeAt: a.NextWake()}
 	for _, e := range a.Changes() {
 		typ, sv, data, err := domain.EncodeEvent(e)
 		if err != nil {

@@ -22,6 +22,7 @@ const (
 	KindReset        = "reset"
 	KindSupport      = "support"
 	KindBilling      = "billing"
+	KindAlert        = "alert" // balance alerts (accounts.AlertMails)
 )
 
 // Execer runs a statement: the transaction that decides to send a mail.

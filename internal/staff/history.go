@@ -212,6 +212,15 @@ func summarize(ev domain.Event) string {
 		return fmt.Sprintf("Dispute %s opened on %s: spending frozen", e.DisputeID, e.PaymentID)
 	case domain.DisputeClosed:
 		return fmt.Sprintf("Dispute %s %s", e.DisputeID, e.Outcome)
+	case domain.AlertSettingsChanged:
+		return "Alerts set: " + alertSetting(e.LowBalanceCredits, "low balance below %d credits") + ", " +
+			alertSetting(e.ExpiringReminderDays, "expiry reminder %d days before")
+	case domain.LowBalanceAlerted:
+		return fmt.Sprintf("Low-balance alert mailed: %d credits left, below %d", e.Available, e.Threshold)
+	case domain.BalanceRecovered:
+		return fmt.Sprintf("Balance recovered to %d credits (alert at %d); mailed", e.Available, e.Threshold)
+	case domain.ExpiryReminderSent:
+		return fmt.Sprintf("Reminder mailed: %d monthly credit%s expire %s", e.Credits, plural(e.Credits), date(e.ExpiresAt))
 	default:
 		return ev.EventType()
 	}
@@ -222,4 +231,12 @@ func plural(n int64) string {
 		return ""
 	}
 	return "s"
+}
+
+// alertSetting is one alert setting in words, "off" when unset.
+func alertSetting[T int | int64](v *T, format string) string {
+	if v == nil {
+		return "off"
+	}
+	return fmt.Sprintf(format, *v)
 }

@@ -56,6 +56,7 @@ type Commands struct {
 	SendSupportRequest   SendSupportRequestHandler
 	RotateAPIKey         RotateAPIKeyHandler
 	ExpireCredits        ExpireCreditsHandler // and its sweeper, run by the API process
+	SetAlerts            SetAlertsHandler     // balance alerts (issue 33)
 	// The seller's billing, through the provider: checkouts, cancel and
 	// resume.
 	StartSubscription  StartSubscriptionHandler
@@ -95,6 +96,7 @@ func New(d Deps) Commands {
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
 		RotateAPIKey:         RotateAPIKeyHandler{accounts: d.Accounts, keys: d.Keys},
 		ExpireCredits:        ExpireCreditsHandler{accounts: d.Accounts},
+		SetAlerts:            SetAlertsHandler{accounts: d.Accounts},
 		CreateListing:        CreateListingHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,

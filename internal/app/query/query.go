@@ -37,6 +37,7 @@ type Queries struct {
 	Page            PageHandler
 	DevMail         DevMailHandler
 	SpendLimits     SpendLimitsHandler
+	Alerts          AlertsHandler
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -45,6 +46,7 @@ type Sources struct {
 	ReadTables interface {
 		ProfileReader
 		UsageReader
+		AlertSettingsReader
 		TransactionsReader
 	}
 	Projector interface {
@@ -65,7 +67,7 @@ type Sources struct {
 
 // New builds the reads on s.
 func New(s Sources) Queries {
-	return Queries{
+	q := Queries{
 		Profile:         ProfileHandler{profiles: s.ReadTables, projector: s.Projector, keys: s.Keys, now: s.Now, log: s.Log},
 		Verified:        VerifiedHandler{profiles: s.ReadTables},
 		Usage:           UsageHandler{usage: s.ReadTables},
@@ -86,4 +88,6 @@ func New(s Sources) Queries {
 		DevMail:         DevMailHandler{mailbox: s.Mailbox},
 		SpendLimits:     NewSpendLimits(s.Accounts, s.Now),
 	}
+	q.Alerts = AlertsHandler{profile: q.Profile, settings: s.ReadTables}
+	return q
 }

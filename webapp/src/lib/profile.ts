@@ -22,6 +22,8 @@ export type Profile = {
   creditDebt?: number;
   /** True while a payment dispute is open: the desktop API refuses to spend. */
   spendingFrozen?: boolean;
+  /** A low-balance alert stands: credits fell below the seller's threshold and have not recovered (issue 33). */
+  lowBalance?: boolean;
   listingsCreated: number;
   veroChecks: number;
 };

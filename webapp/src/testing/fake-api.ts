@@ -17,6 +17,7 @@ export function defaultRoutes(): Record<string, Handler> {
     'GET /api/config': { body: data.simulatedConfig },
     'GET /api/support/requests': { body: { requests: [] } },
     'GET /api/account/spend-limits': { body: data.noSpendLimits },
+    'GET /api/account/alerts': { body: { lowBalanceCredits: null, expiringReminderDays: null } },
   };
 }
 

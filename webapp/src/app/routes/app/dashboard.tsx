@@ -6,6 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
+import { AlertsCard } from '@/features/alerts/components/alerts-card';
+import { LowBalanceBanner } from '@/features/alerts/components/low-balance-banner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
 import { SpendLimitsCard } from '@/features/spend-limits/components/spend-limits-card';
@@ -40,6 +42,7 @@ export default function DashboardRoute() {
         <p>Manage your subscription, credits and API key, and download the desktop software.</p>
       </Card>
 
+      <LowBalanceBanner profile={profile} />
       <BillingNotices profile={profile} />
 
       <div className="grid-3">
@@ -68,6 +71,8 @@ export default function DashboardRoute() {
 
       <UsageStatisticsCard live />
       <SpendLimitsCard live />
+
+      <AlertsCard />
 
       <div className="grid-2">
         <SoftwareDownloadsCard active={profile.premiumAccess} />
