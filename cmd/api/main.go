@@ -31,6 +31,7 @@ import (
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/app/query"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/dbmetrics"
@@ -187,6 +188,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (Deps, e
 		Reader: projections.NewReader(pool).WithReads(reads), Support: support,
 		Downloads: downloads.NewService(installers, repo, cfg.Secret), Pages: sitePages,
 		Listings: listings.NewLedger(pool).WithReads(reads),
+		Usage:    query.NewUsage(pool, reads),
 	}, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/app/query"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/downloads"
@@ -40,6 +41,7 @@ type Deps struct {
 	Mail        *mail.Sender  // delivers the mail outbox; nudged after a mail is queued
 	Mailbox     *mail.Mailbox // the development mailbox, listed at /api/dev/mail outside production
 	Reader      *projections.Reader
+	Usage       *query.Usage // usage per day and the CSV exports (issue 35)
 	Support     *supportrequests.Store
 	Staff       *staff.Console
 	Audit       *staffaudit.Log // the staff audit trail
