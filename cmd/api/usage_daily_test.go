@@ -115,8 +115,8 @@ func TestUsageDaily(t *testing.T) {
 			"?from=2026-02-30&to=2026-03-01": "from",
 			"?from=yesterday":                "from",
 			"?from=2026-03-01&to=2026-3-2":   "to",
-			"?from=2026-03-02&to=2026-03-01": "to", // reversed
-			"?from=2025-01-01&to=2026-01-02": "to", // 367 days
+			"?from=2026-03-02&to=2026-03-01": "to",  // reversed
+			"?from=2025-01-01&to=2026-01-02": "to",  // 367 days
 			"?key=k1":                        "key", // not before keys have ids
 		} {
 			r := e.do(request{method: "GET", path: path + query, cookie: s.Cookie})
