@@ -27,7 +27,7 @@ export function describeDay(d: UsageDay): string {
 
 const W = 600;
 const H = 160;
-const PAD_TOP = 8;
+const PAD_TOP = 16;
 const PAD_BOTTOM = 20;
 
 /** Credits used per day as bars: an SVG drawn here, no chart library. */
@@ -89,7 +89,7 @@ function Bars({
       <text className="daily-usage-label" x={W} y={H - 4} textAnchor="end">
         {formatDate(days[days.length - 1].date, 'MMM d')}
       </text>
-      <text className="daily-usage-label" x={W} y={PAD_TOP + 4} textAnchor="end">
+      <text className="daily-usage-label" x={W} y={PAD_TOP - 4} textAnchor="end">
         {number.format(max)}
       </text>
     </svg>
