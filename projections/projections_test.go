@@ -91,7 +91,7 @@ func (f *fixture) activity(t *testing.T, id string, round int) int64 {
 func dump(t *testing.T, pool *pgxpool.Pool) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	for table, order := range map[string]string{"profiles": "account_id", "usage_statistics": "account_id, day", "transactions": "payment_id"} {
+	for table, order := range map[string]string{"profiles": "account_id", "usage_statistics": "account_id, day", "transactions": "payment_id", "usage_daily": "account_id, day"} {
 		rows, err := pool.Query(context.Background(), `SELECT row_to_json(x)::text FROM `+table+` x ORDER BY `+order)
 		if err != nil {
 			t.Fatal(err)
@@ -144,7 +144,7 @@ func TestStopRestartDuplicatesEqualRebuild(t *testing.T) {
 	}
 	var head, minWatermark int64
 	if err := f.pool.QueryRow(ctx, `SELECT (SELECT max(global_position) FROM events),
-		(SELECT min(coalesce(w.position, 0)) FROM (VALUES ('profiles'), ('usage_statistics'), ('transactions')) p(name)
+		(SELECT min(coalesce(w.position, 0)) FROM (VALUES ('profiles'), ('usage_statistics'), ('transactions'), ('usage_daily')) p(name)
 			LEFT JOIN projection_watermarks w ON w.projection = p.name)`).Scan(&head, &minWatermark); err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ type Projection interface {
 
 // All returns the product's projections.
 func All() []Projection {
-	return []Projection{Profiles{}, UsageStatistics{}, Transactions{}}
+	return []Projection{Profiles{}, UsageStatistics{}, Transactions{}, UsageDaily{}}
 }
 
 // Projector applies events to projections.

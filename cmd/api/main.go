@@ -197,7 +197,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys,
 		Listings: listings.NewLedger(store).WithReads(reads), Support: support,
 		Staff: query.StaffConsoleOf(staff.NewConsole(pool, repo, cfg.Secret)), Audit: audit,
-		Pages: sitePages, Mailbox: mailbox, Now: repo.Now, Log: log,
+		Pages: sitePages, Mailbox: mailbox, DailyUsage: query.NewUsage(pool, reads), Now: repo.Now, Log: log,
 	})
 	return wiring{Deps: Deps{
 		App:    app.Application{Commands: commands, Queries: queries},

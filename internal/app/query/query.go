@@ -38,6 +38,7 @@ type Queries struct {
 	DevMail         DevMailHandler
 	SpendLimits     SpendLimitsHandler
 	Alerts          AlertsHandler
+	DailyUsage      *Usage // usage per day and the CSV exports (issue 35)
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -53,16 +54,17 @@ type Sources struct {
 		StreamWaiter
 		PositionWaiter
 	}
-	Accounts AccountSnapshots
-	Keys     KeyDecrypter
-	Listings ListingReader
-	Support  SellerSupportReader
-	Staff    StaffConsole
-	Audit    AuditReader
-	Pages    PageReader
-	Mailbox  MailboxReader
-	Now      func() time.Time // the accounts' clock, in UTC
-	Log      *slog.Logger
+	Accounts   AccountSnapshots
+	Keys       KeyDecrypter
+	Listings   ListingReader
+	Support    SellerSupportReader
+	Staff      StaffConsole
+	Audit      AuditReader
+	Pages      PageReader
+	Mailbox    MailboxReader
+	DailyUsage *Usage
+	Now        func() time.Time // the accounts' clock, in UTC
+	Log        *slog.Logger
 }
 
 // New builds the reads on s.
@@ -87,6 +89,7 @@ func New(s Sources) Queries {
 		Page:            PageHandler{pages: s.Pages},
 		DevMail:         DevMailHandler{mailbox: s.Mailbox},
 		SpendLimits:     NewSpendLimits(s.Accounts, s.Now),
+		DailyUsage:      s.DailyUsage,
 	}
 	q.Alerts = AlertsHandler{profile: q.Profile, settings: s.ReadTables}
 	return q

@@ -18,7 +18,7 @@ import (
 
 // ReadTables are the projections' tables, each rebuilt by bin/projector
 // -rebuild of the same name.
-var ReadTables = []string{"profiles", "usage_statistics", "transactions"}
+var ReadTables = []string{"profiles", "usage_statistics", "transactions", "usage_daily"}
 
 // Root is the repository's root directory.
 func Root(t testing.TB) string {

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import * as data from './data';
+import { usageDailyReply } from './usage-daily-data';
 
 /** What a fake endpoint answers. */
 export type Reply = { status?: number; body?: unknown; statusText?: string };
@@ -12,6 +13,7 @@ export function defaultRoutes(): Record<string, Handler> {
     'GET /api/user': { body: data.verifiedUser },
     'GET /api/user/profile': { body: data.activeProfile },
     'GET /api/usage-statistics': { body: data.usage },
+    'GET /api/usage/daily': usageDailyReply(),
     'GET /api/transactions': { body: data.transactions },
     'GET /api/plans': { body: data.plans },
     'GET /api/config': { body: data.simulatedConfig },

@@ -17,6 +17,7 @@ import { SubscriptionStatusBadge } from '@/components/subscription-status-badge'
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
 import { UsageStatisticsCard } from '@/features/usage/components/usage-statistics-card';
+import { DailyUsageCard } from '@/features/usage/components/daily-usage-chart';
 import { BILLING_DATE_FORMAT, formatDate } from '@/lib/format';
 import { useProductName } from '@/lib/app-config';
 import { RECENT_TRANSACTIONS } from '@/lib/constants';
@@ -70,6 +71,8 @@ export default function DashboardRoute() {
       </div>
 
       <UsageStatisticsCard live />
+      <DailyUsageCard live />
+
       <SpendLimitsCard live />
 
       <AlertsCard />

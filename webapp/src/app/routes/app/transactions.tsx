@@ -4,6 +4,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
+import { TransactionsCsvButton } from '@/features/transactions/components/transactions-csv-button';
 
 const BILLING_FAQ = [
   { q: 'When am I charged?', a: 'The subscription is charged monthly; credit purchases are charged at checkout.' },
@@ -26,6 +27,7 @@ export default function TransactionsRoute() {
         ) : (
           <Spinner label="Loading transactions" />
         )}
+        <TransactionsCsvButton />
       </Card>
       <Card>
         <CardHeader title="Billing FAQ" />
