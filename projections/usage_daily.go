@@ -56,7 +56,8 @@ func usageDayOf(ev domain.Event) (dayRow, error) {
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired,
 		domain.DebtRepaid, domain.SoftwareDownloaded, domain.PaymentRecorded, domain.PaymentRefunded,
-		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded:
+		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded, domain.SpendLimitsSet,
+		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent:
 		return dayRow{}, nil // not usage
 	default:
 		return dayRow{}, unhandled("usage_daily", ev)
