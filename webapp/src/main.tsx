@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './lib/zod-config';
 import { App } from './app';
 import './styles/index.css';
 
