@@ -75,6 +75,16 @@ test('auth screens: sign in, its validation errors and the password reset pages'
   await screenshot(page, 'auth', 'login-errors');
   await expectNoSeriousA11yViolations(page, 'login with validation errors');
 
+  // A refused sign-in: an alert on the form that outlasts the toast,
+  // described by it (issue 38, item 4).
+  await page.getByLabel('Email').fill('nobody-here@example.com');
+  await page.getByLabel('Password').fill('Not-The-Password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const refused = page.locator('form').getByRole('alert').filter({ hasText: 'Invalid email or password' });
+  await expect(refused).toBeVisible();
+  await expect(page.locator('form')).toHaveAttribute('aria-describedby', (await refused.getAttribute('id'))!);
+  await expectNoSeriousA11yViolations(page, 'login refused');
+
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/reset-password$/);
   await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible();

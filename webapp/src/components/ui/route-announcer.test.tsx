@@ -6,10 +6,15 @@ describe('RouteAnnouncer', () => {
   afterEach(() => window.history.replaceState(null, '', '/'));
 
   it('announces the new title once the path and the title both changed, not the first page', async () => {
-    document.title = 'Dashboard · Product';
+    document.title = 'Product';
     render(<RouteAnnouncer />);
     const region = screen.getByTestId('route-announcer');
     expect(region).toHaveAttribute('aria-live', 'polite');
+    // The first page names itself once rendered: not announced.
+    await act(async () => {
+      document.title = 'Dashboard · Product';
+      await Promise.resolve();
+    });
     expect(region).toHaveTextContent('');
 
     // A new path, then an unrelated change to <head> (a preload): nothing yet.

@@ -17,7 +17,12 @@ export function RouteAnnouncer() {
     const observer = new MutationObserver(() => {
       const path = window.location.pathname;
       const title = document.title;
-      if (path === announcedPath || title === announcedTitle) return;
+      if (path === announcedPath) {
+        // The same page naming itself (the first page's title once it renders).
+        announcedTitle = title;
+        return;
+      }
+      if (title === announcedTitle) return;
       announcedPath = path;
       announcedTitle = title;
       setMessage(title);
