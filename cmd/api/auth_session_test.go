@@ -110,6 +110,19 @@ func TestLoginAndLogout(t *testing.T) {
 	if res.status != http.StatusOK || b.Token == "" || b.User != (userResponse{ID: acc.ID, Email: "login@example.com"}) || c == nil || c.Value != b.Token {
 		t.Fatalf("login = %d %s", res.status, res.body)
 	}
+	// The signed-out hint (session.go) goes with the session's arrival and
+	// comes back with its end.
+	hint := func(r response) *http.Cookie {
+		for _, c := range (&http.Response{Header: r.header}).Cookies() {
+			if c.Name == signedOutHint {
+				return c
+			}
+		}
+		return nil
+	}
+	if h := hint(res); h == nil || h.MaxAge >= 0 {
+		t.Fatalf("login: signed-out hint %+v, want it removed", h)
+	}
 	// Signing in replaced the session the request came with.
 	if r := e.do(request{method: "GET", path: "/api/user", cookie: acc.Cookie}); r.status != http.StatusUnauthorized {
 		t.Fatalf("previous session = %d", r.status)
@@ -132,6 +145,9 @@ func TestLoginAndLogout(t *testing.T) {
 	out := e.do(request{method: "POST", path: "/api/logout", cookie: c})
 	if out.status != http.StatusOK || out.message(t) != "Logged out" || out.cookie() == nil || out.cookie().MaxAge >= 0 {
 		t.Fatalf("logout = %d %s %v", out.status, out.body, out.header)
+	}
+	if h := hint(out); h == nil || h.Value != "1" || h.HttpOnly {
+		t.Fatalf("logout: signed-out hint %+v, want %s=1", h, signedOutHint)
 	}
 	if r := e.do(request{method: "GET", path: "/api/user", cookie: c}); r.status != http.StatusUnauthorized || r.message(t) == "" {
 		t.Fatalf("user after logout = %d %s", r.status, r.body)

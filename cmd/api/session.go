@@ -18,6 +18,33 @@ const (
 	hostCookie    = "__Host-" + sessionCookie
 )
 
+// signedOutHint is a cookie script may read, holding no secret: "1" when
+// this browser holds no session cookie. The webapp reads it before asking
+// GET /api/user, so a signed-out page makes no request that can only answer
+// 401 (and log an error in the console); with a session cookie, or with no
+// hint at all, it asks as the spec says. The server sets it on every
+// document it serves without a session cookie and at sign-out, and removes
+// it when it sets a session.
+const signedOutHint = "a2e_signed_out"
+
+func setSignedOutHint(w http.ResponseWriter, d Deps, signedOut bool) {
+	c := &http.Cookie{Name: signedOutHint, Value: "1", Path: "/", SameSite: http.SameSiteLaxMode, Secure: !d.Config.IsDevelopment()}
+	if !signedOut {
+		c.Value, c.MaxAge = "", -1
+	}
+	http.SetCookie(w, c)
+}
+
+// syncSignedOutHint makes the hint say whether the request carries a session
+// cookie (whether that session is still live is GET /api/user's answer).
+func syncSignedOutHint(w http.ResponseWriter, r *http.Request, d Deps) {
+	_, hinted := r.Cookie(signedOutHint)
+	hasSession := sessionToken(d, r) != ""
+	if hasSession == (hinted == nil) {
+		setSignedOutHint(w, d, !hasSession)
+	}
+}
+
 func sessionCookieName(d Deps) string {
 	if d.Config.IsDevelopment() {
 		return sessionCookie
@@ -34,6 +61,7 @@ func setSessionCookie(w http.ResponseWriter, d Deps, token string) {
 		Name: sessionCookieName(d), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: !d.Config.IsDevelopment(), MaxAge: int(auth.SessionTTL / time.Second),
 	})
+	setSignedOutHint(w, d, false)
 }
 
 func clearSessionCookie(w http.ResponseWriter, d Deps) {
@@ -42,6 +70,7 @@ func clearSessionCookie(w http.ResponseWriter, d Deps) {
 		Name: sessionCookieName(d), Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: !d.Config.IsDevelopment(), MaxAge: -1,
 	})
+	setSignedOutHint(w, d, true)
 }
 
 // noStore keeps an answer out of every cache (browser, proxy, back button):

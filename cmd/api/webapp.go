@@ -42,6 +42,7 @@ func handleWebapp(d Deps) http.HandlerFunc {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
+		syncSignedOutHint(w, r, d)
 		if !isAppRoute(dir, clean) {
 			// The app renders its not-found screen; crawlers and tools see
 			// the status.

@@ -105,3 +105,52 @@ func TestWebappServesPrecompressedAssets(t *testing.T) {
 		}
 	}
 }
+
+// The signed-out hint (session.go) follows the session cookie on every
+// document served, so the webapp asks GET /api/user only when a session may
+// exist.
+func TestWebappSignedOutHint(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<div id=root></div>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "routes.json"), []byte(`["/","/dashboard"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t, func(c *config.Config) { c.WebappDir = dir })
+	hint := func(r response) *http.Cookie {
+		for _, c := range (&http.Response{Header: r.header}).Cookies() {
+			if c.Name == signedOutHint {
+				return c
+			}
+		}
+		return nil
+	}
+	// No session cookie: the hint says signed out, readable by script.
+	for _, p := range []string{"/", "/dashboard", "/no/such/page"} {
+		c := hint(e.do(request{method: "GET", path: p}))
+		if c == nil || c.Value != "1" || c.HttpOnly || c.MaxAge < 0 {
+			t.Errorf("GET %s without a session: hint %+v, want %s=1 readable by script", p, c, signedOutHint)
+		}
+	}
+	// A session cookie and a stale hint: the hint goes.
+	r := e.do(request{method: "GET", path: "/dashboard", cookie: &http.Cookie{Name: sessionCookie, Value: "token"},
+		header: map[string]string{"Cookie": signedOutHint + "=1"}})
+	if c := hint(r); c == nil || c.MaxAge >= 0 {
+		t.Errorf("GET /dashboard with a session cookie and the hint: %+v, want the hint removed", c)
+	}
+	// A session cookie and no hint: nothing to change.
+	if c := hint(e.do(request{method: "GET", path: "/", cookie: &http.Cookie{Name: sessionCookie, Value: "token"}})); c != nil {
+		t.Errorf("GET / with a session cookie: hint %+v, want none", c)
+	}
+	// Assets never carry it.
+	if err := os.MkdirAll(filepath.Join(dir, "assets"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "assets", "a-1.js"), []byte("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c := hint(e.do(request{method: "GET", path: "/assets/a-1.js"})); c != nil {
+		t.Errorf("asset: hint %+v", c)
+	}
+}

@@ -10,6 +10,7 @@ import { expectNoSeriousA11yViolations } from './a11y.ts';
 import {
   apiFailures,
   baseURL,
+  consoleErrors,
   createListing,
   creditsAvailable,
   runSnippet,
@@ -30,6 +31,14 @@ const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 
 test('landing: the page renders and Sign up leads to the sign-up form', async ({ page }) => {
   failures.watch(page);
+  // Issue 38: a signed-out visitor's console stays quiet (no 401 from
+  // GET /api/user, which the server's signed-out hint spares; no CSP
+  // violation from zod's eval probe).
+  const errors = consoleErrors(page);
+  const userCalls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/user') userCalls.push(request.url());
+  });
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   for (const anchor of ['Features', 'Pricing', 'Testimonials']) {
@@ -47,6 +56,11 @@ test('landing: the page renders and Sign up leads to the sign-up form', async ({
   await expect(page.getByRole('heading', { name: 'Create Elite Account' })).toBeVisible();
   await screenshot(page, 'landing', 'register');
   await expectNoSeriousA11yViolations(page, 'register');
+  // The form's zod schema runs on submit.
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('Password must be at least 8 characters').first()).toBeVisible();
+  expect(errors, 'console errors on the signed-out pages').toEqual([]);
+  expect(userCalls, 'GET /api/user while signed out').toEqual([]);
 });
 
 test('auth screens: sign in, its validation errors and the password reset pages', async ({ page }) => {
@@ -60,6 +74,16 @@ test('auth screens: sign in, its validation errors and the password reset pages'
   await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
   await screenshot(page, 'auth', 'login-errors');
   await expectNoSeriousA11yViolations(page, 'login with validation errors');
+
+  // A refused sign-in: an alert on the form that outlasts the toast,
+  // described by it (issue 38, item 4).
+  await page.getByLabel('Email').fill('nobody-here@example.com');
+  await page.getByLabel('Password').fill('Not-The-Password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const refused = page.locator('form').getByRole('alert').filter({ hasText: 'Invalid email or password' });
+  await expect(refused).toBeVisible();
+  await expect(page.locator('form')).toHaveAttribute('aria-describedby', (await refused.getAttribute('id'))!);
+  await expectNoSeriousA11yViolations(page, 'login refused');
 
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/reset-password$/);

@@ -153,3 +153,17 @@ export function apiFailures() {
     },
   };
 }
+
+/**
+ * Every error the page logs to its console (failed requests included, as
+ * Chromium reports a 4xx or 5xx answer there) and every uncaught exception,
+ * from now on.
+ */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  return errors;
+}

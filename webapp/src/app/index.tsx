@@ -1,4 +1,5 @@
 import { createBrowserRouter, RouterProvider } from 'react-router';
+import { RouteAnnouncer } from '@/components/ui/route-announcer';
 import { AppProvider } from './provider';
 import { routes } from './router';
 
@@ -8,6 +9,7 @@ export function App() {
   return (
     <AppProvider>
       <RouterProvider router={router} />
+      <RouteAnnouncer />
     </AppProvider>
   );
 }

@@ -110,8 +110,36 @@ async function request<T>(method: Method, path: string, body?: unknown, options?
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** GETs started before the code that reads them has loaded (startEarly). */
+const early = new Map<string, Promise<unknown>>();
+const EARLY_TTL_MS = 15_000;
+
+/**
+ * Starts these GETs now, in parallel with the route's code (main.tsx,
+ * app/start-early.ts): the first `api.get` of each path within 15 s takes
+ * its answer instead of asking again, so the session, the code and the data
+ * no longer arrive one after the other.
+ */
+export function startEarly(paths: readonly string[]) {
+  for (const path of paths) {
+    if (early.has(path)) continue;
+    const answer = request<unknown>('GET', path);
+    answer.catch(() => undefined); // its reader handles the failure
+    early.set(path, answer);
+    setTimeout(() => {
+      if (early.get(path) === answer) early.delete(path);
+    }, EARLY_TTL_MS);
+  }
+}
+
+function takeEarly<T>(path: string): Promise<T> | undefined {
+  const answer = early.get(path);
+  early.delete(path);
+  return answer as Promise<T> | undefined;
+}
+
 export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
+  get: <T>(path: string) => takeEarly<T>(path) ?? request<T>('GET', path),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
 };

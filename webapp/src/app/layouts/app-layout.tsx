@@ -52,6 +52,9 @@ export default function AppLayout() {
 
   return (
     <div className="app-shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <aside className="sidebar" aria-label="Sidebar">
         <div className="sidebar-logo">
           <Logo to={paths.dashboard} tone="light" />
@@ -108,7 +111,7 @@ export default function AppLayout() {
         </nav>
       )}
 
-      <main className="app-main" id="main">
+      <main className="app-main" id="main" tabIndex={-1}>
         <PastDueBanner />
         <Outlet />
       </main>

@@ -4,9 +4,11 @@ import { never } from '@/testing/fake-api';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
 describe('dashboard', () => {
-  it('shows a spinner while the profile loads', async () => {
+  it("shows the greeting and the cards' skeleton while the profile loads", async () => {
     renderApp('/dashboard', { 'GET /api/user/profile': never });
     expect(await screen.findByRole('status', { name: 'Loading your dashboard' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: /^Welcome to / })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Credits Available' })).not.toBeInTheDocument();
   });
 
   it('shows credits, status, API key and the billing date', async () => {

@@ -19,29 +19,32 @@ import { TransactionsTable } from '@/features/transactions/components/transactio
 import { UsageStatisticsCard } from '@/features/usage/components/usage-statistics-card';
 import { DailyUsageCard } from '@/features/usage/components/daily-usage-chart';
 import { BILLING_DATE_FORMAT, formatDate } from '@/lib/format';
-import { useProductName } from '@/lib/app-config';
 import { RECENT_TRANSACTIONS } from '@/lib/constants';
 import { liveRefresh } from '@/lib/swr-config';
+import { DashboardSkeleton, WelcomeCard } from './dashboard-skeleton';
 import { paths } from '@/config/paths';
 
 export default function DashboardRoute() {
   // Balance, usage and transactions follow the desktop client's spends live.
   const { data: profile, error, mutate } = useProfile(liveRefresh);
   const { data: transactions, error: transactionsError, mutate: refetchTransactions } = useTransactions(liveRefresh);
-  const productName = useProductName();
   const [buyOpen, setBuyOpen] = useState(false);
 
   // A failed background refresh keeps what is shown; only a first load that
   // fails replaces the screen.
   if (error && !profile) return <LoadError what="your dashboard" onRetry={() => void mutate()} />;
-  if (!profile) return <Spinner label="Loading your dashboard" />;
+  if (!profile) {
+    return (
+      <div className="page">
+        <WelcomeCard />
+        <DashboardSkeleton />
+      </div>
+    );
+  }
 
   return (
     <div className="page">
-      <Card className="welcome">
-        <h1 className="page-title">Welcome to {productName}</h1>
-        <p>Manage your subscription, credits and API key, and download the desktop software.</p>
-      </Card>
+      <WelcomeCard />
 
       <LowBalanceBanner profile={profile} />
       <BillingNotices profile={profile} />

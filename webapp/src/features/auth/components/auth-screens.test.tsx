@@ -55,7 +55,10 @@ describe('sign in', () => {
     await app.user.type(screen.getByLabelText('Password'), 'password123');
     await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await findToast('Login Failed')).toBeInTheDocument();
-    expect(screen.getByText(text)).toBeInTheDocument();
+    // The toast, and an alert on the form that stays (issue 38, item 4).
+    const alert = await screen.findByText(text, { selector: '.alert' });
+    expect(alert).toHaveAttribute('role', 'alert');
+    expect(alert.closest('form')).toHaveAttribute('aria-describedby', alert.id);
     expect(app.location()).toBe('/login');
   });
 

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -14,6 +15,10 @@ export function LoginForm() {
   const navigate = useNavigate();
   // The page RequireAuth sent the seller here from, to return to.
   const from = (useLocation().state as { from?: string } | null)?.from;
+  // A refused sign-in stays on the form (issue 38, item 4): the toast
+  // vanishes after a few seconds, this alert until the next attempt.
+  const [failure, setFailure] = useState('');
+  const failureId = useId();
   const {
     register,
     handleSubmit,
@@ -21,8 +26,12 @@ export function LoginForm() {
   } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
+    setFailure('');
     const result = await signIn(values);
-    if (!result.success) return;
+    if (!result.success) {
+      setFailure(result.error);
+      return;
+    }
     const target = !result.user?.isVerified
       ? paths.verifyEmail
       : needsStaffMfa(result.user)
@@ -35,7 +44,12 @@ export function LoginForm() {
   });
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate>
+    <form className="form" onSubmit={onSubmit} noValidate aria-describedby={failure ? failureId : undefined}>
+      {failure && (
+        <div id={failureId} className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      )}
       <InputField
         label="Email"
         type="email"

@@ -35,7 +35,7 @@ export function TransactionsTable({
         <tbody>
           {transactions.map((t) => (
             <tr key={t.id}>
-              <td>{formatDate(t.transactionDate)}</td>
+              <td className="nowrap">{formatDate(t.transactionDate)}</td>
               <td>{t.description}</td>
               <td className="num">{formatCents(t.amount)}</td>
               <td>

@@ -1,0 +1,144 @@
+/**
+ * Issue 38, item 3: at 390 × 844 (a phone) no page of the webapp is wider
+ * than the viewport. Every route of src/config/paths.ts is visited: the
+ * public ones signed out, the rest as a seller with a paid credit pack (so
+ * the transactions and usage tables have rows), once each page has settled.
+ * Tables may scroll sideways inside their own region; the page may not.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { paths } from '../src/config/paths.ts';
+import { expectNoSeriousA11yViolations } from './a11y.ts';
+import { apiFailures, baseURL, screenshot, signUp, uniqueEmail } from './support.ts';
+
+const PASSWORD = 'Correct-Horse-42!';
+const WIDTH = 390;
+const phone = { viewport: { width: WIDTH, height: 844 }, isMobile: true, hasTouch: true };
+
+const failures = apiFailures();
+test.afterEach(async ({}, testInfo) => failures.report(testInfo));
+
+const publicRoutes = [
+  paths.home,
+  paths.login,
+  paths.register,
+  paths.resetPassword,
+  paths.resetPasswordComplete,
+  paths.contact,
+  paths.privacy,
+  paths.terms,
+  paths.desktopApiGuide,
+  '/no-such-page',
+];
+
+// Every other route; the staff ones show a seller the not-found screen.
+const signedInRoutes = [
+  paths.dashboard,
+  paths.subscription,
+  paths.apiKeys,
+  paths.tutorials,
+  paths.download,
+  paths.support,
+  paths.transactions,
+  `${paths.checkout}?credits=100`,
+  `${paths.checkoutSuccess}?amount=9.99&credits=100`,
+  paths.subscribe,
+  paths.subscribeSuccess,
+  paths.verifyEmail,
+  paths.devBillingPortal,
+  paths.staff,
+  paths.staffMfa,
+  paths.staffAudit,
+  paths.staffAccount('00000000-0000-0000-0000-000000000000'),
+  paths.staffSupport,
+  paths.staffSupportRequest('00000000-0000-0000-0000-000000000000'),
+];
+
+test('every route of paths.ts is listed here', () => {
+  const listed = new Set([...publicRoutes, ...signedInRoutes].map((r) => r.split('?')[0]));
+  for (const [name, value] of Object.entries(paths)) {
+    const route = typeof value === 'function' ? value('00000000-0000-0000-0000-000000000000') : value;
+    expect(listed.has(route), `paths.${name} (${route}) is checked at 390 px`).toBe(true);
+  }
+});
+
+/** Loads route, waits until it has settled, and measures how wide the page is. */
+async function pageWidth(page: Page, route: string): Promise<number> {
+  await page.goto(route);
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
+  return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
+}
+
+async function checkRoutes(browser: Browser, routes: string[], signedIn: boolean) {
+  const context = await browser.newContext({ baseURL: baseURL(), ...phone });
+  try {
+    if (signedIn) {
+      await signUp(context.request, uniqueEmail(), PASSWORD);
+      // A paid pack: rows in the transactions and usage tables.
+      const page = await context.newPage();
+      await page.goto(`${paths.checkout}?credits=100`);
+      await page.getByRole('button', { name: 'Pay $9.99' }).click();
+      await expect(page).toHaveURL(/\/checkout\/success\?/);
+      await page.close();
+    }
+    const page = await context.newPage();
+    failures.watch(page);
+    const tooWide: string[] = [];
+    for (const route of routes) {
+      const width = await pageWidth(page, route);
+      const name = route.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home';
+      await screenshot(page, 'mobile-width', name);
+      if (width > WIDTH) tooWide.push(`${route}: ${width} px`);
+    }
+    expect(tooWide, `pages wider than ${WIDTH} px`).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}
+
+test(`signed out: no public page is wider than ${WIDTH} px`, async ({ browser }) => {
+  test.setTimeout(120_000);
+  await checkRoutes(browser, publicRoutes, false);
+});
+
+test(`signed in: no page is wider than ${WIDTH} px`, async ({ browser }) => {
+  test.setTimeout(240_000);
+  await checkRoutes(browser, signedInRoutes, true);
+});
+
+test('the API Keys page at 390 px fits; focus returns from a dialog; skip link; navigation announced', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: baseURL(), ...phone });
+  try {
+    await signUp(context.request, uniqueEmail(), PASSWORD);
+    const page = await context.newPage();
+    failures.watch(page);
+    expect(await pageWidth(page, paths.apiKeys)).toBeLessThanOrEqual(WIDTH);
+    await expect(page.getByRole('navigation', { name: 'Quick' })).toBeInViewport();
+    await expectNoSeriousA11yViolations(page, 'api-keys at 390 px');
+
+    // Issue 38, item 4. A closed dialog gives the focus back to its trigger.
+    const trigger = page.getByRole('button', { name: 'Regenerate API Key' });
+    await trigger.click();
+    await expect(page.getByRole('dialog', { name: 'Regenerate API Key' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Regenerate API Key' })).toBeHidden();
+    await expect(trigger).toBeFocused();
+
+    // The first Tab reaches the skip link, which moves the focus to the page.
+    await page.goto(paths.dashboard);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#main')).toBeFocused();
+
+    // A client-side navigation is announced by the new page's title.
+    await page.getByRole('navigation', { name: 'Quick' }).getByRole('link', { name: 'API Keys' }).click();
+    await expect(page.getByTestId('route-announcer')).toHaveText(/^API Keys · /);
+  } finally {
+    await context.close();
+  }
+});
