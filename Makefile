@@ -10,7 +10,7 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test check go-test go-unit webapp-test e2e e2e-run check-go chromium redis vet bench clean
+.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test check go-test go-unit webapp-test e2e e2e-run lighthouse check-go chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -18,6 +18,7 @@ help:
 	@echo "make check  - the quick loop: go vet, webapp lint, Go tests that need no outside service, webapp unit tests (no browser, no database)"
 	@echo "make sdk-test - the four SDKs' own unit tests (sdk/)"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
+	@echo "make lighthouse - the Lighthouse scores of the landing page and dashboard (mobile, desktop) against the floors"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
 	@echo "make ha-up / ha-down - a pg_auto_failover monitor, primary and synchronous standby under .data/ha (writes .data/ha/env)"
@@ -124,6 +125,12 @@ e2e: pg-binaries build chromium sdk-tools e2e-run
 e2e-run:
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP)
+
+# The Lighthouse check alone (webapp/e2e/lighthouse.e2e.ts): landing and
+# dashboard, mobile and desktop, against bin/api; not yet in make e2e.
+lighthouse: pg-binaries build chromium
+	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
+	LIGHTHOUSE=1 TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP) -- lighthouse.e2e.ts
 
 chromium:
 	@scripts/ensure-chromium.sh
