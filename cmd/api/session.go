@@ -57,11 +57,11 @@ func sessionCookieName(d Deps) string {
 // the server ends it sooner when it sits idle.
 func setSessionCookie(w http.ResponseWriter, d Deps, token string) {
 	noStore(w)
+	setSignedOutHint(w, d, false) // first: a client keeping the last Set-Cookie keeps the session
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookieName(d), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: !d.Config.IsDevelopment(), MaxAge: int(auth.SessionTTL / time.Second),
 	})
-	setSignedOutHint(w, d, false)
 }
 
 func clearSessionCookie(w http.ResponseWriter, d Deps) {
