@@ -1,13 +1,8 @@
 package projections
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -40,56 +35,27 @@ func (r dayRow) plus(o dayRow) dayRow {
 // dispute's revocation is not a refund and counts nothing). It reads and
 // writes nothing.
 func usageDayOf(ev domain.Event) (dayRow, error) {
-	switch e := ev.(type) {
-	case domain.CreditsSpent:
-		return dayRow{credits: e.Amount}, nil
-	case domain.ListingRequested:
-		return dayRow{listings: 1}, nil
-	case domain.VeroCheckPerformed:
-		return dayRow{vero: 1}, nil
-	case domain.CreditsRevoked:
+	if e, ok := ev.(domain.CreditsRevoked); ok {
 		if e.Reason != domain.RevokedForRefund {
 			return dayRow{}, nil
 		}
 		return dayRow{refunded: e.Amount + e.Debt}, nil
-	case domain.AccountRegistered, domain.EmailVerified, domain.PasswordChanged, domain.APIKeyIssued, domain.APIKeyRotated,
-		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
-		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired,
-		domain.DebtRepaid, domain.SoftwareDownloaded, domain.PaymentRecorded, domain.PaymentRefunded,
-		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded, domain.SpendLimitsSet,
-		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent:
-		return dayRow{}, nil // not usage
-	default:
+	}
+	u, err := usageOf(ev) // the rest is usage_statistics' fold
+	if err != nil {
 		return dayRow{}, unhandled("usage_daily", ev)
 	}
+	return dayRow{credits: u.credits, listings: u.listings, vero: u.vero}, nil
 }
 
 // Apply implements Projection: it sums what the batch adds to each
 // (account, UTC day of the event's recording) and adds that to each row
 // once, in one multi-row upsert; nothing needs reading first.
 func (UsageDaily) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
-	adds := map[usageKey]dayRow{}
-	for i, rec := range recs {
-		add, err := usageDayOf(evs[i])
-		if err != nil {
-			return err
-		}
-		if add == (dayRow{}) {
-			continue
-		}
-		id, err := accountID(rec)
-		if err != nil {
-			return err
-		}
-		k := usageKey{account: id, day: rec.RecordedAt.UTC().Format(time.DateOnly)}
-		adds[k] = adds[k].plus(add)
+	keys, adds, err := sumByAccountDay(recs, evs, usageDayOf)
+	if err != nil || len(keys) == 0 {
+		return err
 	}
-	if len(adds) == 0 {
-		return nil
-	}
-	keys := slices.SortedFunc(maps.Keys(adds), func(a, b usageKey) int {
-		return cmp.Or(strings.Compare(a.account, b.account), strings.Compare(a.day, b.day))
-	})
 	n := len(keys)
 	ids, days := make([]string, 0, n), make([]string, 0, n)
 	credits, listings, vero, refunded := make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)

@@ -63,28 +63,10 @@ func usageOf(ev domain.Event) (usageRow, error) {
 // day) and adds that to each row once, in one multi-row upsert; nothing needs
 // reading first.
 func (UsageStatistics) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
-	adds := map[usageKey]usageRow{}
-	for i, rec := range recs {
-		add, err := usageOf(evs[i])
-		if err != nil {
-			return err
-		}
-		if add == (usageRow{}) {
-			continue
-		}
-		id, err := accountID(rec)
-		if err != nil {
-			return err
-		}
-		k := usageKey{account: id, day: rec.RecordedAt.UTC().Format(time.DateOnly)}
-		adds[k] = adds[k].plus(add)
+	keys, adds, err := sumByAccountDay(recs, evs, usageOf)
+	if err != nil || len(keys) == 0 {
+		return err
 	}
-	if len(adds) == 0 {
-		return nil
-	}
-	keys := slices.SortedFunc(maps.Keys(adds), func(a, b usageKey) int {
-		return cmp.Or(strings.Compare(a.account, b.account), strings.Compare(a.day, b.day))
-	})
 	n := len(keys)
 	ids, days, credits, listings, vero := make([]string, 0, n), make([]string, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
 	for _, k := range keys {
@@ -99,4 +81,38 @@ func (UsageStatistics) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []ev
 		return fmt.Errorf("write usage_statistics: %w", err)
 	}
 	return nil
+}
+
+// summable is a row of counters a batch adds to a read table.
+type summable[R any] interface {
+	comparable
+	plus(R) R
+}
+
+// sumByAccountDay is what a batch adds to the per-(account, UTC day of
+// recording) counter tables, usage_statistics and usage_daily: each event
+// through fold, the non-zero adds summed per key, the keys sorted (account,
+// then day) so concurrent upserts take their row locks in one order.
+func sumByAccountDay[R summable[R]](recs []eventstore.Record, evs []domain.Event, fold func(domain.Event) (R, error)) ([]usageKey, map[usageKey]R, error) {
+	var zero R
+	adds := map[usageKey]R{}
+	for i, rec := range recs {
+		add, err := fold(evs[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		if add == zero {
+			continue
+		}
+		id, err := accountID(rec)
+		if err != nil {
+			return nil, nil, err
+		}
+		k := usageKey{account: id, day: rec.RecordedAt.UTC().Format(time.DateOnly)}
+		adds[k] = adds[k].plus(add)
+	}
+	keys := slices.SortedFunc(maps.Keys(adds), func(a, b usageKey) int {
+		return cmp.Or(strings.Compare(a.account, b.account), strings.Compare(a.day, b.day))
+	})
+	return keys, adds, nil
 }
