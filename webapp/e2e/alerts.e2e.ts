@@ -10,7 +10,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, baseURL, createListing, creditsAvailable, screenshot, signUp, toast, uniqueEmail } from './support.ts';
+import { apiFailures, apiKeyOf, baseURL, buyCredits, createListing, creditsAvailable, screenshot, signUp, toast, uniqueEmail } from './support.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
@@ -29,14 +29,6 @@ async function subjects(to: string): Promise<string[]> {
 
 const countOf = (list: string[], part: string) => list.filter((s) => s.includes(part)).length;
 
-/** Buys `count` credits through the checkout page and the simulated form. */
-async function buyCredits(page: Page, count: number, price: string) {
-  await page.goto(`/checkout?credits=${count}`);
-  await page.getByRole('button', { name: `Pay ${price}` }).click();
-  await expect(page).toHaveURL(/\/checkout\/success\?/);
-  await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
-}
-
 function banner(page: Page) {
   return page.getByRole('note', { name: 'Low balance' });
 }
@@ -53,9 +45,7 @@ test.describe.serial('balance alerts', () => {
     failures.watch(page);
     await signUp(context.request, email, PASSWORD);
     await buyCredits(page, 100, '$9.99');
-    const profile = await context.request.get('/api/user/profile');
-    apiKey = ((await profile.json()) as { apiKey: string }).apiKey;
-    expect(apiKey).toBeTruthy();
+    apiKey = await apiKeyOf(context.request);
   });
 
   test.afterAll(async () => {

@@ -18,6 +18,7 @@ import { expectNoSeriousA11yViolations } from './a11y.ts';
 import {
   apiFailures,
   baseURL,
+  buyCredits,
   createListing,
   creditsAvailable,
   screenshot,
@@ -56,25 +57,6 @@ function banner(page: Page): Locator {
 /** The Subscription Status card of /subscription. */
 function statusCard(page: Page): Locator {
   return page.locator('section').filter({ has: page.getByRole('heading', { name: 'Subscription Status' }) });
-}
-
-/**
- * Buys `count` credits through the checkout page and the simulated form;
- * returns the client secret POST /api/credits/purchase answered.
- */
-async function buyCredits(page: Page, count: number, price: string): Promise<string> {
-  const purchase = page.waitForResponse(
-    (response) => new URL(response.url()).pathname === '/api/credits/purchase' && response.request().method() === 'POST',
-  );
-  await page.goto(`/checkout?credits=${count}`);
-  const answer = await purchase;
-  expect(answer.status(), `POST /api/credits/purchase: ${await answer.text()}`).toBe(200);
-  const { clientSecret } = (await answer.json()) as { clientSecret: string };
-  expect(clientSecret).toBeTruthy();
-  await page.getByRole('button', { name: `Pay ${price}` }).click();
-  await expect(page).toHaveURL(/\/checkout\/success\?/);
-  await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
-  return clientSecret;
 }
 
 test.describe.serial('billing', () => {

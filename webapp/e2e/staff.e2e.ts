@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { URI } from 'otpauth';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
 import { repoRoot } from './harness.ts';
-import { apiFailures, baseURL, screenshot, signUp, toast, uniqueEmail } from './support.ts';
+import { apiFailures, baseURL, buyCredits, screenshot, signUp, toast, uniqueEmail } from './support.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const REASON = 'Goodwill: a listing failed on our side';
@@ -72,11 +72,7 @@ test.describe.serial('staff', () => {
     await signUp(seller.request, sellerEmail, PASSWORD);
     const user = await seller.request.get('/api/user');
     expect(await user.json()).toMatchObject({ email: sellerEmail, isVerified: true, isStaff: false });
-    await sellerPage.goto('/checkout?credits=100');
-    const pay = sellerPage.getByRole('button', { name: 'Pay $9.99' });
-    await expect(pay).toBeEnabled();
-    await pay.click();
-    await expect(sellerPage.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
+    await buyCredits(sellerPage, 100, '$9.99');
     // A seller is not staff: the console does not exist for them.
     await sellerPage.goto('/staff');
     await expect(sellerPage.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();

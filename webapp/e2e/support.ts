@@ -49,7 +49,6 @@ export async function verificationCode(to: string): Promise<string> {
   return code;
 }
 
-/** POST /v1/listings with the desktop client's key. */
 /** Signs up through the API in this browser context (the cookie stays in it) and verifies the mailed code. */
 export async function signUp(request: APIRequestContext, email: string, password: string) {
   const registered = await request.post('/api/register', { data: { email, password, confirmPassword: password } });
@@ -58,6 +57,34 @@ export async function signUp(request: APIRequestContext, email: string, password
   expect(verified.ok(), `POST /api/auth/verify-email: ${await verified.text()}`).toBe(true);
 }
 
+/**
+ * Buys `count` credits through the checkout page and the simulated provider's
+ * form; returns the client secret POST /api/credits/purchase answered.
+ */
+export async function buyCredits(page: Page, count: number, price: string): Promise<string> {
+  const purchase = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/credits/purchase' && response.request().method() === 'POST',
+  );
+  await page.goto(`/checkout?credits=${count}`);
+  const answer = await purchase;
+  expect(answer.status(), `POST /api/credits/purchase: ${await answer.text()}`).toBe(200);
+  const { clientSecret } = (await answer.json()) as { clientSecret: string };
+  expect(clientSecret).toBeTruthy();
+  await page.getByRole('button', { name: `Pay ${price}` }).click();
+  await expect(page).toHaveURL(/\/checkout\/success\?/);
+  await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
+  return clientSecret;
+}
+
+/** The signed-in seller's desktop API key, from the profile. */
+export async function apiKeyOf(request: APIRequestContext): Promise<string> {
+  const profile = await request.get('/api/user/profile');
+  const apiKey = ((await profile.json()) as { apiKey: string }).apiKey;
+  expect(apiKey).toBeTruthy();
+  return apiKey;
+}
+
+/** POST /v1/listings with the desktop client's key. */
 export async function createListing(apiKey: string, amazonUrl: string) {
   const response = await fetch(`${baseURL()}/v1/listings`, {
     method: 'POST',
