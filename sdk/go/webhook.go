@@ -175,7 +175,7 @@ func parseEvent(payload []byte) (Event, error) {
 		Data      json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal(payload, &raw); err != nil {
-		return Event{}, &WebhookError{ErrWebhookPayload, "the body is not a JSON object: " + err.Error()}
+		return Event{}, &WebhookError{ErrWebhookPayload, "the body is not a JSON event: " + err.Error()}
 	}
 	if raw.ID == nil || *raw.ID == "" || raw.Type == nil || *raw.Type == "" || raw.CreatedAt == nil {
 		return Event{}, &WebhookError{ErrWebhookPayload, "the body lacks id, type or createdAt"}
