@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/a2e-automation/app/sdk/go/internal/api"
 )
 
 // Account is the account's credits, by source, and its standing.
@@ -33,9 +35,13 @@ type AccountService struct{ c *Client }
 
 // Retrieve reads the account of the client's API key (free).
 func (s *AccountService) Retrieve(ctx context.Context) (*Account, error) {
-	var a Account
-	if err := s.c.send(ctx, request{method: http.MethodGet, path: "/v1/account"}, &a, s.c.maxRetries); err != nil {
+	var a api.Account
+	limit, err := s.c.send(ctx, request{method: http.MethodGet, path: "/v1/account"}, &a, s.c.maxRetries)
+	if err != nil {
 		return nil, err
 	}
-	return &a, nil
+	return &Account{Email: a.Email, CreditsAvailable: a.CreditsAvailable, SubscriptionStatus: string(a.SubscriptionStatus),
+		SpendingFrozen: a.SpendingFrozen, CreditDebt: a.CreditDebt, MonthlyCredits: a.MonthlyCredits,
+		MonthlyCreditsExpireAt: a.MonthlyCreditsExpireAt, PurchasedCredits: a.PurchasedCredits, OtherCredits: a.OtherCredits,
+		RateLimit: limit}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/a2e-automation/app/sdk/go/internal/api"
 )
 
 // The kinds of error, for errors.Is: every *Error the client returns matches
@@ -38,11 +40,13 @@ var (
 )
 
 // Error codes the client acts on (the API's "code" field).
+// They are the document's ErrorCode values (internal/api), so a code the
+// document drops no longer compiles.
 const (
-	codeSpendingFrozen       = "spending_frozen"
-	codeSpendLimitReached    = "spend_limit_reached"
-	codeIdempotencyKeyReused = "idempotency_key_reused"
-	codeCommitOutcomeUnknown = "commit_outcome_unknown"
+	codeSpendingFrozen       = string(api.ErrorCodeSpendingFrozen)
+	codeSpendLimitReached    = string(api.ErrorCodeSpendLimitReached)
+	codeIdempotencyKeyReused = string(api.ErrorCodeIdempotencyKeyReused)
+	codeCommitOutcomeUnknown = string(api.ErrorCodeCommitOutcomeUnknown)
 )
 
 // Error is every failure of a call: an HTTP answer that is not a success

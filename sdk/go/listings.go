@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/a2e-automation/app/sdk/go/internal/api"
 )
 
 // Listing is a request to copy an Amazon product to eBay.
@@ -72,12 +74,10 @@ func (s *ListingsService) Create(ctx context.Context, p CreateListingParams) (*L
 	if key == "" {
 		key = newIdempotencyKey()
 	}
-	body, _ := json.Marshal(struct { // a string field: it cannot fail
-		AmazonURL string `json:"amazonUrl"`
-	}{p.AmazonURL})
-	var l Listing
-	err := s.c.send(ctx, request{method: http.MethodPost, path: "/v1/listings", body: body, idempotencyKey: key},
-		&l, s.c.maxRetries)
+	body, _ := json.Marshal(api.ListingRequest{AmazonURL: p.AmazonURL}) // a string field: it cannot fail
+	var created api.Listing
+	limit, err := s.c.send(ctx, request{method: http.MethodPost, path: "/v1/listings", body: body, idempotencyKey: key},
+		&created, s.c.maxRetries)
 	var e *Error
 	if errors.As(err, &e) && e.OutcomeUnknown && s.c.wait(ctx, 0, e) {
 		// The wait, as before a first retry, lets a commit still under way
@@ -89,18 +89,23 @@ func (s *ListingsService) Create(ctx context.Context, p CreateListingParams) (*L
 	if err != nil {
 		return nil, err
 	}
+	l := listingOf(created)
 	l.IdempotencyKey = key
+	l.RateLimit = limit
 	return &l, nil
 }
 
 // Retrieve reads one of the account's listings back by its id (free); an
 // unknown id is ErrNotFound.
 func (s *ListingsService) Retrieve(ctx context.Context, id string) (*Listing, error) {
-	var l Listing
-	if err := s.c.send(ctx, request{method: http.MethodGet, path: "/v1/listings/" + url.PathEscape(id)},
-		&l, s.c.maxRetries); err != nil {
+	var record api.ListingRecord
+	limit, err := s.c.send(ctx, request{method: http.MethodGet, path: "/v1/listings/" + url.PathEscape(id)},
+		&record, s.c.maxRetries)
+	if err != nil {
 		return nil, err
 	}
+	l := listingOfRecord(record)
+	l.RateLimit = limit
 	return &l, nil
 }
 
@@ -138,9 +143,36 @@ func (s *ListingsService) list(ctx context.Context, p ListListingsParams, retrie
 	if p.IdempotencyKey != "" {
 		q.Set("idempotencyKey", p.IdempotencyKey)
 	}
-	var page ListingPage
-	if err := s.c.send(ctx, request{method: http.MethodGet, path: "/v1/listings", query: q}, &page, retries); err != nil {
+	var answer api.ListingPage
+	limit, err := s.c.send(ctx, request{method: http.MethodGet, path: "/v1/listings", query: q}, &answer, retries)
+	if err != nil {
 		return nil, err
 	}
-	return &page, nil
+	page := &ListingPage{Data: make([]Listing, len(answer.Data)), RateLimit: limit}
+	for i, record := range answer.Data {
+		page.Data[i] = listingOfRecord(record)
+	}
+	if answer.NextCursor != nil {
+		page.NextCursor = *answer.NextCursor
+	}
+	return page, nil
+}
+
+// listingOf is the listing of a create's answer.
+func listingOf(l api.Listing) Listing {
+	credits := l.CreditsRemaining
+	return Listing{ID: l.ID, ASIN: l.ASIN, AmazonURL: l.AmazonURL, Status: string(l.Status),
+		CreditsRemaining: &credits, CreatedAt: l.CreatedAt}
+}
+
+// listingOfRecord is a listing read back (alone or in a page).
+func listingOfRecord(r api.ListingRecord) Listing {
+	l := Listing{ID: r.ID, ASIN: r.ASIN, AmazonURL: r.AmazonURL, Status: string(r.Status), CreatedAt: r.CreatedAt}
+	if r.IdempotencyKey != nil {
+		l.IdempotencyKey = *r.IdempotencyKey
+	}
+	if r.RequestID != nil {
+		l.RequestID = *r.RequestID
+	}
+	return l
 }

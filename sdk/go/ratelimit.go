@@ -21,14 +21,6 @@ type RateLimit struct {
 	Reset time.Time
 }
 
-// rateLimited is a result that carries the answer's rate limit.
-type rateLimited interface{ setRateLimit(*RateLimit) }
-
-func (l *Listing) setRateLimit(r *RateLimit)     { l.RateLimit = r }
-func (p *ListingPage) setRateLimit(r *RateLimit) { p.RateLimit = r }
-func (a *Account) setRateLimit(r *RateLimit)     { a.RateLimit = r }
-func (v *VeroCheck) setRateLimit(r *RateLimit)   { v.RateLimit = r }
-
 // rateLimitOf reads the X-RateLimit-* headers; nil unless all three are
 // there and are whole numbers.
 func rateLimitOf(h http.Header) *RateLimit {

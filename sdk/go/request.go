@@ -51,39 +51,38 @@ type answer struct {
 	body   []byte
 }
 
-// send performs r, retrying up to retries times, and decodes a successful
-// answer into out. A failure is an *Error carrying r's Idempotency-Key.
-func (c *Client) send(ctx context.Context, r request, out any, retries int) error {
+// send performs r, retrying up to retries times, decodes a successful
+// answer into out (a wire model of internal/api) and returns the answer's
+// rate limit. A failure is an *Error carrying r's Idempotency-Key.
+func (c *Client) send(ctx context.Context, r request, out any, retries int) (*RateLimit, error) {
 	if c.configErr != nil {
-		return c.configErr
+		return nil, c.configErr
 	}
-	if err := c.retry(ctx, r, out, retries); err != nil {
+	limit, err := c.retry(ctx, r, out, retries)
+	if err != nil {
 		err.IdempotencyKey = r.idempotencyKey
-		return err
+		return nil, err
 	}
-	return nil
+	return limit, nil
 }
 
-// retry is send's loop: nil once an answer was decoded into out, else the
-// last attempt's failure.
-func (c *Client) retry(ctx context.Context, r request, out any, retries int) *Error {
+// retry is send's loop: the rate limit once an answer was decoded into out,
+// else the last attempt's failure.
+func (c *Client) retry(ctx context.Context, r request, out any, retries int) (*RateLimit, *Error) {
 	for attempt := 0; ; attempt++ {
 		a, err := c.attempt(ctx, r)
 		if err == nil && a.status >= 200 && a.status < 300 {
 			if jerr := json.Unmarshal(a.body, out); jerr != nil {
-				return &Error{Status: a.status, RequestID: a.header.Get("X-Request-ID"),
+				return nil, &Error{Status: a.status, RequestID: a.header.Get("X-Request-ID"),
 					Message: "the answer is not the expected JSON: " + jerr.Error()}
 			}
-			if r, ok := out.(rateLimited); ok {
-				r.setRateLimit(rateLimitOf(a.header))
-			}
-			return nil
+			return rateLimitOf(a.header), nil
 		}
 		if err == nil {
 			err = errorOf(a)
 		}
 		if attempt == retries || !retryable(r, err) || !c.wait(ctx, attempt, err) {
-			return err
+			return nil, err
 		}
 	}
 }

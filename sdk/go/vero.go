@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+
+	"github.com/a2e-automation/app/sdk/go/internal/api"
 )
 
 // VeroCheck is the outcome of a check of a brand against the VeRO
@@ -45,14 +47,13 @@ func (s *VeroChecksService) Create(ctx context.Context, p CreateVeroCheckParams)
 	if key == "" {
 		key = newIdempotencyKey()
 	}
-	body, _ := json.Marshal(struct { // a string field: it cannot fail
-		Brand string `json:"brand"`
-	}{p.Brand})
-	var v VeroCheck
-	if err := s.c.send(ctx, request{method: http.MethodPost, path: "/v1/vero-checks", body: body, idempotencyKey: key},
-		&v, s.c.maxRetries); err != nil {
+	body, _ := json.Marshal(api.VeroCheckRequest{Brand: p.Brand}) // a string field: it cannot fail
+	var v api.VeroCheck
+	limit, err := s.c.send(ctx, request{method: http.MethodPost, path: "/v1/vero-checks", body: body, idempotencyKey: key},
+		&v, s.c.maxRetries)
+	if err != nil {
 		return nil, err
 	}
-	v.IdempotencyKey = key
-	return &v, nil
+	return &VeroCheck{ID: v.ID, Brand: v.Brand, Protected: v.Protected, CreditsRemaining: v.CreditsRemaining,
+		IdempotencyKey: key, RateLimit: limit}, nil
 }

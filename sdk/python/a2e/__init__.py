@@ -25,9 +25,15 @@ from ._errors import (
     SpendingFrozenError,
     SpendLimit,
     SpendLimitReachedError,
+    WebhookHeaderError,
+    WebhookPayloadError,
+    WebhookSignatureError,
+    WebhookTimestampError,
+    WebhookVerificationError,
 )
 from ._models import Account, Listing, ListingPage, RateLimit, VeroCheck
 from ._version import __version__
+from ._webhooks import DEFAULT_WEBHOOK_TOLERANCE, WEBHOOK_SIGNATURE_HEADER, WebhookEvent, verify_webhook
 
 __all__ = [
     "A2EError",
@@ -37,6 +43,7 @@ __all__ = [
     "AccountResource",
     "AuthenticationError",
     "Client",
+    "DEFAULT_WEBHOOK_TOLERANCE",
     "IdempotencyError",
     "InsufficientCreditsError",
     "InvalidRequestError",
@@ -52,5 +59,13 @@ __all__ = [
     "SpendingFrozenError",
     "VeroCheck",
     "VeroChecks",
+    "WEBHOOK_SIGNATURE_HEADER",
+    "WebhookEvent",
+    "WebhookHeaderError",
+    "WebhookPayloadError",
+    "WebhookSignatureError",
+    "WebhookTimestampError",
+    "WebhookVerificationError",
     "__version__",
+    "verify_webhook",
 ]

@@ -148,6 +148,29 @@ class ServiceUnavailableError(A2EError):
         return self.code == COMMIT_OUTCOME_UNKNOWN
 
 
+class WebhookVerificationError(A2EError):
+    """``verify_webhook`` refused a delivery. ``code`` says why, in every SDK's
+    words: ``signature_mismatch``, ``timestamp_outside_tolerance``,
+    ``malformed_header`` or ``malformed_payload``; each has its subclass.
+    ``status`` and ``request_id`` are None. It never holds the secret."""
+
+
+class WebhookSignatureError(WebhookVerificationError):
+    """``signature_mismatch``: no ``v1`` of the header is the HMAC of this body and ``t`` with this secret."""
+
+
+class WebhookTimestampError(WebhookVerificationError):
+    """``timestamp_outside_tolerance``: the signature matches, but ``t`` is further from now than the tolerance."""
+
+
+class WebhookHeaderError(WebhookVerificationError):
+    """``malformed_header``: the ``A2E-Signature`` header is not ``t=<unix seconds>,v1=<64 hex digits>[,v1=…]``."""
+
+
+class WebhookPayloadError(WebhookVerificationError):
+    """``malformed_payload``: the signed body is not an event ``{"id", "type", "createdAt", "data": {…}}``."""
+
+
 _CLASS_OF_CODE: Dict[str, Type[A2EError]] = {
     "invalid_request": InvalidRequestError,
     "method_not_allowed": InvalidRequestError,

@@ -106,3 +106,22 @@ export declare function parseRetryAfter(value: string | null, now?: number): num
 export declare function errorOf(status: number, headers: {
     get(name: string): string | null;
 }, body: unknown, idempotencyKey: string | null): A2EError;
+/**
+ * `verifyWebhook` refused a delivery. `code` says why, in every SDK's words: `signature_mismatch`,
+ * `timestamp_outside_tolerance`, `malformed_header` or `malformed_payload`; each has its subclass.
+ * `status` and `requestId` are null. It never holds the secret.
+ */
+export declare class WebhookVerificationError extends A2EError {
+}
+/** `signature_mismatch`: no `v1` of the header is the HMAC of this body and `t` with this secret. */
+export declare class WebhookSignatureError extends WebhookVerificationError {
+}
+/** `timestamp_outside_tolerance`: the signature matches, but `t` is further from now than the tolerance. */
+export declare class WebhookTimestampError extends WebhookVerificationError {
+}
+/** `malformed_header`: the `A2E-Signature` header is not `t=<unix seconds>,v1=<64 hex digits>[,v1=…]`. */
+export declare class WebhookHeaderError extends WebhookVerificationError {
+}
+/** `malformed_payload`: the signed body is not an event `{"id", "type", "createdAt", "data": {…}}`. */
+export declare class WebhookPayloadError extends WebhookVerificationError {
+}

@@ -216,3 +216,22 @@ export function errorOf(
     fieldErrors: typeof fields.errors === "object" ? (fields.errors as Record<string, string> | null) : null,
   });
 }
+
+/**
+ * `verifyWebhook` refused a delivery. `code` says why, in every SDK's words: `signature_mismatch`,
+ * `timestamp_outside_tolerance`, `malformed_header` or `malformed_payload`; each has its subclass.
+ * `status` and `requestId` are null. It never holds the secret.
+ */
+export class WebhookVerificationError extends A2EError {}
+
+/** `signature_mismatch`: no `v1` of the header is the HMAC of this body and `t` with this secret. */
+export class WebhookSignatureError extends WebhookVerificationError {}
+
+/** `timestamp_outside_tolerance`: the signature matches, but `t` is further from now than the tolerance. */
+export class WebhookTimestampError extends WebhookVerificationError {}
+
+/** `malformed_header`: the `A2E-Signature` header is not `t=<unix seconds>,v1=<64 hex digits>[,v1=…]`. */
+export class WebhookHeaderError extends WebhookVerificationError {}
+
+/** `malformed_payload`: the signed body is not an event `{"id", "type", "createdAt", "data": {…}}`. */
+export class WebhookPayloadError extends WebhookVerificationError {}

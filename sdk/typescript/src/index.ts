@@ -3,6 +3,8 @@ export { ListingsResource } from "./listings.js";
 export { AccountResource } from "./account.js";
 export { VeroChecksResource } from "./vero-checks.js";
 export { VERSION } from "./version.js";
+export { DEFAULT_WEBHOOK_TOLERANCE, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from "./webhooks.js";
+export type { WebhookEvent } from "./webhooks.js";
 export {
   A2EError,
   APIError,
@@ -16,6 +18,11 @@ export {
   ServiceUnavailableError,
   SpendingFrozenError,
   SpendLimitReachedError,
+  WebhookHeaderError,
+  WebhookPayloadError,
+  WebhookSignatureError,
+  WebhookTimestampError,
+  WebhookVerificationError,
 } from "./errors.js";
 export type { A2EErrorInit, SpendLimit } from "./errors.js";
 export type {
