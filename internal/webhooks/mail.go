@@ -14,7 +14,7 @@ func DisabledMail(product, baseURL string) func(to, url, reason string) mail.Mes
 			To:      to,
 			Subject: fmt.Sprintf("Your %s webhook endpoint was disabled", product),
 			Text: fmt.Sprintf("We could not deliver events to your webhook endpoint %s for three days (%s), so we disabled it "+
-				"and stopped sending to it.\n\nOnce it works again, remove it and add it again on your dashboard: %s/dashboard/webhooks\n\n"+
+				"and stopped sending to it.\n\nOnce it works again, remove it and add it again on your dashboard: %s/webhooks\n\n"+
 				"Thank you,\nThe %s team\n", url, reason, baseURL, product),
 		}
 	}
