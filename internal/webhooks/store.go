@@ -244,3 +244,19 @@ func (s *Store) Resend(ctx context.Context, accountID, id, deliveryID string, no
 	}
 	return nil
 }
+
+// FinalRetention is how long delivered and failed deliveries stay in the
+// log the page shows; the retention pruner removes them after.
+const FinalRetention = 30 * 24 * time.Hour
+
+// PruneFinal deletes, through q, up to limit delivered or failed
+// deliveries last attempted (or queued) before before.
+func PruneFinal(ctx context.Context, q Execer, before time.Time, limit int) (int64, error) {
+	tag, err := q.Exec(ctx, `DELETE FROM webhook_deliveries WHERE id = ANY(ARRAY(
+		SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND coalesce(last_attempt_at, created_at) < $1 LIMIT $2))`,
+		before, limit)
+	if err != nil {
+		return 0, fmt.Errorf("prune webhook deliveries: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
