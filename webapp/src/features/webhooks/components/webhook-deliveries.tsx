@@ -36,9 +36,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
             <th scope="col" className="num">Attempts</th>
             <th scope="col">Last answer</th>
             <th scope="col">Next retry</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
+            <th scope="col">Action</th>
           </tr>
         </thead>
         <tbody>
