@@ -49,6 +49,10 @@ func oneOfEach() []Event {
 		LowBalanceAlerted{Threshold: 50, Available: 49},
 		BalanceRecovered{Threshold: 50, Available: 550},
 		ExpiryReminderSent{GrantID: "g-1", ExpiresAt: expires, Credits: 120, Days: 3},
+		WebhookEndpointAdded{EndpointID: "we_1", URL: "https://hooks.example/a2e", Events: []string{WebhookCreditsGranted}},
+		WebhookSecretRolled{EndpointID: "we_1"},
+		WebhookEndpointRemoved{EndpointID: "we_1"},
+		WebhookEndpointDisabled{EndpointID: "we_1", Reason: "failing for 3 days"},
 	}
 }
 

@@ -46,6 +46,9 @@ type state struct {
 	// low-balance alert stands (alerts.go).
 	Alerts     AlertSettings `json:"alerts"`
 	LowBalance bool          `json:"lowBalance,omitempty"`
+	// Webhooks holds the webhook endpoints by id: true once disabled
+	// (webhooks.go).
+	Webhooks map[string]bool `json:"webhooks,omitempty"`
 }
 
 // cancelling reports whether the end of subscription id is the period end
@@ -104,7 +107,7 @@ func (s *state) apply(e Event, at time.Time) {
 	if s.Limits.apply(e, at) {
 		return
 	}
-	if s.Subscription.apply(e, at) || s.applyAlert(e) {
+	if s.Subscription.apply(e, at) || s.applyAlert(e) || s.applyWebhook(e) {
 		return
 	}
 	switch e := e.(type) {

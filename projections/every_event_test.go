@@ -177,6 +177,14 @@ func everyEventType(t *testing.T, f *fixture) {
 			daily, monthly := int64(50), int64(400)
 			return acc.SetSpendLimits(&daily, &monthly, now)
 		}},
+		{b, func(acc *domain.Account, now time.Time) error { // WebhookEndpointAdded
+			return acc.AddWebhookEndpoint("we-"+b, "https://hooks.example/a2e", []string{domain.WebhookCreditsGranted}, now)
+		}},
+		{b, func(acc *domain.Account, now time.Time) error { return acc.RollWebhookSecret("we-"+b, now) }},
+		{b, func(acc *domain.Account, now time.Time) error {
+			return acc.DisableWebhookEndpoint("we-"+b, "failing for 3 days", now)
+		}},
+		{b, func(acc *domain.Account, now time.Time) error { return acc.RemoveWebhookEndpoint("we-"+b, now) }},
 		{a, func(acc *domain.Account, now time.Time) error { // SubscriptionActivated, CreditsGranted
 			return acc.StartOrRenewCycle(sub, start, start.Add(720*time.Hour), domain.MonthlyCredits, now)
 		}},

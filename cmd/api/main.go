@@ -51,6 +51,7 @@ import (
 	"github.com/a2e-automation/app/internal/startup"
 	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/internal/vero"
+	"github.com/a2e-automation/app/internal/webhooks"
 	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/projections"
 )
@@ -183,12 +184,23 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 		payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge))
 	keyCache := auth.NewKeyCache(authStore, auth.DefaultKeyCacheSize)
 	audit := staffaudit.New(pool)
-	commands := command.New(command.Deps{
+	hooks, err := webhooks.NewStore(pool, cfg.Secret)
+	if err != nil {
+		return wiring{}, err
+	}
+	var commands command.Commands
+	hookWorker := webhooks.NewWorker(pool, hooks, webhooks.NewDispatcher(pool, store), webhookPolicy(cfg),
+		func(ctx context.Context, accountID, id, reason string) error {
+			return commands.DisableWebhookEndpoint.Handle(ctx, accountID, id, reason)
+		}, log, webhooks.Options{})
+	commands = command.New(command.Deps{
 		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
 		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
 		SupportReplyMail: supportReplyMail(cfg.ProductName, cfg.SupportEmail, cfg.BaseURL),
 		Payments:         paymentService,
+		Webhooks:         hooks, WebhookPolicy: webhookPolicy(cfg), WebhooksQueued: hookWorker.Nudge,
+		WebhookDisabledMail: webhooks.DisabledMail(cfg.ProductName, cfg.BaseURL),
 	})
 	projector := projections.NewProjector(pool, store, log, projections.All()...)
 	reader := projections.NewReader(pool).WithReads(reads)
@@ -197,14 +209,21 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys,
 		Listings: listings.NewLedger(store).WithReads(reads), Support: support,
 		Staff: query.StaffConsoleOf(staff.NewConsole(pool, repo, cfg.Secret)), Audit: audit,
-		Pages: sitePages, Mailbox: mailbox, DailyUsage: query.NewUsage(pool, reads), Now: repo.Now, Log: log,
+		Pages: sitePages, Mailbox: mailbox, DailyUsage: query.NewUsage(pool, reads), Webhooks: hooks, Now: repo.Now, Log: log,
 	})
 	return wiring{Deps: Deps{
 		App:    app.Application{Commands: commands, Queries: queries},
 		Config: cfg, Log: log, Auth: authStore, APIKeys: keyCache, Limits: lims, Audit: audit,
 		Payments: paymentService, Downloads: downloads.NewService(installers, repo, cfg.Secret),
-		Projections: projector, Resets: resets, Mail: sender, Registry: reg, Readiness: db.Readiness(),
+		Projections: projector, Resets: resets, Mail: sender, Webhooks: hookWorker, Registry: reg, Readiness: db.Readiness(),
 	}, Accounts: repo, Keys: keys, Reader: reader, Mailbox: mailbox}, nil
+}
+
+// webhookPolicy is the rule for webhook URLs: in development http:// and
+// local receivers are allowed, in production only https:// to public
+// addresses.
+func webhookPolicy(cfg config.Config) webhooks.Policy {
+	return webhooks.Policy{Development: cfg.IsDevelopment()}
 }
 
 // sessionPolicy is the bound of sessions SESSION_IDLE_TIMEOUT and
@@ -309,7 +328,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	workers = append(workers,
 		func(ctx context.Context) { d.App.Commands.ExpireCredits.Sweep(ctx, 30*time.Second, log) },
 		func(ctx context.Context) { d.Resets.Run(ctx, time.Second) },
-		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }) // in every API process; one prunes at a time
+		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }, // in every API process; one prunes at a time
+		d.Webhooks.Run) // in every API process: one dispatches at a time, each delivery is claimed by one
 	if o.mailSender {
 		workers = append(workers, d.Mail.Run)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/startup"
+	"github.com/a2e-automation/app/internal/webhooks"
 	"github.com/a2e-automation/app/projections"
 )
 
@@ -38,6 +39,7 @@ type Deps struct {
 	Projections *projections.Projector
 	Resets      *auth.ResetWorker // mails the password resets that Auth queues
 	Mail        *mail.Sender      // delivers the mail outbox; nudged after a mail is queued
+	Webhooks    *webhooks.Worker  // dispatches the log to webhook deliveries and sends them
 	Registry    *prometheus.Registry
 	Readiness   startup.Readiness
 }

@@ -22,7 +22,8 @@ const (
 	KindReset        = "reset"
 	KindSupport      = "support"
 	KindBilling      = "billing"
-	KindAlert        = "alert" // balance alerts (accounts.AlertMails)
+	KindAlert        = "alert"   // balance alerts (accounts.AlertMails)
+	KindWebhook      = "webhook" // an endpoint disabled (webhooks)
 )
 
 // Execer runs a statement: the transaction that decides to send a mail.

@@ -1,7 +1,8 @@
 // Package retention prunes what would otherwise grow without end: desktop
 // idempotency keys past their time, Stripe event keys past Stripe's
 // redelivery window, outbox rows every consumer group has passed, handled
-// password reset requests after a day and final mails after a week. Every
+// password reset requests after a day, final mails after a week and final
+// webhook deliveries after 30 days. Every
 // API process runs a pruner; a PostgreSQL session advisory lock lets one
 // prune at a time, and each exports what it removed.
 package retention
@@ -21,6 +22,7 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/webhooks"
 )
 
 // StripeKeyRetention keeps Stripe event ids well past Stripe's three days
@@ -117,6 +119,9 @@ func (p *Pruner) PruneOnce(ctx context.Context) (bool, error) {
 		}},
 		{"mail_outbox_final", func() (int64, error) {
 			return mail.PruneFinal(ctx, conn, now.Add(-mail.FinalRetention), batch)
+		}},
+		{"webhook_deliveries_final", func() (int64, error) {
+			return webhooks.PruneFinal(ctx, conn, now.Add(-webhooks.FinalRetention), batch)
 		}},
 	}
 	var errs []error

@@ -174,7 +174,20 @@ func TestResetRequestsAndFinalMailsArePrunedByAge(t *testing.T) {
 		r.count(t, `SELECT count(*) FROM mail_outbox`) != 2 {
 		t.Fatal("mail outbox: the sent mail older than a week should go, the others stay")
 	}
-	for table, want := range map[string]float64{"password_reset_requests": 1, "mail_outbox_final": 1} {
+	exec(`INSERT INTO webhook_endpoints (id, account_id, url, events, secret, created_at)
+		VALUES ('we_r', gen_random_uuid(), 'https://h.example', '{credits.granted}', 's', now())`)
+	exec(`INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_type, position, body, status, next_attempt_at, created_at, last_attempt_at)
+		SELECT 'we_r', account_id, x.ev, 'credits.granted', x.pos, '{}', x.status, now(), now() - x.age, now() - x.age
+		FROM webhook_endpoints, (VALUES ('evt_old', 1, 'delivered', interval '31 days'), ('evt_waiting', 2, 'pending', interval '31 days'),
+			('evt_new', 3, 'failed', interval '1 day')) AS x (ev, pos, status, age) WHERE id = 'we_r'`)
+	if ran, err := r.pruner.PruneOnce(ctx); err != nil || !ran {
+		t.Fatalf("PruneOnce = %v, %v", ran, err)
+	}
+	if n := r.count(t, `SELECT count(*) FROM webhook_deliveries WHERE event_id IN ('evt_waiting', 'evt_new')`); n != 2 ||
+		r.count(t, `SELECT count(*) FROM webhook_deliveries`) != 2 {
+		t.Fatal("webhook deliveries: the delivered one older than 30 days should go, the others stay")
+	}
+	for table, want := range map[string]float64{"password_reset_requests": 1, "mail_outbox_final": 1, "webhook_deliveries_final": 1} {
 		if got := testutil.ToFloat64(r.pruner.Removed().WithLabelValues(table)); got != want {
 			t.Errorf("retention_pruned_rows_total{%s} = %v", table, got)
 		}

@@ -221,6 +221,14 @@ func summarize(ev domain.Event) string {
 		return fmt.Sprintf("Balance recovered to %d credits (alert at %d); mailed", e.Available, e.Threshold)
 	case domain.ExpiryReminderSent:
 		return fmt.Sprintf("Reminder mailed: %d monthly credit%s expire %s", e.Credits, plural(e.Credits), date(e.ExpiresAt))
+	case domain.WebhookEndpointAdded:
+		return fmt.Sprintf("Webhook endpoint %s added: %s (%s)", e.EndpointID, e.URL, strings.Join(e.Events, ", "))
+	case domain.WebhookSecretRolled:
+		return fmt.Sprintf("Webhook endpoint %s: signing secret rolled", e.EndpointID)
+	case domain.WebhookEndpointRemoved:
+		return fmt.Sprintf("Webhook endpoint %s removed", e.EndpointID)
+	case domain.WebhookEndpointDisabled:
+		return fmt.Sprintf("Webhook endpoint %s disabled: %s; mailed", e.EndpointID, e.Reason)
 	default:
 		return ev.EventType()
 	}

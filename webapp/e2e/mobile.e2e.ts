@@ -39,6 +39,7 @@ const signedInRoutes = [
   paths.download,
   paths.support,
   paths.transactions,
+  paths.webhooks,
   `${paths.checkout}?credits=100`,
   `${paths.checkoutSuccess}?amount=9.99&credits=100`,
   paths.subscribe,

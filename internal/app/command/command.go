@@ -15,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/supportrequests"
+	"github.com/a2e-automation/app/internal/webhooks"
 )
 
 // Deps are what the use cases need, built once by the process.
@@ -43,6 +44,13 @@ type Deps struct {
 	// sender's Nudge), so it goes out at once.
 	MailQueued func()
 	Log        *slog.Logger
+	// Webhooks keeps the sellers' webhook endpoints and deliveries,
+	// WebhookPolicy judges their URLs, WebhookDisabledMail composes the mail
+	// of an endpoint disabled, and WebhooksQueued nudges the worker.
+	Webhooks            *webhooks.Store
+	WebhookPolicy       webhooks.Policy
+	WebhookDisabledMail func(to, url, reason string) mail.Message
+	WebhooksQueued      func()
 }
 
 // Commands are the use cases, each ready to Handle.
@@ -80,6 +88,13 @@ type Commands struct {
 	RefundSimulatedPayment  RefundSimulatedPaymentHandler
 	DisputeSimulatedPayment DisputeSimulatedPaymentHandler
 	SetSpendLimits          SetSpendLimitsHandler // issue 33: the seller's daily and monthly caps
+	// The seller's webhook endpoints (issue 35); DisableWebhookEndpoint is
+	// the worker's.
+	AddWebhookEndpoint     AddWebhookEndpointHandler
+	RemoveWebhookEndpoint  RemoveWebhookEndpointHandler
+	RollWebhookSecret      RollWebhookSecretHandler
+	ResendWebhookDelivery  ResendWebhookDeliveryHandler
+	DisableWebhookEndpoint DisableWebhookEndpointHandler
 }
 
 // New builds every use case on d.
@@ -117,5 +132,11 @@ func New(d Deps) Commands {
 		RefundSimulatedPayment:  RefundSimulatedPaymentHandler{sim: d.Payments},
 		DisputeSimulatedPayment: DisputeSimulatedPaymentHandler{sim: d.Payments},
 		SetSpendLimits:          NewSetSpendLimits(d.Accounts),
+		AddWebhookEndpoint:      AddWebhookEndpointHandler{accounts: d.Accounts, store: d.Webhooks, policy: d.WebhookPolicy},
+		RemoveWebhookEndpoint:   RemoveWebhookEndpointHandler{accounts: d.Accounts, store: d.Webhooks},
+		RollWebhookSecret:       RollWebhookSecretHandler{accounts: d.Accounts, store: d.Webhooks},
+		ResendWebhookDelivery:   ResendWebhookDeliveryHandler{store: d.Webhooks, now: d.Now, queued: d.WebhooksQueued},
+		DisableWebhookEndpoint: DisableWebhookEndpointHandler{accounts: d.Accounts, store: d.Webhooks,
+			compose: d.WebhookDisabledMail, queued: d.MailQueued},
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/a2e-automation/app/internal/testing/smtptest"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 	"github.com/a2e-automation/app/internal/vero"
+	"github.com/a2e-automation/app/internal/webhooks"
 )
 
 // env is the application layer wired as cmd/api's newDeps wires it, on a
@@ -45,6 +46,7 @@ type env struct {
 	codesMu  sync.Mutex
 	codes    map[string]string // the last verification code mailed to each address
 	supports atomic.Int64      // support mails composed
+	hooks    *webhooks.Store
 }
 
 // TestMain runs up to 6 tests at once unless -parallel says otherwise
@@ -90,8 +92,13 @@ func newEnv(t *testing.T) *env {
 	e.support = supportrequests.NewStore(e.pool)
 	e.payments = payments.NewService(e.pool, e.repo, payments.NewSimulated(), testWebhookSecret, log,
 		payments.WithBilling("Test Product", "http://localhost:8080", func() { e.nudges.Add(1) }))
+	if e.hooks, err = webhooks.NewStore(e.pool, testSecret); err != nil {
+		t.Fatal(err)
+	}
 	e.cmd = New(Deps{
-		Accounts: e.repo, Auth: e.auth, Keys: keys, KeyCache: auth.NewKeyCache(e.auth, 100), Now: e.now, Log: log,
+		Webhooks: e.hooks, WebhookPolicy: webhooks.Policy{Development: true},
+		WebhookDisabledMail: webhooks.DisabledMail("Test Product", "http://localhost:8080"),
+		Accounts:            e.repo, Auth: e.auth, Keys: keys, KeyCache: auth.NewKeyCache(e.auth, 100), Now: e.now, Log: log,
 		MailQueued: func() { e.nudges.Add(1) },
 		VerificationMail: func(to, code string) mail.Message {
 			e.codesMu.Lock()

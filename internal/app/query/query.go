@@ -39,6 +39,9 @@ type Queries struct {
 	SpendLimits     SpendLimitsHandler
 	Alerts          AlertsHandler
 	DailyUsage      *Usage // usage per day and the CSV exports (issue 35)
+	// The seller's webhook endpoints and their delivery logs (issue 35).
+	WebhookEndpoints  WebhookEndpointsHandler
+	WebhookDeliveries WebhookDeliveriesHandler
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -63,33 +66,39 @@ type Sources struct {
 	Pages      PageReader
 	Mailbox    MailboxReader
 	DailyUsage *Usage
-	Now        func() time.Time // the accounts' clock, in UTC
-	Log        *slog.Logger
+	Webhooks   interface {
+		WebhookEndpointsReader
+		WebhookDeliveriesReader
+	}
+	Now func() time.Time // the accounts' clock, in UTC
+	Log *slog.Logger
 }
 
 // New builds the reads on s.
 func New(s Sources) Queries {
 	q := Queries{
-		Profile:         ProfileHandler{profiles: s.ReadTables, projector: s.Projector, keys: s.Keys, now: s.Now, log: s.Log},
-		Verified:        VerifiedHandler{profiles: s.ReadTables},
-		Usage:           UsageHandler{usage: s.ReadTables},
-		Transactions:    TransactionsHandler{transactions: s.ReadTables},
-		SupportRequests: SupportRequestsHandler{support: s.Support},
-		DesktopAccount:  DesktopAccountHandler{accounts: s.Accounts, now: s.Now},
-		Listing:         ListingHandler{listings: s.Listings},
-		Listings:        ListingsHandler{listings: s.Listings},
-		StaffSearch:     StaffSearchHandler{staff: s.Staff},
-		StaffAccount:    StaffAccountHandler{staff: s.Staff},
-		StaffHistory:    StaffHistoryHandler{staff: s.Staff},
-		StaffBalance:    StaffBalanceHandler{staff: s.Staff, now: s.Now},
-		StaffComparison: StaffComparisonHandler{staff: s.Staff, projector: s.Projector, log: s.Log},
-		StaffAudit:      StaffAuditHandler{audit: s.Audit},
-		SupportInbox:    SupportInboxHandler{staff: s.Staff},
-		SupportThread:   SupportThreadHandler{staff: s.Staff},
-		Page:            PageHandler{pages: s.Pages},
-		DevMail:         DevMailHandler{mailbox: s.Mailbox},
-		SpendLimits:     NewSpendLimits(s.Accounts, s.Now),
-		DailyUsage:      s.DailyUsage,
+		Profile:           ProfileHandler{profiles: s.ReadTables, projector: s.Projector, keys: s.Keys, now: s.Now, log: s.Log},
+		Verified:          VerifiedHandler{profiles: s.ReadTables},
+		Usage:             UsageHandler{usage: s.ReadTables},
+		Transactions:      TransactionsHandler{transactions: s.ReadTables},
+		SupportRequests:   SupportRequestsHandler{support: s.Support},
+		DesktopAccount:    DesktopAccountHandler{accounts: s.Accounts, now: s.Now},
+		Listing:           ListingHandler{listings: s.Listings},
+		Listings:          ListingsHandler{listings: s.Listings},
+		StaffSearch:       StaffSearchHandler{staff: s.Staff},
+		StaffAccount:      StaffAccountHandler{staff: s.Staff},
+		StaffHistory:      StaffHistoryHandler{staff: s.Staff},
+		StaffBalance:      StaffBalanceHandler{staff: s.Staff, now: s.Now},
+		StaffComparison:   StaffComparisonHandler{staff: s.Staff, projector: s.Projector, log: s.Log},
+		StaffAudit:        StaffAuditHandler{audit: s.Audit},
+		SupportInbox:      SupportInboxHandler{staff: s.Staff},
+		SupportThread:     SupportThreadHandler{staff: s.Staff},
+		Page:              PageHandler{pages: s.Pages},
+		DevMail:           DevMailHandler{mailbox: s.Mailbox},
+		SpendLimits:       NewSpendLimits(s.Accounts, s.Now),
+		DailyUsage:        s.DailyUsage,
+		WebhookEndpoints:  WebhookEndpointsHandler{endpoints: s.Webhooks},
+		WebhookDeliveries: WebhookDeliveriesHandler{deliveries: s.Webhooks},
 	}
 	q.Alerts = AlertsHandler{profile: q.Profile, settings: s.ReadTables}
 	return q

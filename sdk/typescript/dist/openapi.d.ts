@@ -99,7 +99,458 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "credits.granted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credits were added: a subscription cycle, a purchase, a staff adjustment or a promotion.
+         * @description POSTed to each enabled endpoint subscribed to credits.granted, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "credits.granted";
+                        data?: components["schemas"]["WebhookData_credits_granted"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credits.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Monthly credits expire soon (the expiry reminder the seller set).
+         * @description POSTed to each enabled endpoint subscribed to credits.expiring, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "credits.expiring";
+                        data?: components["schemas"]["WebhookData_credits_expiring"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credits.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The unspent rest of a grant expired.
+         * @description POSTed to each enabled endpoint subscribed to credits.expired, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "credits.expired";
+                        data?: components["schemas"]["WebhookData_credits_expired"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "balance.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Available credits fell below the low-balance threshold the seller set.
+         * @description POSTed to each enabled endpoint subscribed to balance.low, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "balance.low";
+                        data?: components["schemas"]["WebhookData_balance_low"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "balance.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Available credits are back at or above the threshold after balance.low.
+         * @description POSTed to each enabled endpoint subscribed to balance.recovered, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "balance.recovered";
+                        data?: components["schemas"]["WebhookData_balance_recovered"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was taken: the subscription or a credit pack.
+         * @description POSTed to each enabled endpoint subscribed to payment.succeeded, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "payment.succeeded";
+                        data?: components["schemas"]["WebhookData_payment_succeeded"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was refunded, in full or in part.
+         * @description POSTed to each enabled endpoint subscribed to payment.refunded, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "payment.refunded";
+                        data?: components["schemas"]["WebhookData_payment_refunded"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The subscription changed: activated, renewed, past due, cancelled (at the period end), resumed or ended.
+         * @description POSTed to each enabled endpoint subscribed to subscription.updated, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "subscription.updated";
+                        data?: components["schemas"]["WebhookData_subscription_updated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was created: the account's first, or a rotation (the previous key stopped working at once).
+         * @description POSTed to each enabled endpoint subscribed to api_key.created, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "api_key.created";
+                        data?: components["schemas"]["WebhookData_api_key_created"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -244,6 +695,178 @@ export interface components {
             data: components["schemas"]["ListingRecord"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        /** @description The body every webhook delivery POSTs, signed in the A2E-Signature header. */
+        WebhookEvent: {
+            /** @description evt_ and the ledger event's id: the same for every attempt and resend of the event, so a receiver drops a repeat (delivery is at least once). */
+            id: string;
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "credits.granted" | "credits.expiring" | "credits.expired" | "balance.low" | "balance.recovered" | "payment.succeeded" | "payment.refunded" | "subscription.updated" | "api_key.created";
+            /**
+             * Format: date-time
+             * @description When the ledger recorded the event (UTC).
+             */
+            createdAt: string;
+            /** @description The event's data; see each type. */
+            data: Record<string, never>;
+        };
+        WebhookData_credits_granted: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The grant. */
+            grantId: string;
+            /** @description Credits granted. */
+            amount: number;
+            /**
+             * @description monthly, purchase, adjustment or promo.
+             * @enum {string}
+             */
+            source: "monthly" | "purchase" | "adjustment" | "promo";
+            /**
+             * Format: date-time
+             * @description When the credits expire; null for credits that never expire.
+             */
+            expiresAt: string | null;
+        };
+        WebhookData_credits_expiring: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The grant. */
+            grantId: string;
+            /** @description Unspent credits that will expire. */
+            credits: number;
+            /**
+             * Format: date-time
+             * @description When they expire.
+             */
+            expiresAt: string;
+        };
+        WebhookData_credits_expired: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The grant. */
+            grantId: string;
+            /** @description Credits that expired. */
+            amount: number;
+        };
+        WebhookData_balance_low: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The threshold. */
+            threshold: number;
+            /** @description Credits available. */
+            available: number;
+        };
+        WebhookData_balance_recovered: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The threshold. */
+            threshold: number;
+            /** @description Credits available. */
+            available: number;
+        };
+        WebhookData_payment_succeeded: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The payment. */
+            paymentId: string;
+            /**
+             * @description subscription or credits.
+             * @enum {string}
+             */
+            kind: "subscription" | "credits";
+            /** @description What was bought. */
+            description: string;
+            /** @description Amount in US cents. */
+            amountCents: number;
+            /** @description Credits the payment bought (0 for a subscription payment; its monthly credits come as credits.granted). */
+            credits: number;
+            /** @description The invoice, when there is one; may be empty. */
+            invoiceUrl: string;
+        };
+        WebhookData_payment_refunded: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The payment. */
+            paymentId: string;
+            /** @description Refunded so far, in total, in US cents. */
+            refundedCents: number;
+            /**
+             * @description refunded or partially_refunded.
+             * @enum {string}
+             */
+            status: "refunded" | "partially_refunded";
+        };
+        WebhookData_subscription_updated: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The subscription. */
+            subscriptionId: string;
+            /**
+             * @description The status afterwards.
+             * @enum {string}
+             */
+            status: "active" | "past_due" | "cancelling" | "cancelled";
+            /**
+             * @description What happened.
+             * @enum {string}
+             */
+            change: "activated" | "renewed" | "past_due" | "cancelled" | "resumed" | "ended";
+            /**
+             * Format: date-time
+             * @description activated, renewed: the paid period's start.
+             */
+            periodStart?: string;
+            /**
+             * Format: date-time
+             * @description activated, renewed, resumed: the paid period's end.
+             */
+            periodEnd?: string;
+            /**
+             * Format: date-time
+             * @description cancelled: when the subscription ends.
+             */
+            endsAt?: string;
+        };
+        WebhookData_api_key_created: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The new key. */
+            keyId: string;
+            /** @description Its visible prefix; the key itself is never sent. */
+            prefix: string;
+            /** @description A rotation: the key it replaced. */
+            previousKeyId?: string;
         };
     };
     responses: {

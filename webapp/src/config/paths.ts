@@ -27,6 +27,8 @@ export const paths = {
   download: '/download',
   support: '/support',
   transactions: '/transactions',
+  /** The seller's webhook endpoints and their delivery logs (issue 35). */
+  webhooks: '/webhooks',
   checkout: '/checkout',
   checkoutSuccess: '/checkout/success',
   subscribe: '/subscribe',

@@ -12,6 +12,7 @@ describe('signed-in layout', () => {
       ['Subscription', '/subscription'],
       ['API Keys', '/api-keys'],
       ['Tutorials', '/usage-history'],
+      ['Webhooks', '/webhooks'],
       ['Download Software', '/download'],
       ['Support', '/support'],
     ]);

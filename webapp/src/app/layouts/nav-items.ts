@@ -1,4 +1,4 @@
-import { CreditCard, Download, GraduationCap, Key, LayoutDashboard, LifeBuoy, ShieldCheck, type LucideIcon } from 'lucide-react';
+import { CreditCard, Download, GraduationCap, Key, LayoutDashboard, LifeBuoy, ShieldCheck, Webhook, type LucideIcon } from 'lucide-react';
 import { paths } from '@/config/paths';
 
 export type NavItem = { to: string; label: string; mobileLabel?: string; icon: LucideIcon; bottomLabel?: string };
@@ -9,6 +9,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: paths.subscription, label: 'Subscription', icon: CreditCard, bottomLabel: 'Subscription' },
   { to: paths.apiKeys, label: 'API Keys', icon: Key, bottomLabel: 'API Keys' },
   { to: paths.tutorials, label: 'Tutorials', mobileLabel: 'Usage History', icon: GraduationCap },
+  { to: paths.webhooks, label: 'Webhooks', icon: Webhook },
   { to: paths.download, label: 'Download Software', icon: Download, bottomLabel: 'Download' },
   { to: paths.support, label: 'Support', icon: LifeBuoy },
 ];
