@@ -169,11 +169,7 @@ func TestCancelAndResumeFromThePortal(t *testing.T) {
 	// undo it.
 	sub.CancelAtPeriodEnd = false
 	stale := stripetest.Event("evt_stale", "customer.subscription.updated", e.clock.Now().Add(-time.Minute), sub.Object())
-	ev, err := e.svc.ParseWebhook(stale, stripetest.Sign(stale, webhookSecret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.svc.Apply(context.Background(), ev, eventstore.Metadata{Actor: "stripe"}); err != nil {
+	if _, err := e.deliverPayload(stale); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 500, domain.StatusCancelling)
@@ -250,10 +246,10 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 	if err != nil || second.ClientSecret == first.ClientSecret {
 		t.Fatalf("create after the reuse window = %+v, %v", second, err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, first.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrCheckoutReplaced) {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: first.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); !errors.Is(err, payments.ErrCheckoutReplaced) {
 		t.Fatalf("paying the replaced checkout: %v", err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, second.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: second.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 500, domain.StatusActive)
@@ -278,7 +274,7 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 	}
 
 	// Past due: cancelling ends it at once.
-	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeFailed, md); err != nil {
+	if _, err := e.commands().AdvanceSimulatedCycle.Handle(ctx, command.AdvanceSimulatedCycle{AccountID: id, Outcome: payments.OutcomeFailed, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
@@ -318,32 +314,32 @@ func TestSimulatedRefundAndDispute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.RefundSimulated(ctx, id, p.ClientSecret, nil, md); !errors.Is(err, payments.ErrNotPaid) {
+	if _, err := e.commands().RefundSimulatedPayment.Handle(ctx, command.RefundSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Credits: nil, Metadata: md}); !errors.Is(err, payments.ErrNotPaid) {
 		t.Fatalf("refund before payment: %v", err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, p.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	forty := int64(40)
-	sim, err := e.svc.RefundSimulated(ctx, id, p.ClientSecret, &forty, md)
+	sim, err := e.commands().RefundSimulatedPayment.Handle(ctx, command.RefundSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Credits: &forty, Metadata: md})
 	if err != nil || sim.Status != domain.PaymentPartiallyRefunded {
 		t.Fatalf("partial refund = %+v, %v", sim, err)
 	}
 	e.check(id, 60, domain.StatusInactive)
-	if sim, err = e.svc.DisputeSimulated(ctx, id, p.ClientSecret, payments.DisputeOpened, md); err != nil {
+	if sim, err = e.commands().DisputeSimulatedPayment.Handle(ctx, command.DisputeSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Status: payments.DisputeOpened, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	if !e.load(id).SpendingFrozen() {
 		t.Fatal("not frozen after a dispute opened")
 	}
-	if _, err = e.svc.DisputeSimulated(ctx, id, p.ClientSecret, payments.DisputeLost, md); err != nil {
+	if _, err = e.commands().DisputeSimulatedPayment.Handle(ctx, command.DisputeSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Status: payments.DisputeLost, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	a := e.load(id)
 	if a.SpendingFrozen() || a.Balance(e.clock.Now()) != 0 || a.PaymentStatus(p.PaymentIntentID) != domain.PaymentChargedBack {
 		t.Fatalf("after a lost dispute: frozen %v, balance %d, status %q", a.SpendingFrozen(), a.Balance(e.clock.Now()), a.PaymentStatus(p.PaymentIntentID))
 	}
-	if _, err := e.svc.DisputeSimulated(ctx, id, p.ClientSecret, "maybe", md); domain.ErrorCode(err) != domain.CodeInvalid {
+	if _, err := e.commands().DisputeSimulatedPayment.Handle(ctx, command.DisputeSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Status: "maybe", Metadata: md}); domain.ErrorCode(err) != domain.CodeInvalid {
 		t.Fatalf("bad status: %v", err)
 	}
 }

@@ -98,11 +98,11 @@ type reporting interface {
 	// staffRefunded follows a staff refund of amountCents of PaymentIntent
 	// paymentIntentID that the provider took and the reservation recorded:
 	// out as the console answers it.
-	staffRefunded(ctx context.Context, s *Service, accountID, paymentIntentID string, amountCents int64, out StaffAction) (StaffAction, error)
-	// staffCancelled follows a staff cancellation of a's subscription
-	// subscriptionID (at its period end or now) of accountID that the provider took and
-	// the reservation recorded: out as the console answers it.
-	staffCancelled(ctx context.Context, s *Service, accountID string, a *domain.Account, subscriptionID string, atPeriodEnd bool, now time.Time, out StaffAction) (StaffAction, error)
+	staffRefunded(ctx context.Context, s *Service, r StaffRefund, paymentIntentID string, amountCents int64, out StaffAction) (StaffAction, error)
+	// staffCancelled follows a staff cancellation r of a's subscription
+	// subscriptionID that the provider took and the reservation recorded:
+	// out as the console answers it.
+	staffCancelled(ctx context.Context, s *Service, r StaffCancel, a *domain.Account, subscriptionID string, now time.Time, out StaffAction) (StaffAction, error)
 }
 
 // ChargeOwner is a charge's PaymentIntent, customer and metadata (copied

@@ -82,7 +82,7 @@ func (e *env) account(email string) string {
 }
 
 // deliver signs and applies a webhook of object as event id, created now.
-func (e *env) deliver(id, typ string, object map[string]any) payments.Outcome {
+func (e *env) deliver(id, typ string, object map[string]any) command.Outcome {
 	e.t.Helper()
 	out, err := e.deliverErr(id, typ, object)
 	if err != nil {
@@ -91,13 +91,15 @@ func (e *env) deliver(id, typ string, object map[string]any) payments.Outcome {
 	return out
 }
 
-func (e *env) deliverErr(id, typ string, object map[string]any) (payments.Outcome, error) {
-	payload := stripetest.Event(id, typ, e.clock.Now(), object)
-	ev, err := e.svc.ParseWebhook(payload, stripetest.Sign(payload, webhookSecret))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return e.svc.Apply(context.Background(), ev, eventstore.Metadata{Actor: "stripe"})
+func (e *env) deliverErr(id, typ string, object map[string]any) (command.Outcome, error) {
+	return e.deliverPayload(stripetest.Event(id, typ, e.clock.Now(), object))
+}
+
+// deliverPayload signs and applies a webhook of payload, as the API does.
+func (e *env) deliverPayload(payload []byte) (command.Outcome, error) {
+	out, err := e.commands().ApplyStripeEvent.Handle(context.Background(), command.ApplyStripeEvent{
+		Payload: payload, Signature: stripetest.Sign(payload, webhookSecret), Metadata: eventstore.Metadata{Actor: "stripe"}})
+	return out.Outcome, err
 }
 
 func (e *env) load(id string) *domain.Account {
@@ -428,33 +430,33 @@ func TestSimulatedProvider(t *testing.T) {
 	if err != nil || buy.AmountCents != 999 || buy.ClientSecret == "" {
 		t.Fatalf("purchase = %+v, %v", buy, err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, other, buy.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrUnknownPayment) {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: other, ClientSecret: buy.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); !errors.Is(err, payments.ErrUnknownPayment) {
 		t.Fatalf("another account's secret: err = %v", err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, buy.ClientSecret, "maybe", md); domain.ErrorCode(err) != domain.CodeInvalid {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: buy.ClientSecret, Outcome: "maybe", Metadata: md}); domain.ErrorCode(err) != domain.CodeInvalid {
 		t.Fatalf("unknown outcome: err = %v", err)
 	}
-	declined, err := e.svc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeFailed, md)
+	declined, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: buy.ClientSecret, Outcome: payments.OutcomeFailed, Metadata: md})
 	if err != nil || declined.Status != "failed" || declined.Message != "Your card was declined." {
 		t.Fatalf("declined = %+v, %v", declined, err)
 	}
 	e.check(id, 0, domain.StatusInactive)
-	if _, err := e.svc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: buy.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 100, domain.StatusInactive)
-	if _, err := e.svc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrAlreadyConfirmed) {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: buy.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); !errors.Is(err, payments.ErrAlreadyConfirmed) {
 		t.Fatalf("second confirmation: err = %v", err)
 	}
 
-	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNothingToRenew) {
+	if _, err := e.commands().AdvanceSimulatedCycle.Handle(ctx, command.AdvanceSimulatedCycle{AccountID: id, Outcome: payments.OutcomeSucceeded, Metadata: md}); !errors.Is(err, payments.ErrNothingToRenew) {
 		t.Fatalf("advance without a subscription: err = %v", err)
 	}
 	sub, err := e.commands().StartSubscription.Handle(ctx, command.StartSubscription{AccountID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, sub.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: sub.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 600, domain.StatusActive)
@@ -465,11 +467,11 @@ func TestSimulatedProvider(t *testing.T) {
 
 	// A declined renewal at the cycle's end: the cycle's credits expire and
 	// the subscription is past due; advancing again retries the invoice.
-	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeFailed, md); err != nil {
+	if _, err := e.commands().AdvanceSimulatedCycle.Handle(ctx, command.AdvanceSimulatedCycle{AccountID: id, Outcome: payments.OutcomeFailed, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 100, domain.StatusPastDue)
-	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().AdvanceSimulatedCycle.Handle(ctx, command.AdvanceSimulatedCycle{AccountID: id, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 600, domain.StatusActive)
@@ -491,17 +493,17 @@ func TestSimulatedProvider(t *testing.T) {
 	}
 	// Advancing a cancelling subscription's cycle ends it: the period end
 	// expires the cycle's credits and makes it cancelled.
-	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().AdvanceSimulatedCycle.Handle(ctx, command.AdvanceSimulatedCycle{AccountID: id, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatalf("advance after cancel: err = %v", err)
 	}
 	e.clock.Set(month(2))
 	e.check(id, 100, domain.StatusCancelled)
-	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNothingToRenew) {
+	if _, err := e.commands().AdvanceSimulatedCycle.Handle(ctx, command.AdvanceSimulatedCycle{AccountID: id, Outcome: payments.OutcomeSucceeded, Metadata: md}); !errors.Is(err, payments.ErrNothingToRenew) {
 		t.Fatalf("advance after the end: err = %v", err)
 	}
 
 	stripeSvc := payments.NewService(e.pool, e.repo, payments.NewStripe(payments.StripeConfig{SecretKey: "sk_test_unused"}), webhookSecret, slog.New(slog.DiscardHandler))
-	if _, err := stripeSvc.ConfirmSimulated(ctx, id, buy.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrNotSimulated) {
+	if _, err := command.New(command.Deps{Accounts: e.repo, Payments: stripeSvc}).ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: buy.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); !errors.Is(err, payments.ErrNotSimulated) {
 		t.Fatalf("confirm with Stripe active: err = %v", err)
 	}
 }
@@ -544,10 +546,10 @@ func TestOneCheckoutAtATimePerAccount(t *testing.T) {
 		FROM payment_intents WHERE account_id = $1`, id).Scan(&subscriptions, &intents); err != nil || subscriptions != 1 || intents != 1 {
 		t.Fatalf("%d subscriptions and %d PaymentIntents made (%v); want 1 and 1", subscriptions, intents, err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, secrets[0], payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: secrets[0], Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, secrets[1], payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrAlreadyConfirmed) {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: secrets[1], Outcome: payments.OutcomeSucceeded, Metadata: md}); !errors.Is(err, payments.ErrAlreadyConfirmed) {
 		t.Fatalf("paying the double click's answer again: %v", err)
 	}
 	e.check(id, 500, domain.StatusActive)
@@ -557,7 +559,7 @@ func TestOneCheckoutAtATimePerAccount(t *testing.T) {
 	if err != nil || other.ClientSecret == secrets[attempts] {
 		t.Fatalf("500 credits = %+v, %v", other, err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, secrets[attempts], payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: secrets[attempts], Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	next, err := e.commands().PurchaseCredits.Handle(ctx, command.PurchaseCredits{AccountID: id, Credits: 100})

@@ -80,13 +80,13 @@ func (*Stripe) simulation() error { return ErrNotSimulated }
 
 // staffRefunded implements Provider: the ledger changes when Stripe's
 // charge.refunded arrives; out says the refund was sent.
-func (*Stripe) staffRefunded(_ context.Context, _ *Service, _, _ string, _ int64, out StaffAction) (StaffAction, error) {
+func (*Stripe) staffRefunded(_ context.Context, _ *Service, _ StaffRefund, _ string, _ int64, out StaffAction) (StaffAction, error) {
 	return out, nil
 }
 
 // staffCancelled implements Provider: the ledger changes when Stripe's
 // customer.subscription event arrives; out says the cancellation was sent.
-func (*Stripe) staffCancelled(_ context.Context, _ *Service, _ string, _ *domain.Account, _ string, _ bool, _ time.Time, out StaffAction) (StaffAction, error) {
+func (*Stripe) staffCancelled(_ context.Context, _ *Service, _ StaffCancel, _ *domain.Account, _ string, _ time.Time, out StaffAction) (StaffAction, error) {
 	return out, nil
 }
 
