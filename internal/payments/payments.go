@@ -81,6 +81,9 @@ type Provider interface {
 	// Refund refunds part or all of a PaymentIntent's charge and returns
 	// the refund's id; the ledger changes when its charge.refunded arrives.
 	Refund(ctx context.Context, r RefundRequest) (refundID string, err error)
+	// BrowserSources are the origins the browser loads from and talks to
+	// for this provider's checkout, for the Content-Security-Policy.
+	BrowserSources() BrowserSources
 	// reporting: how the provider's outcomes reach the ledger, which each
 	// adapter answers in its own file.
 	reporting
@@ -103,6 +106,12 @@ type reporting interface {
 	// subscriptionID that the provider took and the reservation recorded:
 	// out as the console answers it.
 	staffCancelled(ctx context.Context, s *Service, r StaffCancel, a *domain.Account, subscriptionID string, now time.Time, out StaffAction) (StaffAction, error)
+}
+
+// BrowserSources are a provider's sources in a Content-Security-Policy's
+// directives (space-separated origins); "" adds none.
+type BrowserSources struct {
+	Script, Frame, Connect, Img string
 }
 
 // ChargeOwner is a charge's PaymentIntent, customer and metadata (copied
@@ -201,6 +210,10 @@ func NewService(pool *pgxpool.Pool, repo *accounts.Repository, provider Provider
 
 // ProviderName is the active provider, ProviderStripe or ProviderSimulated.
 func (s *Service) ProviderName() string { return s.provider.Name() }
+
+// BrowserSources are the active provider's sources for the
+// Content-Security-Policy.
+func (s *Service) BrowserSources() BrowserSources { return s.provider.BrowserSources() }
 
 // Simulation is nil when the active provider's outcomes are driven by this
 // server (the simulated provider's development routes), else

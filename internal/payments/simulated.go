@@ -41,6 +41,10 @@ const (
 // Name implements Provider.
 func (*Simulated) Name() string { return ProviderSimulated }
 
+// BrowserSources implements Provider: the simulated checkout is this
+// server's own page; nothing outside this origin is needed.
+func (*Simulated) BrowserSources() BrowserSources { return BrowserSources{} }
+
 // CreateCustomer implements Provider.
 func (*Simulated) CreateCustomer(context.Context, CustomerRequest) (string, error) {
 	return simCustomer + simToken(), nil

@@ -75,6 +75,17 @@ func (p *Stripe) bounded(ctx context.Context) (context.Context, context.CancelFu
 // Name implements Provider.
 func (*Stripe) Name() string { return ProviderStripe }
 
+// BrowserSources implements Provider: what Stripe.js needs (Stripe's
+// security guide: the script, its iframes and the API it calls).
+func (*Stripe) BrowserSources() BrowserSources {
+	return BrowserSources{
+		Script:  "https://js.stripe.com https://*.js.stripe.com",
+		Frame:   "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com",
+		Connect: "https://api.stripe.com",
+		Img:     "https://*.stripe.com",
+	}
+}
+
 // simulation implements Provider: Stripe's outcomes come from Stripe.
 func (*Stripe) simulation() error { return ErrNotSimulated }
 
