@@ -1,13 +1,16 @@
-// Package payments takes money for the monthly plan and for credit packs.
+// Package payments is the payment provider's side of taking money for the
+// monthly plan and for credit packs: the provider adapters and the storage
+// their flows need, behind the application's port (command.Provider).
 //
 // A Provider creates what the browser confirms (a customer, a subscription
 // waiting for its first payment, a PaymentIntent): Stripe, or in development
 // without keys the Simulated provider. The Service records nothing when a
 // checkout starts; the ledger changes only when the provider reports an
 // outcome as a Stripe event (a signed webhook, or the simulated provider's
-// stand-in built in the same shape), and every such event goes through one
-// function, Service.Apply, which turns it into account commands appended
-// once per event id.
+// stand-in built in the same shape), read into a provider-neutral
+// Notification. What a notification means for the account is the
+// application's use case (internal/app/command), which records it once per
+// event id through Service.Record.
 //
 // See docs/payments.md for the flow, idempotency and out-of-order delivery.
 package payments
@@ -95,7 +98,7 @@ type Provider interface {
 // secret. The Service never asks which provider it has: it asks these.
 type reporting interface {
 	// simulation is nil when this server drives the provider's outcomes
-	// (ConfirmSimulated and the other development flows), else
+	// (command.ConfirmSimulatedPayment and the other development flows), else
 	// ErrNotSimulated.
 	simulation() error
 	// staffRefunded follows a staff refund of amountCents of PaymentIntent

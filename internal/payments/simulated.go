@@ -20,9 +20,10 @@ import (
 )
 
 // Simulated is the development Provider: ids and client secrets of its own,
-// no network. Its payments are confirmed by Service.ConfirmSimulated and its
-// subscriptions renewed by Service.AdvanceSimulatedCycle, which report the
-// outcome as the Stripe event a webhook would bring.
+// no network. Its payments are confirmed and its subscriptions renewed by
+// the development commands (command.ConfirmSimulatedPayment,
+// AdvanceSimulatedCycle), which apply the Stripe event a webhook would
+// bring (SimulatePayment, SimulateRenewal).
 type Simulated struct{}
 
 // NewSimulated returns the simulated provider.
@@ -79,7 +80,7 @@ func (*Simulated) Resume(context.Context, string, string) error { return nil }
 func (*Simulated) CancelNow(context.Context, string, string) error { return nil }
 
 // VoidUnpaid implements Provider: a simulated checkout is paid only through
-// ConfirmSimulated, which records it at once, so an unpaid one is voidable.
+// command.ConfirmSimulatedPayment, which records it at once, so an unpaid one is voidable.
 func (*Simulated) VoidUnpaid(context.Context, string, string) (bool, error) { return true, nil }
 
 // PortalURL implements Provider: the webapp's clearly labelled stand-in for

@@ -22,9 +22,9 @@ import (
 // provider_requests row carrying the staff member and the reason), call
 // with the reservation's idempotency key and no transaction open, record
 // the answer. The ledger changes only when the provider's event arrives
-// (the webhook; the simulated provider builds the same event and applies it
-// at once), and Apply takes the staff member and the reason from the
-// reservation into that event's metadata, so the staff history shows them
+// (the webhook; the simulated provider builds the same event and reports it
+// at once, StaffRefund.Report), and its use case takes the staff member and
+// the reason from the reservation into that event's metadata, so the staff history shows them
 // beside the refund or cancellation.
 
 // Actions of staff reservations in provider_requests.

@@ -42,7 +42,7 @@ func (s *Service) ParseWebhook(payload []byte, signature string) (stripe.Event, 
 		return stripe.Event{}, fmt.Errorf("%w: %v", ErrInvalidWebhook, err)
 	}
 	if ev.ID == "" {
-		// Apply records an event once per id: one without cannot be.
+		// The ledger records an event once per id: one without cannot be.
 		return stripe.Event{}, fmt.Errorf("%w: %w", ErrInvalidWebhook, domain.Errorf(domain.CodeInvalid, "The event has no id"))
 	}
 	if releaseTrain(ev.APIVersion) != releaseTrain(stripe.APIVersion) {
