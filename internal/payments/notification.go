@@ -122,7 +122,7 @@ func notificationOf(ev stripe.Event) (Notification, error) {
 	n := Notification{ID: ev.ID, Type: string(ev.Type), Created: time.Unix(ev.Created, 0).UTC()}
 	read, ok := readers[ev.Type]
 	if !ok || ev.Data == nil {
-		return n, nil
+		return n, nil // Kind "": not handled
 	}
 	n.Hash = eventHash(ev)
 	if err := read(ev, &n); err != nil {

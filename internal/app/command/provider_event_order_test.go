@@ -1,4 +1,4 @@
-package payments_test
+package command_test
 
 import (
 	"context"

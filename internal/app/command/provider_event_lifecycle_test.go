@@ -1,4 +1,4 @@
-package payments_test
+package command_test
 
 import (
 	"context"
@@ -8,13 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stripe/stripe-go/v82"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/payments"
-	"github.com/a2e-automation/app/internal/testing/stripemock"
 	"github.com/a2e-automation/app/internal/testing/stripetest"
 )
 
@@ -341,44 +338,5 @@ func TestSimulatedRefundAndDispute(t *testing.T) {
 	}
 	if _, err := e.commands().DisputeSimulatedPayment.Handle(ctx, command.DisputeSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Status: "maybe", Metadata: md}); domain.ErrorCode(err) != domain.CodeInvalid {
 		t.Fatalf("bad status: %v", err)
-	}
-}
-
-func TestWebhookOfAnotherAPIVersionIsNamed(t *testing.T) {
-	e := newEnv(t, payments.NewSimulated())
-	payload := []byte(`{"id":"evt_old","object":"event","api_version":"2024-06-20","created":1,"type":"invoice.paid","data":{"object":{}}}`)
-	_, err := e.svc.ParseWebhook(payload, stripetest.Sign(payload, webhookSecret))
-	if !errors.Is(err, payments.ErrInvalidWebhook) || domain.ErrorCode(err) != domain.CodeInvalid ||
-		!strings.Contains(domain.ErrorMessage(err), `"2024-06-20"`) || !strings.Contains(domain.ErrorMessage(err), stripe.APIVersion) {
-		t.Fatalf("err = %v", err)
-	}
-	// A bad signature stays a bad signature.
-	if _, err := e.svc.ParseWebhook(payload, "t=1,v1=00"); domain.ErrorCode(err) != "" || !errors.Is(err, payments.ErrInvalidWebhook) {
-		t.Fatalf("bad signature: %v", err)
-	}
-}
-
-func TestStripeLifecycleCallsAgainstStripeMock(t *testing.T) {
-	p, rec := newStripe(t, stripemock.URL(t))
-	ctx := context.Background()
-	if err := p.Resume(ctx, "sub_123", "resume:k"); err != nil {
-		t.Fatal(err)
-	}
-	wantForm(t, rec.last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "false"})
-	if err := p.CancelNow(ctx, "sub_123", "cancel_now:k"); err != nil {
-		t.Fatal(err)
-	}
-	wantForm(t, rec.last(t), "DELETE", "/v1/subscriptions/sub_123", nil)
-	url, err := p.PortalURL(ctx, payments.PortalRequest{CustomerID: "cus_123", ReturnURL: "https://app.example.com/subscription"})
-	if err != nil || !strings.HasPrefix(url, "https://") {
-		t.Fatalf("portal = %q, %v", url, err)
-	}
-	wantForm(t, rec.last(t), "POST", "/v1/billing_portal/sessions", map[string]string{
-		"customer": "cus_123", "return_url": "https://app.example.com/subscription"})
-	if _, err := p.InvoiceOfPaymentIntent(ctx, "pi_123"); err != nil {
-		t.Fatal(err)
-	}
-	if s := rec.last(t); s.method != "GET" || s.path != "/v1/invoice_payments" {
-		t.Fatalf("invoice payments request = %s %s", s.method, s.path)
 	}
 }
