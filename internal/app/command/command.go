@@ -62,6 +62,7 @@ type Commands struct {
 	StartSubscription  StartSubscriptionHandler
 	PurchaseCredits    PurchaseCreditsHandler
 	CancelSubscription CancelSubscriptionHandler
+	OpenBillingPortal  OpenBillingPortalHandler
 	// What the provider reports: Stripe's webhook deliveries.
 	ApplyStripeEvent   ApplyStripeEventHandler
 	ResumeSubscription ResumeSubscriptionHandler
@@ -109,6 +110,7 @@ func New(d Deps) Commands {
 		StartSubscription:  StartSubscriptionHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
 		PurchaseCredits:    PurchaseCreditsHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
 		CancelSubscription: CancelSubscriptionHandler{change},
+		OpenBillingPortal:  OpenBillingPortalHandler{payments: d.Payments},
 		ApplyStripeEvent:   ApplyStripeEventHandler{notes},
 		ResumeSubscription: ResumeSubscriptionHandler{change},
 		AdjustCredits:      AdjustCreditsHandler{accounts: d.Accounts},

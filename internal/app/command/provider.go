@@ -20,6 +20,7 @@ import (
 type Provider interface {
 	PaymentStarter
 	SubscriptionChanger
+	BillingPortal
 	Notifications
 	StaffMoney
 	Simulator
@@ -35,6 +36,11 @@ type PaymentStarter interface {
 	// CreditsCheckout starts the payment of a pack of credits at
 	// amountCents for a.
 	CreditsCheckout(ctx context.Context, a *domain.Account, credits, amountCents int64) (payments.Purchase, error)
+}
+
+// BillingPortal is where a seller manages billing at the provider.
+type BillingPortal interface {
+	PortalURL(ctx context.Context, accountID string) (string, error)
 }
 
 // AccountRecorder runs a change of one account and records, in its
