@@ -1,15 +1,11 @@
 package payments
 
-import (
-	"time"
-
-	"github.com/stripe/stripe-go/v82"
-)
+import "time"
 
 // Notification is what a provider reports about a payment, in the
 // application's words: what happened (Kind) and the provider's objects it
 // is about, with the ids and amounts the ledger needs. The Stripe adapter
-// reads a webhook's event into one (ParseWebhook); the simulated provider
+// reads a webhook's event into one (ParseNotification); the simulated provider
 // builds the event Stripe would send and reads it the same way, so both
 // reach the ledger on one path (command.ApplyStripeEvent).
 type Notification struct {
@@ -66,13 +62,14 @@ type Invoice struct {
 	Owner                  Owner
 }
 
-// Subscription statuses a Notification reports.
+// Subscription statuses a Notification reports: Stripe's words, which the
+// Stripe adapter passes on as they are.
 const (
-	SubscriptionActive            = string(stripe.SubscriptionStatusActive)
-	SubscriptionPastDue           = string(stripe.SubscriptionStatusPastDue)
-	SubscriptionUnpaid            = string(stripe.SubscriptionStatusUnpaid)
-	SubscriptionCanceled          = string(stripe.SubscriptionStatusCanceled)
-	SubscriptionIncompleteExpired = string(stripe.SubscriptionStatusIncompleteExpired)
+	SubscriptionActive            = "active"
+	SubscriptionPastDue           = "past_due"
+	SubscriptionUnpaid            = "unpaid"
+	SubscriptionCanceled          = "canceled"
+	SubscriptionIncompleteExpired = "incomplete_expired"
 )
 
 // Subscription is a subscription's new state.

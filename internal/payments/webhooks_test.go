@@ -80,6 +80,12 @@ func TestNotificationsReadStripeEvents(t *testing.T) {
 		i.Owner.CustomerID != "cus_1" || i.Owner.AccountID != "acc-1" {
 		t.Fatalf("invoice.paid: %+v %+v", inv, inv.Invoice)
 	}
+	sub := read("evt_sub", "customer.subscription.updated", stripetest.Subscription{ID: "sub_1", CustomerID: "cus_1", AccountID: "acc-1",
+		Status: "past_due", CancelAtPeriodEnd: true, PeriodStart: t0, PeriodEnd: t0.AddDate(0, 1, 0)}.Object())
+	if u := sub.Subscription; sub.Kind != payments.SubscriptionUpdated || u == nil || u.ID != "sub_1" || u.Status != payments.SubscriptionPastDue ||
+		!u.Cancelling || !u.PeriodEnd.Equal(t0.AddDate(0, 1, 0)) || u.Owner.AccountID != "acc-1" {
+		t.Fatalf("customer.subscription.updated: %+v %+v", sub, sub.Subscription)
+	}
 	pi := read("evt_pi", "payment_intent.payment_failed", stripetest.PaymentIntent{ID: "pi_1", CustomerID: "cus_1", AccountID: "acc-1",
 		Credits: 100, AmountCents: 999}.Object())
 	if p := pi.Payment; pi.Kind != payments.PaymentFailed || p == nil || p.ID != "pi_1" || p.Credits != 100 || p.AmountCents != 999 ||
