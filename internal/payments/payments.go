@@ -93,9 +93,9 @@ type Provider interface {
 }
 
 // reporting is how a provider's outcomes reach the ledger. Stripe reports
-// by webhook, later; the simulated provider has this server apply, at once,
-// the event Stripe would send, and confirms its checkouts by their client
-// secret. The Service never asks which provider it has: it asks these.
+// by webhook, later; the simulated provider reports at once the event
+// Stripe would send (the command's Report applies it), and confirms its
+// checkouts by their client secret. The Service never asks which provider it has: it asks these.
 type reporting interface {
 	// simulation is nil when this server drives the provider's outcomes
 	// (command.ConfirmSimulatedPayment and the other development flows), else
@@ -188,7 +188,11 @@ func NewProvider(stripe StripeConfig, simulatedAllowed bool) (Provider, error) {
 	return nil, errors.New("STRIPE_SECRET_KEY is required outside development")
 }
 
-// Service runs the payment flows of seller accounts.
+// Service is the provider's side of the payment flows (command.Provider):
+// it calls the active Provider with no transaction open, keeps the rows
+// its calls need (reservations, checkouts, customers, staff requests), and
+// records an account's change beside them (Record). What a payment,
+// refund, dispute or cancellation means for the account is the use cases'.
 type Service struct {
 	pool          *pgxpool.Pool
 	accounts      *accounts.Repository
