@@ -75,32 +75,6 @@ func (p *Stripe) bounded(ctx context.Context) (context.Context, context.CancelFu
 // Name implements Provider.
 func (*Stripe) Name() string { return ProviderStripe }
 
-// BrowserSources implements Provider: what Stripe.js needs (Stripe's
-// security guide: the script, its iframes and the API it calls).
-func (*Stripe) BrowserSources() BrowserSources {
-	return BrowserSources{
-		Script:  "https://js.stripe.com https://*.js.stripe.com",
-		Frame:   "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com",
-		Connect: "https://api.stripe.com",
-		Img:     "https://*.stripe.com",
-	}
-}
-
-// simulation implements Provider: Stripe's outcomes come from Stripe.
-func (*Stripe) simulation() error { return ErrNotSimulated }
-
-// staffRefunded implements Provider: the ledger changes when Stripe's
-// charge.refunded arrives; out says the refund was sent.
-func (*Stripe) staffRefunded(_ context.Context, _ *Service, _ StaffRefund, _ string, _ int64, out StaffAction) (StaffAction, error) {
-	return out, nil
-}
-
-// staffCancelled implements Provider: the ledger changes when Stripe's
-// customer.subscription event arrives; out says the cancellation was sent.
-func (*Stripe) staffCancelled(_ context.Context, _ *Service, _ StaffCancel, _ *domain.Account, _ string, _ time.Time, out StaffAction) (StaffAction, error) {
-	return out, nil
-}
-
 // CreateCustomer implements Provider. The idempotency key makes concurrent
 // first checkouts of one account get one customer.
 func (p *Stripe) CreateCustomer(ctx context.Context, c CustomerRequest) (string, error) {
