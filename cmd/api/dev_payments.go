@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/internal/payments"
 )
 
 // simulationResponse is the answer of the simulated provider's routes.
@@ -79,7 +78,7 @@ func handleAdvanceCycle(d Deps) http.HandlerFunc {
 }
 
 // writeSimulation answers a simulated payment once the read tables show it.
-func writeSimulation(w http.ResponseWriter, r *http.Request, d Deps, sim payments.Simulation, err error) {
+func writeSimulation(w http.ResponseWriter, r *http.Request, d Deps, sim command.Simulation, err error) {
 	if err != nil {
 		writeError(w, r, d.Log, err)
 		return

@@ -112,7 +112,7 @@ func handleResumeSubscription(d Deps) http.HandlerFunc {
 // Billing Portal, or the simulated provider's page.
 func handleBillingPortal(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		url, err := d.Payments.PortalURL(r.Context(), currentSession(r.Context()).AccountID)
+		url, err := d.App.Commands.OpenBillingPortal.Handle(r.Context(), command.OpenBillingPortal{AccountID: currentSession(r.Context()).AccountID})
 		if err != nil {
 			writeError(w, r, d.Log, withFallback(err, "Failed to open the billing portal"))
 			return

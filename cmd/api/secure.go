@@ -9,27 +9,24 @@ import (
 	"github.com/a2e-automation/app/internal/payments"
 )
 
-// Sources Stripe.js needs when Stripe is the payment provider (Stripe's
-// security guide: the script, its iframes and the API it calls). Without
-// Stripe nothing outside this origin is allowed.
-const (
-	stripeScriptSrc  = "https://js.stripe.com https://*.js.stripe.com"
-	stripeFrameSrc   = "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com"
-	stripeConnectSrc = "https://api.stripe.com"
-	stripeImgSrc     = "https://*.stripe.com"
-)
-
 // contentSecurityPolicy is the policy of every answer. Scripts come only
-// from this origin (and Stripe's); no inline script. Inline styles stay
+// from this origin and the payment provider's browser sources (src: Stripe
+// asks for Stripe.js's, the simulated provider for none); no inline script. Inline styles stay
 // allowed because the UI libraries (Radix, the toaster) set them at run
 // time; they cannot run code.
-func contentSecurityPolicy(withStripe bool) string {
+func contentSecurityPolicy(src payments.BrowserSources) string {
 	script, frame, connect, img := "'self'", "'none'", "'self'", "'self' data:"
-	if withStripe {
-		script += " " + stripeScriptSrc
-		frame = stripeFrameSrc
-		connect += " " + stripeConnectSrc
-		img += " " + stripeImgSrc
+	if src.Script != "" {
+		script += " " + src.Script
+	}
+	if src.Frame != "" {
+		frame = src.Frame
+	}
+	if src.Connect != "" {
+		connect += " " + src.Connect
+	}
+	if src.Img != "" {
+		img += " " + src.Img
 	}
 	return strings.Join([]string{
 		"default-src 'self'",
@@ -53,7 +50,7 @@ const resetPagePrefix = "/reset-password"
 // withSecurityHeaders sets the security headers on every answer: HTML,
 // JSON, downloads and errors alike.
 func withSecurityHeaders(d Deps) func(http.Handler) http.Handler {
-	csp := contentSecurityPolicy(d.Payments.ProviderName() == payments.ProviderStripe)
+	csp := contentSecurityPolicy(d.Payments.BrowserSources())
 	hsts := !d.Config.IsDevelopment()
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

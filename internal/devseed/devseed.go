@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
@@ -57,8 +56,8 @@ func New(ctx context.Context, pool *pgxpool.Pool, o Options) (Seller, error) {
 	if err != nil {
 		return Seller{}, err
 	}
-	_, err = repo.Update(ctx, s.AccountID, eventstore.UpdateOptions{Metadata: md},
-		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	_, err = repo.Change(ctx, s.AccountID, eventstore.UpdateOptions{Metadata: md},
+		func(_ context.Context, _ accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			if o.Credits > 0 {
 				if err := a.GrantCredits(domain.CreditsGranted{Amount: o.Credits, Source: domain.SourcePromo}, now); err != nil {
 					return nil, err

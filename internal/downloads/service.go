@@ -6,8 +6,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -106,8 +104,8 @@ func (s *Service) Latest() (Installer, error) {
 }
 
 func (s *Service) record(ctx context.Context, accountID string, inst Installer, md eventstore.Metadata) (eventstore.Result, error) {
-	return s.accounts.Update(ctx, accountID, eventstore.UpdateOptions{Metadata: md},
-		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	return s.accounts.Change(ctx, accountID, eventstore.UpdateOptions{Metadata: md},
+		func(_ context.Context, _ accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			return nil, a.RecordDownload(inst.Platform, inst.Version, now)
 		})
 }

@@ -30,7 +30,8 @@ func BenchmarkPurchase(b *testing.B) {
 			pool := testdb.New(b)
 			repo := accounts.NewRepository(eventstore.New(pool), nil)
 			svc := payments.NewService(pool, repo, payments.NewSimulated(), webhookSecret, slog.New(slog.DiscardHandler))
-			buy := command.New(command.Deps{Accounts: repo, Payments: svc}).PurchaseCredits
+			cmds := command.New(command.Deps{Accounts: repo, Payments: svc})
+			buy := cmds.PurchaseCredits
 			ctx := context.Background()
 			keys, err := apikeys.New(config.DevelopmentSecret)
 			if err != nil {
@@ -52,7 +53,7 @@ func BenchmarkPurchase(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := svc.ConfirmSimulated(ctx, id, p.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+				if _, err := cmds.ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -12,12 +12,12 @@ import (
 	"github.com/a2e-automation/app/internal/mail"
 )
 
-// QueueBillingMail queues, in the transaction that records them, the mails
+// queueBillingMail queues, in the transaction that records them, the mails
 // the seller gets for the account's new events: a receipt for every payment
 // (first payment, renewal, credit pack) and refund, a notice when a
 // renewal payment fails, and one when a subscription is set to end. The
 // outbox delivers them after commit, once (mail.Enqueue).
-func (s *Service) QueueBillingMail(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) error {
+func (s *Service) queueBillingMail(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) error {
 	for _, ev := range a.Changes() {
 		m, ok := s.billingMail(ev)
 		if !ok {

@@ -55,30 +55,6 @@ func (s *Service) SubscriptionCheckout(ctx context.Context, a *domain.Account) (
 	})
 }
 
-// running reports whether a's subscription is active, cancelling (before
-// its end) or past due at now: the seller's current subscription.
-func running(a *domain.Account, now time.Time) bool {
-	return !domain.StatusAllowsSubscribing(a.SubscriptionStatusAt(now))
-}
-
-// AlreadySubscribed refuses a new subscription while one is running,
-// saying what to do instead.
-func AlreadySubscribed(a *domain.Account, now time.Time) error {
-	if !running(a, now) {
-		return nil
-	}
-	switch a.SubscriptionStatusAt(now) {
-	case domain.StatusActive:
-		return ErrAlreadySubscribed
-	case domain.StatusCancelling:
-		return domain.Errorf(domain.CodeConflict, "Your subscription is active until %s. Resume it instead of subscribing again.",
-			a.SubscriptionEndsAt().Format("January 2, 2006"))
-	case domain.StatusPastDue:
-		return domain.Errorf(domain.CodeConflict, "Your subscription payment is past due. Update your payment method, or cancel the subscription before subscribing again.")
-	}
-	return nil
-}
-
 // CreditsCheckout starts the purchase of credits for a, a verified seller,
 // at amountCents, the catalogue's price (the caller priced them:
 // command.PurchaseCredits). The credits are granted when the provider

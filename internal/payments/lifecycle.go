@@ -27,7 +27,7 @@ var ErrNoBillingAccount = domain.Errorf(domain.CodeConflict, "You have no billin
 // PortalURL is where accountID manages billing (update the card, see
 // invoices, cancel or resume): a Stripe Billing Portal session returning to
 // the subscription page, or the simulated provider's page. What the seller
-// does there comes back through the webhooks and Apply.
+// does there comes back through the webhooks.
 func (s *Service) PortalURL(ctx context.Context, accountID string) (string, error) {
 	customerID, err := s.customerOf(ctx, accountID)
 	if errors.Is(err, pgx.ErrNoRows) {

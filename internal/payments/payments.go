@@ -1,13 +1,16 @@
-// Package payments takes money for the monthly plan and for credit packs.
+// Package payments is the payment provider's side of taking money for the
+// monthly plan and for credit packs: the provider adapters and the storage
+// their flows need, behind the application's port (command.Provider).
 //
 // A Provider creates what the browser confirms (a customer, a subscription
 // waiting for its first payment, a PaymentIntent): Stripe, or in development
 // without keys the Simulated provider. The Service records nothing when a
 // checkout starts; the ledger changes only when the provider reports an
 // outcome as a Stripe event (a signed webhook, or the simulated provider's
-// stand-in built in the same shape), and every such event goes through one
-// function, Service.Apply, which turns it into account commands appended
-// once per event id.
+// stand-in built in the same shape), read into a provider-neutral
+// Notification. What a notification means for the account is the
+// application's use case (internal/app/command), which records it once per
+// event id through Service.Record.
 //
 // See docs/payments.md for the flow, idempotency and out-of-order delivery.
 package payments
@@ -81,28 +84,37 @@ type Provider interface {
 	// Refund refunds part or all of a PaymentIntent's charge and returns
 	// the refund's id; the ledger changes when its charge.refunded arrives.
 	Refund(ctx context.Context, r RefundRequest) (refundID string, err error)
+	// BrowserSources are the origins the browser loads from and talks to
+	// for this provider's checkout, for the Content-Security-Policy.
+	BrowserSources() BrowserSources
 	// reporting: how the provider's outcomes reach the ledger, which each
 	// adapter answers in its own file.
 	reporting
 }
 
 // reporting is how a provider's outcomes reach the ledger. Stripe reports
-// by webhook, later; the simulated provider has this server apply, at once,
-// the event Stripe would send, and confirms its checkouts by their client
-// secret. The Service never asks which provider it has: it asks these.
+// by webhook, later; the simulated provider reports at once the event
+// Stripe would send (the command's Report applies it), and confirms its
+// checkouts by their client secret. The Service never asks which provider it has: it asks these.
 type reporting interface {
 	// simulation is nil when this server drives the provider's outcomes
-	// (ConfirmSimulated and the other development flows), else
+	// (command.ConfirmSimulatedPayment and the other development flows), else
 	// ErrNotSimulated.
 	simulation() error
 	// staffRefunded follows a staff refund of amountCents of PaymentIntent
 	// paymentIntentID that the provider took and the reservation recorded:
 	// out as the console answers it.
-	staffRefunded(ctx context.Context, s *Service, accountID, paymentIntentID string, amountCents int64, out StaffAction) (StaffAction, error)
-	// staffCancelled follows a staff cancellation of a's subscription
-	// subscriptionID (at its period end or now) of accountID that the provider took and
-	// the reservation recorded: out as the console answers it.
-	staffCancelled(ctx context.Context, s *Service, accountID string, a *domain.Account, subscriptionID string, atPeriodEnd bool, now time.Time, out StaffAction) (StaffAction, error)
+	staffRefunded(ctx context.Context, s *Service, r StaffRefund, paymentIntentID string, amountCents int64, out StaffAction) (StaffAction, error)
+	// staffCancelled follows a staff cancellation r of a's subscription
+	// subscriptionID that the provider took and the reservation recorded:
+	// out as the console answers it.
+	staffCancelled(ctx context.Context, s *Service, r StaffCancel, a *domain.Account, subscriptionID string, now time.Time, out StaffAction) (StaffAction, error)
+}
+
+// BrowserSources are a provider's sources in a Content-Security-Policy's
+// directives (space-separated origins); "" adds none.
+type BrowserSources struct {
+	Script, Frame, Connect, Img string
 }
 
 // ChargeOwner is a charge's PaymentIntent, customer and metadata (copied
@@ -176,7 +188,11 @@ func NewProvider(stripe StripeConfig, simulatedAllowed bool) (Provider, error) {
 	return nil, errors.New("STRIPE_SECRET_KEY is required outside development")
 }
 
-// Service runs the payment flows of seller accounts.
+// Service is the provider's side of the payment flows (command.Provider):
+// it calls the active Provider with no transaction open, keeps the rows
+// its calls need (reservations, checkouts, customers, staff requests), and
+// records an account's change beside them (Record). What a payment,
+// refund, dispute or cancellation means for the account is the use cases'.
 type Service struct {
 	pool          *pgxpool.Pool
 	accounts      *accounts.Repository
@@ -201,6 +217,10 @@ func NewService(pool *pgxpool.Pool, repo *accounts.Repository, provider Provider
 
 // ProviderName is the active provider, ProviderStripe or ProviderSimulated.
 func (s *Service) ProviderName() string { return s.provider.Name() }
+
+// BrowserSources are the active provider's sources for the
+// Content-Security-Policy.
+func (s *Service) BrowserSources() BrowserSources { return s.provider.BrowserSources() }
 
 // Simulation is nil when the active provider's outcomes are driven by this
 // server (the simulated provider's development routes), else

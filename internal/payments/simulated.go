@@ -16,14 +16,14 @@ import (
 	"github.com/stripe/stripe-go/v82"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/catalog"
 )
 
 // Simulated is the development Provider: ids and client secrets of its own,
-// no network. Its payments are confirmed by Service.ConfirmSimulated and its
-// subscriptions renewed by Service.AdvanceSimulatedCycle, which report the
-// outcome as the Stripe event a webhook would bring.
+// no network. Its payments are confirmed and its subscriptions renewed by
+// the development commands (command.ConfirmSimulatedPayment,
+// AdvanceSimulatedCycle), which apply the Stripe event a webhook would
+// bring (SimulatePayment, SimulateRenewal).
 type Simulated struct{}
 
 // NewSimulated returns the simulated provider.
@@ -41,6 +41,10 @@ const (
 
 // Name implements Provider.
 func (*Simulated) Name() string { return ProviderSimulated }
+
+// BrowserSources implements Provider: the simulated checkout is this
+// server's own page; nothing outside this origin is needed.
+func (*Simulated) BrowserSources() BrowserSources { return BrowserSources{} }
 
 // CreateCustomer implements Provider.
 func (*Simulated) CreateCustomer(context.Context, CustomerRequest) (string, error) {
@@ -76,7 +80,7 @@ func (*Simulated) Resume(context.Context, string, string) error { return nil }
 func (*Simulated) CancelNow(context.Context, string, string) error { return nil }
 
 // VoidUnpaid implements Provider: a simulated checkout is paid only through
-// ConfirmSimulated, which records it at once, so an unpaid one is voidable.
+// command.ConfirmSimulatedPayment, which records it at once, so an unpaid one is voidable.
 func (*Simulated) VoidUnpaid(context.Context, string, string) (bool, error) { return true, nil }
 
 // PortalURL implements Provider: the webapp's clearly labelled stand-in for
@@ -137,10 +141,6 @@ const (
 	OutcomeFailed    = "failed"
 )
 
-// declineMessage is what a simulated declined card says, as Stripe's test
-// card 4000 0000 0000 0002 does.
-const declineMessage = "Your card was declined."
-
 // Errors of the simulated flows, in words a developer can act on.
 var (
 	ErrNotSimulated     = domain.Errorf(domain.CodeNotFound, "The simulated payment provider is not active")
@@ -151,53 +151,33 @@ var (
 	ErrCheckoutReplaced = domain.Errorf(domain.CodeConflict, "This checkout was replaced by a newer one. Please start the payment again.")
 )
 
-// Simulation is the answer of a simulated payment: its outcome in the
-// webapp's words and what was appended.
-type Simulation struct {
-	Status  string // OutcomeSucceeded or OutcomeFailed
-	Message string
-	Outcome Outcome
+// SimulatedPayment is a checkout of the simulated provider: what its
+// confirmation, refund and dispute are about.
+type SimulatedPayment struct {
+	AccountID, PaymentIntentID, Kind string
+	// PaymentID is the ledger's id of it: the invoice of a subscription,
+	// the PaymentIntent of a credit pack.
+	PaymentID            string
+	Credits, AmountCents int64
+	Paid, Voided         bool   // confirmed as paid; replaced by a newer checkout
+	DisputeID            string // the id its simulated dispute has
+	in                   intent
 }
 
-// ConfirmSimulated confirms the simulated payment of clientSecret, which
-// must be accountID's, as paid or declined (outcome), and records exactly
-// what the matching Stripe webhook would: it builds that event and applies
-// it with Apply. A subscription's first invoice pays the month from now.
-func (s *Service) ConfirmSimulated(ctx context.Context, accountID, clientSecret, outcome string, md eventstore.Metadata) (Simulation, error) {
-	if err := s.checkSimulated(outcome); err != nil {
-		return Simulation{}, err
+// SimulatedPayment finds accountID's simulated payment of clientSecret, or
+// ErrUnknownPayment (another account's secret included); ErrNotSimulated
+// when another provider is active.
+func (s *Service) SimulatedPayment(ctx context.Context, accountID, clientSecret string) (SimulatedPayment, error) {
+	if err := s.provider.simulation(); err != nil {
+		return SimulatedPayment{}, err
 	}
 	in, err := s.simulatedIntent(ctx, accountID, clientSecret)
 	if err != nil {
-		return Simulation{}, err
+		return SimulatedPayment{}, err
 	}
-	if in.status == intentSucceeded {
-		return Simulation{}, ErrAlreadyConfirmed
-	}
-	if in.status == intentVoided {
-		return Simulation{}, ErrCheckoutReplaced
-	}
-	in.accountID = accountID
-	if in.kind == KindSubscription {
-		a, err := s.accounts.FromSnapshot(ctx, accountID)
-		if err != nil {
-			return Simulation{}, err
-		}
-		if err := AlreadySubscribed(a, s.accounts.Now()); err != nil {
-			return Simulation{}, err
-		}
-	}
-	now := s.accounts.Now()
-	var ev stripe.Event
-	if in.kind == KindCredits {
-		ev, err = in.paymentIntentEvent(outcome, now)
-	} else {
-		ev, err = in.invoiceEvent(outcome, now, now.AddDate(0, 1, 0), now)
-	}
-	if err != nil {
-		return Simulation{}, err
-	}
-	return s.simulate(ctx, ev, outcome, md)
+	return SimulatedPayment{AccountID: accountID, PaymentIntentID: in.id, Kind: in.kind, PaymentID: in.paymentID(),
+		Credits: in.credits, AmountCents: in.amountCents, Paid: in.status == intentSucceeded, Voided: in.status == intentVoided,
+		DisputeID: "dp_sim_" + strings.TrimPrefix(in.id, simIntent), in: in}, nil
 }
 
 // simulatedIntent finds accountID's simulated payment of clientSecret, or
@@ -218,87 +198,65 @@ func (s *Service) simulatedIntent(ctx context.Context, accountID, clientSecret s
 	return in, nil
 }
 
-// AdvanceSimulatedCycle ends accountID's current billing cycle as Stripe's
-// next invoice.paid (outcome succeeded) or invoice.payment_failed would: the
-// event is created at the end of the current period, so applying it expires
-// the cycle's monthly credits first, then starts the next cycle with its
-// grant, or marks the subscription past due. A past due subscription
-// retries the same invoice.
-func (s *Service) AdvanceSimulatedCycle(ctx context.Context, accountID, outcome string, md eventstore.Metadata) (Simulation, error) {
-	if err := s.checkSimulated(outcome); err != nil {
-		return Simulation{}, err
+// SimulatePayment is what Stripe reports when the browser confirms p, paid
+// or declined, at now: a credit pack's payment_intent.succeeded or
+// .payment_failed; a subscription's first invoice.paid or
+// .payment_failed, which pays the month from now.
+func (s *Service) SimulatePayment(p SimulatedPayment, paid bool, now time.Time) (Notification, error) {
+	if p.Kind == KindCredits {
+		return p.in.paymentIntentEvent(paid, now)
 	}
-	a, err := s.accounts.FromSnapshot(ctx, accountID)
+	return p.in.invoiceEvent(paid, now, now.AddDate(0, 1, 0), now)
+}
+
+// SimulateRenewal is Stripe's next invoice.paid (paid) or
+// .payment_failed of accountID's simulated subscription subscriptionID,
+// for the month from start, created at start. ErrNotSimulatedSub: another
+// provider's subscription.
+func (s *Service) SimulateRenewal(ctx context.Context, accountID, subscriptionID string, start time.Time, paid bool) (Notification, error) {
+	token, customerID, err := s.simulatedSubscription(ctx, accountID, subscriptionID)
 	if err != nil {
-		return Simulation{}, err
-	}
-	if !running(a, s.accounts.Now()) || a.PeriodEnd() == nil {
-		return Simulation{}, ErrNothingToRenew
-	}
-	token, ok := strings.CutPrefix(a.SubscriptionID(), simSubscription)
-	if !ok {
-		return Simulation{}, ErrNotSimulatedSub
-	}
-	customerID, err := s.customerOf(ctx, accountID)
-	if err != nil {
-		return Simulation{}, err
-	}
-	if ends := a.SubscriptionEndsAt(); ends != nil {
-		// Cancelling: the period end ends it, as Stripe's
-		// customer.subscription.deleted at that moment does.
-		ev, err := simulatedEvent(stripe.EventTypeCustomerSubscriptionDeleted, *ends, &stripe.Subscription{
-			ID: a.SubscriptionID(), Object: "subscription", Customer: &stripe.Customer{ID: customerID},
-			Status: stripe.SubscriptionStatusCanceled, EndedAt: ends.Unix(), Metadata: map[string]string{metaAccountID: accountID},
-		})
-		if err != nil {
-			return Simulation{}, err
-		}
-		sim, err := s.simulate(ctx, ev, OutcomeSucceeded, md)
-		sim.Message = "Subscription ended"
-		return sim, err
+		return Notification{}, err
 	}
 	plan := catalog.MonthlyPlan()
-	start := *a.PeriodEnd()
 	in := intent{
 		accountID: accountID, customerID: customerID, kind: KindSubscription, credits: plan.Credits,
-		amountCents: plan.PriceCents, currency: catalog.Currency, subscriptionID: a.SubscriptionID(),
+		amountCents: plan.PriceCents, currency: catalog.Currency, subscriptionID: subscriptionID,
 		invoiceID: simInvoice + token + "_" + strconv.FormatInt(start.Unix(), 10),
 	}
-	ev, err := in.invoiceEvent(outcome, start, start.AddDate(0, 1, 0), start)
-	if err != nil {
-		return Simulation{}, err
-	}
-	return s.simulate(ctx, ev, outcome, md)
+	return in.invoiceEvent(paid, start, start.AddDate(0, 1, 0), start)
 }
 
-// checkSimulated refuses the simulated flows when another provider is
-// active, and outcomes other than succeeded and failed.
-func (s *Service) checkSimulated(outcome string) error {
+// SimulateEnd is Stripe's customer.subscription.deleted of accountID's
+// simulated subscription subscriptionID at ends, its period's end.
+func (s *Service) SimulateEnd(ctx context.Context, accountID, subscriptionID string, ends time.Time) (Notification, error) {
+	_, customerID, err := s.simulatedSubscription(ctx, accountID, subscriptionID)
+	if err != nil {
+		return Notification{}, err
+	}
+	return simulatedEvent(stripe.EventTypeCustomerSubscriptionDeleted, ends, &stripe.Subscription{
+		ID: subscriptionID, Object: "subscription", Customer: &stripe.Customer{ID: customerID},
+		Status: stripe.SubscriptionStatusCanceled, EndedAt: ends.Unix(), Metadata: map[string]string{metaAccountID: accountID},
+	})
+}
+
+// simulatedSubscription is the token and customer of accountID's simulated
+// subscription subscriptionID.
+func (s *Service) simulatedSubscription(ctx context.Context, accountID, subscriptionID string) (token, customerID string, err error) {
 	if err := s.provider.simulation(); err != nil {
-		return err
+		return "", "", err
 	}
-	if outcome != OutcomeSucceeded && outcome != OutcomeFailed {
-		return domain.Errorf(domain.CodeInvalid, "The outcome must be %q or %q", OutcomeSucceeded, OutcomeFailed)
+	token, ok := strings.CutPrefix(subscriptionID, simSubscription)
+	if !ok {
+		return "", "", ErrNotSimulatedSub
 	}
-	return nil
+	customerID, err = s.customerOf(ctx, accountID)
+	return token, customerID, err
 }
 
-// simulate applies a simulated event like a webhook's.
-func (s *Service) simulate(ctx context.Context, ev stripe.Event, outcome string, md eventstore.Metadata) (Simulation, error) {
-	md.Actor = "simulated-provider"
-	out, err := s.Apply(ctx, ev, md)
-	if err != nil {
-		return Simulation{}, err
-	}
-	if out.Ignored != "" {
-		return Simulation{}, fmt.Errorf("simulated %s %s ignored: %s", ev.Type, ev.ID, out.Ignored)
-	}
-	sim := Simulation{Status: outcome, Message: "Payment succeeded", Outcome: out}
-	if outcome == OutcomeFailed {
-		sim.Message = declineMessage
-	}
-	return sim, nil
-}
+// DeclineMessage is what a simulated declined card says, as Stripe's test
+// card 4000 0000 0000 0002 does.
+const DeclineMessage = "Your card was declined."
 
 // intent is a simulated payment and whose it is.
 type intent struct {
@@ -308,7 +266,7 @@ type intent struct {
 
 // paymentIntentEvent is the payment_intent.succeeded or
 // .payment_failed event of a credit purchase, created at created.
-func (in intent) paymentIntentEvent(outcome string, created time.Time) (stripe.Event, error) {
+func (in intent) paymentIntentEvent(paid bool, created time.Time) (Notification, error) {
 	pi := &stripe.PaymentIntent{
 		ID: in.id, Object: "payment_intent", Amount: in.amountCents, Currency: stripe.Currency(in.currency),
 		Customer: &stripe.Customer{ID: in.customerID}, Metadata: intentMetadata(in.accountID, in.credits),
@@ -316,16 +274,16 @@ func (in intent) paymentIntentEvent(outcome string, created time.Time) (stripe.E
 		Status: stripe.PaymentIntentStatusSucceeded, AmountReceived: in.amountCents,
 	}
 	typ := stripe.EventTypePaymentIntentSucceeded
-	if outcome == OutcomeFailed {
+	if !paid {
 		typ, pi.Status, pi.AmountReceived = stripe.EventTypePaymentIntentPaymentFailed, stripe.PaymentIntentStatusRequiresPaymentMethod, 0
-		pi.LastPaymentError = &stripe.Error{Type: stripe.ErrorTypeCard, Code: stripe.ErrorCodeCardDeclined, Msg: declineMessage}
+		pi.LastPaymentError = &stripe.Error{Type: stripe.ErrorTypeCard, Code: stripe.ErrorCodeCardDeclined, Msg: DeclineMessage}
 	}
 	return simulatedEvent(typ, created, pi)
 }
 
 // invoiceEvent is the invoice.paid or .payment_failed event of the
 // subscription invoice for start to end, created at created.
-func (in intent) invoiceEvent(outcome string, start, end, created time.Time) (stripe.Event, error) {
+func (in intent) invoiceEvent(paid bool, start, end, created time.Time) (Notification, error) {
 	inv := &stripe.Invoice{
 		ID: in.invoiceID, Object: "invoice", Customer: &stripe.Customer{ID: in.customerID},
 		Currency: stripe.Currency(in.currency), AmountDue: in.amountCents, Created: created.Unix(),
@@ -347,23 +305,24 @@ func (in intent) invoiceEvent(outcome string, start, end, created time.Time) (st
 		}}},
 	}
 	typ := stripe.EventTypeInvoicePaid
-	if outcome == OutcomeFailed {
+	if !paid {
 		typ, inv.Status, inv.AmountPaid = stripe.EventTypeInvoicePaymentFailed, stripe.InvoiceStatusOpen, 0
 	}
 	return simulatedEvent(typ, created, inv)
 }
 
 // simulatedEvent wraps object in a Stripe event of type typ, as a webhook
-// delivers it, with an id of its own.
-func simulatedEvent(typ stripe.EventType, created time.Time, object any) (stripe.Event, error) {
+// delivers it, with an id of its own, and reads it as ParseNotification
+// reads a webhook's.
+func simulatedEvent(typ stripe.EventType, created time.Time, object any) (Notification, error) {
 	raw, err := json.Marshal(object)
 	if err != nil {
-		return stripe.Event{}, fmt.Errorf("encode simulated %s: %w", typ, err)
+		return Notification{}, fmt.Errorf("encode simulated %s: %w", typ, err)
 	}
-	return stripe.Event{
+	return notificationOf(stripe.Event{
 		ID: simEvent + simToken(), Object: "event", Type: typ, Created: created.Unix(),
 		APIVersion: stripe.APIVersion, Data: &stripe.EventData{Raw: raw},
-	}, nil
+	})
 }
 
 // simulation implements Provider: this server drives the simulated
@@ -371,62 +330,58 @@ func simulatedEvent(typ stripe.EventType, created time.Time, object any) (stripe
 func (*Simulated) simulation() error { return nil }
 
 // staffRefunded implements Provider: the simulated provider has no webhook
-// to come, so the charge.refunded it stands in for is applied now.
-func (*Simulated) staffRefunded(ctx context.Context, s *Service, accountID, pi string, amount int64, out StaffAction) (StaffAction, error) {
-	return s.simulateStaffRefund(ctx, accountID, pi, amount, out)
-}
-
-// staffCancelled implements Provider: the customer.subscription.updated
-// (at the period end) or .deleted (now) Stripe would send is applied now.
-func (*Simulated) staffCancelled(ctx context.Context, s *Service, accountID string, a *domain.Account, subscriptionID string, atPeriodEnd bool, now time.Time, out StaffAction) (StaffAction, error) {
-	customerID, err := s.customerOf(ctx, accountID)
+// to come, so it reports the charge.refunded it stands in for now, as
+// Stripe would send it: with the charge's refunded total as the provider
+// knows it (see simulatedRefundedTotal).
+func (*Simulated) staffRefunded(ctx context.Context, s *Service, r StaffRefund, pi string, amount int64, out StaffAction) (StaffAction, error) {
+	in, err := s.intentOf(ctx, r.AccountID, pi)
 	if err != nil {
 		return StaffAction{}, err
 	}
-	sub := &stripe.Subscription{ID: subscriptionID, Object: "subscription", Customer: &stripe.Customer{ID: customerID},
-		Status: stripe.SubscriptionStatusActive, CancelAtPeriodEnd: true, Metadata: map[string]string{metaAccountID: accountID}}
-	typ := stripe.EventTypeCustomerSubscriptionUpdated
-	out.Message = "Subscription cancelled: it stays active until the end of its paid period"
-	if end := a.PeriodEnd(); end != nil {
-		out.Message = "Subscription cancelled: it stays active until " + end.Format("January 2, 2006")
-	}
-	if !atPeriodEnd {
-		typ, sub.Status, sub.CancelAtPeriodEnd, sub.EndedAt = stripe.EventTypeCustomerSubscriptionDeleted, stripe.SubscriptionStatusCanceled, false, now.Unix()
-		out.Message = "Subscription cancelled now"
-	}
-	return s.applySimulatedStaffEvent(ctx, typ, now, sub, out)
-}
-
-// simulateStaffRefund applies the charge.refunded the simulated provider's
-// refund of amount from PaymentIntent pi means, as Stripe would send it:
-// with the charge's refunded total as the provider knows it (see
-// simulatedRefundedTotal).
-func (s *Service) simulateStaffRefund(ctx context.Context, accountID, pi string, amount int64, out StaffAction) (StaffAction, error) {
-	in, err := s.intentOf(ctx, accountID, pi)
-	if err != nil {
-		return StaffAction{}, err
-	}
-	total, err := s.simulatedRefundedTotal(ctx, accountID, in.paymentID())
+	total, err := s.simulatedRefundedTotal(ctx, r.AccountID, in.paymentID())
 	if err != nil {
 		return StaffAction{}, err
 	}
 	total = min(total, in.amountCents)
 	out.Message = fmt.Sprintf("Refunded %s: %s of %s refunded in total", catalog.Dollars(amount), catalog.Dollars(total), catalog.Dollars(in.amountCents))
-	return s.applySimulatedStaffEvent(ctx, stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total), out)
+	return reportNow(ctx, r.Report, stripe.EventTypeChargeRefunded, s.accounts.Now(), in.charge(total), out)
 }
 
-// applySimulatedStaffEvent applies object as the simulated provider's
-// event typ, through the webhook's own path, and marks out applied at the
-// position it reached.
-func (s *Service) applySimulatedStaffEvent(ctx context.Context, typ stripe.EventType, at time.Time, object any, out StaffAction) (StaffAction, error) {
-	ev, err := simulatedEvent(typ, at, object)
+// staffCancelled implements Provider: the customer.subscription.updated
+// (at the period end) or .deleted (now) Stripe would send is reported now.
+func (*Simulated) staffCancelled(ctx context.Context, s *Service, r StaffCancel, a *domain.Account, subscriptionID string, now time.Time, out StaffAction) (StaffAction, error) {
+	customerID, err := s.customerOf(ctx, r.AccountID)
 	if err != nil {
 		return StaffAction{}, err
 	}
-	sim, err := s.simulate(ctx, ev, OutcomeSucceeded, eventstore.Metadata{})
+	sub := &stripe.Subscription{ID: subscriptionID, Object: "subscription", Customer: &stripe.Customer{ID: customerID},
+		Status: stripe.SubscriptionStatusActive, CancelAtPeriodEnd: true, Metadata: map[string]string{metaAccountID: r.AccountID}}
+	typ := stripe.EventTypeCustomerSubscriptionUpdated
+	out.Message = "Subscription cancelled: it stays active until the end of its paid period"
+	if end := a.PeriodEnd(); end != nil {
+		out.Message = "Subscription cancelled: it stays active until " + end.Format("January 2, 2006")
+	}
+	if !r.AtPeriodEnd {
+		typ, sub.Status, sub.CancelAtPeriodEnd, sub.EndedAt = stripe.EventTypeCustomerSubscriptionDeleted, stripe.SubscriptionStatusCanceled, false, now.Unix()
+		out.Message = "Subscription cancelled now"
+	}
+	return reportNow(ctx, r.Report, typ, now, sub, out)
+}
+
+// reportNow has report apply object as the simulated provider's event typ,
+// on the webhook's own path, and marks out applied at the position it
+// reached.
+func reportNow(ctx context.Context, report Report, typ stripe.EventType, at time.Time, object any, out StaffAction) (StaffAction, error) {
+	n, err := simulatedEvent(typ, at, object)
 	if err != nil {
 		return StaffAction{}, err
 	}
-	out.Status, out.Position = StaffActionApplied, sim.Outcome.Result.LastPosition
+	if report == nil {
+		return StaffAction{}, fmt.Errorf("simulated %s: nothing applies it", typ)
+	}
+	if out.Position, err = report(ctx, n); err != nil {
+		return StaffAction{}, err
+	}
+	out.Status = StaffActionApplied
 	return out, nil
 }

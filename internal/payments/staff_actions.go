@@ -14,6 +14,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/catalog"
+	"github.com/a2e-automation/app/internal/staffaudit"
 )
 
 // Refunds and cancellations staff ask for from the console (issue 26). They
@@ -21,9 +22,9 @@ import (
 // provider_requests row carrying the staff member and the reason), call
 // with the reservation's idempotency key and no transaction open, record
 // the answer. The ledger changes only when the provider's event arrives
-// (the webhook; the simulated provider builds the same event and applies it
-// at once), and Apply takes the staff member and the reason from the
-// reservation into that event's metadata, so the staff history shows them
+// (the webhook; the simulated provider builds the same event and reports it
+// at once, StaffRefund.Report), and its use case takes the staff member and
+// the reason from the reservation into that event's metadata, so the staff history shows them
 // beside the refund or cancellation.
 
 // Actions of staff reservations in provider_requests.
@@ -46,21 +47,39 @@ type StaffRefund struct {
 	// IdempotencyKey is the console's Idempotency-Key: the same key again
 	// refunds once and answers the first refund. "": every call is new.
 	IdempotencyKey string
-	// Settled, when set, runs in the transaction that records the
-	// provider's answer (the command's audit line), once per refund: not
-	// on a replay. Its error undoes that record, and the retry asks again
-	// with the same key.
-	Settled func(ctx context.Context, tx pgx.Tx, done StaffAction) error
+	// Amount is the refund's amount by the ledger's rule: of payment p,
+	// with pending asked of the provider by other console refunds and not
+	// yet in the ledger. It is asked while the claim is held.
+	Amount func(p domain.PaidPayment, pending int64) (int64, error)
+	// Audit, when set, is the audit line written in the transaction that
+	// records the provider's answer, once per refund: not on a replay. An
+	// error writing it undoes that record, and the retry asks again with
+	// the same key.
+	Audit func(done StaffAction) staffaudit.Entry
+	// Report applies what the provider reports at once (the simulated
+	// provider's refund) and answers the position it reached.
+	Report Report
 }
+
+// Report applies a notification the provider reports at once, the way a
+// webhook's is applied, and answers the position the ledger reached.
+type Report func(ctx context.Context, n Notification) (position int64, err error)
 
 // StaffCancel asks for a subscription's cancellation from the console.
 type StaffCancel struct {
 	AccountID     string
 	AtPeriodEnd   bool // else now
 	Actor, Reason string
-	// Settled, when set, runs in the transaction that records the
-	// provider's answer (the command's audit line).
-	Settled func(ctx context.Context, tx pgx.Tx, done StaffAction) error
+	// Cancellable is the account if its subscription can be cancelled the
+	// way asked, else the conflict that says why not; asked before each
+	// claim.
+	Cancellable func(ctx context.Context) (*domain.Account, error)
+	// Audit, when set, is the audit line written in the transaction that
+	// records the provider's answer.
+	Audit func(done StaffAction) staffaudit.Entry
+	// Report applies what the provider reports at once (the simulated
+	// provider's cancellation).
+	Report Report
 }
 
 // StaffAction is what a staff refund or cancellation did.
@@ -138,58 +157,23 @@ func (s *Service) RefundByStaff(ctx context.Context, r StaffRefund) (StaffAction
 		if out.RefundID, err = s.provider.Refund(ctx, RefundRequest{AccountID: r.AccountID, PaymentIntentID: pi, AmountCents: amount, IdempotencyKey: key}); err != nil {
 			return StaffAction{}, s.refused(ctx, key, fmt.Errorf("refund %s of %s: %w", r.PaymentID, r.AccountID, err))
 		}
-		if err := s.settleOnce(ctx, key, out.RefundID, func(tx pgx.Tx) error {
-			if r.Settled == nil {
-				return nil
-			}
-			return r.Settled(ctx, tx, out)
-		}); err != nil {
+		if err := s.settleOnce(ctx, key, out.RefundID, audit(ctx, r.Audit, out)); err != nil {
 			s.release(ctx, key)
 			return StaffAction{}, err
 		}
 	}
-	out, err = s.provider.staffRefunded(ctx, s, r.AccountID, pi, amount, out)
+	out, err = s.provider.staffRefunded(ctx, s, r, pi, amount, out)
 	s.finishClaim(ctx, key, err)
 	return out, err
 }
 
-// refundAmount is the amount of a refund of p: what is left of it, or the
-// price share of credits of its credits; pending is what other refunds
-// asked of the provider and not yet in the ledger will take.
-func refundAmount(p domain.PaidPayment, credits *int64, pending int64) (int64, error) {
-	if p.Disputed() {
-		return 0, domain.Errorf(domain.CodeConflict, "This payment is disputed: the dispute decides its money, so it cannot be refunded now")
+// audit is the step that writes the audit line of out, if any, in the
+// transaction that records the provider's answer.
+func audit(ctx context.Context, line func(StaffAction) staffaudit.Entry, out StaffAction) func(pgx.Tx) error {
+	if line == nil {
+		return nil
 	}
-	left := p.RefundableCents() - pending
-	if left <= 0 && pending > 0 {
-		return 0, domain.Errorf(domain.CodeConflict, "The rest of this payment is already being refunded (%s on its way): nothing is left to refund",
-			catalog.Dollars(pending))
-	}
-	if left <= 0 {
-		return 0, domain.Errorf(domain.CodeConflict, "This payment is already refunded in full")
-	}
-	if credits == nil {
-		return left, nil
-	}
-	if *credits < 1 || *credits > p.Credits {
-		return 0, domain.Errorf(domain.CodeInvalid, "Credits to refund must be between 1 and %d", p.Credits)
-	}
-	amount := p.AmountCents * *credits / p.Credits
-	if amount < 1 {
-		return 0, domain.Errorf(domain.CodeInvalid, "%d credits of this payment are worth less than a cent: refund more", *credits)
-	}
-	if amount > left {
-		return 0, domain.Errorf(domain.CodeConflict, "Only %s of this payment can still be refunded (%s of %s refunded already%s); %d credits are worth %s",
-			catalog.Dollars(left), catalog.Dollars(p.RefundedCents), catalog.Dollars(p.AmountCents), pendingNote(pending), *credits, catalog.Dollars(amount))
-	}
-	return amount, nil
-}
-
-func pendingNote(pending int64) string {
-	if pending == 0 {
-		return ""
-	}
-	return ", " + catalog.Dollars(pending) + " on its way"
+	return func(tx pgx.Tx) error { return staffaudit.RecordTx(ctx, tx, line(out)) }
 }
 
 // staffRefundHash identifies what a refund asks for, for its
@@ -263,7 +247,7 @@ func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction
 	)
 	for {
 		var err error
-		if a, err = s.cancellable(ctx, r); err != nil {
+		if a, err = r.Cancellable(ctx); err != nil {
 			return StaffAction{}, err
 		}
 		c, err := s.claimStaffCancel(ctx, r, action, a.SubscriptionID())
@@ -286,16 +270,11 @@ func (s *Service) CancelByStaff(ctx context.Context, r StaffCancel) (StaffAction
 		return StaffAction{}, s.refused(ctx, key, fmt.Errorf("%s subscription %s: %w", action, subscriptionID, err))
 	}
 	out := StaffAction{Status: StaffActionRequested, Message: "Cancellation sent to Stripe; the account's history shows it when Stripe confirms it"}
-	err := s.settleOnce(ctx, key, "", func(tx pgx.Tx) error {
-		if r.Settled == nil {
-			return nil
-		}
-		return r.Settled(ctx, tx, out)
-	})
+	err := s.settleOnce(ctx, key, "", audit(ctx, r.Audit, out))
 	defer s.finishClaim(ctx, key, nil)
 	if err != nil {
 		s.release(ctx, key)
 		return StaffAction{}, err
 	}
-	return s.provider.staffCancelled(ctx, s, r.AccountID, a, subscriptionID, r.AtPeriodEnd, now, out)
+	return s.provider.staffCancelled(ctx, s, r, a, subscriptionID, now, out)
 }

@@ -7,19 +7,38 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// attribution is the staff members and reasons of the console requests an
-// event applies: its metadata's actor and reason, and the reservations it
-// marks applied (once each).
-type attribution struct {
+// Attribution is the staff members and reasons of the console requests an
+// event applies: its metadata's Actor and Reason, and the reservations it
+// marks applied (once each, see AccountChange).
+type Attribution struct {
 	keys          []string
-	actor, reason string
+	Actor, Reason string
+}
+
+// StaffRefunds finds the console refunds of accountID's payment paymentID
+// that a new refunded total of total covers, beyond refundedBefore, what
+// the ledger shows refunded: those asked, in order, whose amounts fit.
+// nil when there is none.
+func (s *Service) StaffRefunds(ctx context.Context, accountID, paymentID string, refundedBefore, total int64) (*Attribution, error) {
+	return s.staffAttribution(ctx, accountID, actionStaffRefund, paymentID, refundedBefore, total)
+}
+
+// StaffCancellation finds the latest pending console cancellation of
+// accountID's subscription subscriptionID: at its period end, or now
+// (immediately). nil when there is none.
+func (s *Service) StaffCancellation(ctx context.Context, accountID, subscriptionID string, immediately bool) (*Attribution, error) {
+	action := actionStaffCancel
+	if immediately {
+		action = actionStaffCancelNow
+	}
+	return s.staffAttribution(ctx, accountID, action, subscriptionID, 0, -1)
 }
 
 // staffAttribution finds the pending console requests of action about
 // target whose amounts the event's new refunded total covers (refunds:
 // refundedBefore and total), or the latest one (cancellations: total < 0).
 // nil when there is none.
-func (s *Service) staffAttribution(ctx context.Context, accountID, action, target string, refundedBefore, total int64) (*attribution, error) {
+func (s *Service) staffAttribution(ctx context.Context, accountID, action, target string, refundedBefore, total int64) (*Attribution, error) {
 	rows, err := s.pool.Query(ctx, `SELECT idempotency_key, coalesce(actor, ''), coalesce(reason, ''), coalesce(amount_cents, 0)
 		FROM provider_requests WHERE account_id = $1 AND action = $2 AND target = $3 AND status IN ('reserved', 'done')
 		  AND applied_event IS NULL ORDER BY created_at`, accountID, action, target)
@@ -40,7 +59,7 @@ func (s *Service) staffAttribution(ctx context.Context, accountID, action, targe
 	if total < 0 && len(list) > 0 {
 		list = list[len(list)-1:]
 	}
-	var at attribution
+	var at Attribution
 	covered := refundedBefore
 	for _, p := range list {
 		if total >= 0 {
@@ -50,7 +69,7 @@ func (s *Service) staffAttribution(ctx context.Context, accountID, action, targe
 			covered += p.amount
 		}
 		at.keys = append(at.keys, p.key)
-		at.actor, at.reason = joinText(at.actor, p.actor, ", "), joinText(at.reason, p.reason, "; ")
+		at.Actor, at.Reason = joinText(at.Actor, p.actor, ", "), joinText(at.Reason, p.reason, "; ")
 	}
 	if len(at.keys) == 0 {
 		return nil, nil
@@ -67,7 +86,7 @@ func joinText(have, more, sep string) string {
 
 // save marks the attributed requests applied by event eventID, in the
 // event's transaction.
-func (at *attribution) save(ctx context.Context, tx pgx.Tx, eventID string) error {
+func (at *Attribution) save(ctx context.Context, tx pgx.Tx, eventID string) error {
 	if at == nil {
 		return nil
 	}

@@ -8,29 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-
-	"github.com/a2e-automation/app/domain"
 )
-
-// cancellable is the account of r if its subscription can be cancelled
-// the way r asks, else the conflict that says why not.
-func (s *Service) cancellable(ctx context.Context, r StaffCancel) (*domain.Account, error) {
-	a, err := s.accounts.FromSnapshot(ctx, r.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	now := s.accounts.Now()
-	switch status := a.SubscriptionStatusAt(now); {
-	case status == domain.StatusCancelling && r.AtPeriodEnd:
-		return nil, domain.Errorf(domain.CodeConflict, "The subscription is already cancelled; it stays active until %s",
-			a.SubscriptionEndsAt().Format("January 2, 2006"))
-	case status == domain.StatusPastDue && r.AtPeriodEnd:
-		return nil, domain.Errorf(domain.CodeConflict, "The subscription is past due: it has no paid period to run out. Cancel it now instead.")
-	case !running(a, now):
-		return nil, domain.Errorf(domain.CodeConflict, "No active subscription to cancel")
-	}
-	return a, nil
-}
 
 // claimStaffCancel decides, in one short transaction under the account's
 // reservation lock, what this console cancellation (action, of

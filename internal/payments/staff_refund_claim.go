@@ -100,7 +100,7 @@ func (s *Service) claimStaffRefund(ctx context.Context, r StaffRefund, key, hash
 		case found && req.status == "reserved":
 			c.asked = true
 		default: // new, or refused before: reserve its amount again
-			amount, err := refundAmount(p, r.Credits, pending)
+			amount, err := r.Amount(p, pending)
 			if err != nil {
 				return err
 			}

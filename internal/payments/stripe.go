@@ -75,21 +75,6 @@ func (p *Stripe) bounded(ctx context.Context) (context.Context, context.CancelFu
 // Name implements Provider.
 func (*Stripe) Name() string { return ProviderStripe }
 
-// simulation implements Provider: Stripe's outcomes come from Stripe.
-func (*Stripe) simulation() error { return ErrNotSimulated }
-
-// staffRefunded implements Provider: the ledger changes when Stripe's
-// charge.refunded arrives; out says the refund was sent.
-func (*Stripe) staffRefunded(_ context.Context, _ *Service, _, _ string, _ int64, out StaffAction) (StaffAction, error) {
-	return out, nil
-}
-
-// staffCancelled implements Provider: the ledger changes when Stripe's
-// customer.subscription event arrives; out says the cancellation was sent.
-func (*Stripe) staffCancelled(_ context.Context, _ *Service, _ string, _ *domain.Account, _ string, _ bool, _ time.Time, out StaffAction) (StaffAction, error) {
-	return out, nil
-}
-
 // CreateCustomer implements Provider. The idempotency key makes concurrent
 // first checkouts of one account get one customer.
 func (p *Stripe) CreateCustomer(ctx context.Context, c CustomerRequest) (string, error) {

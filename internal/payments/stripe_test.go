@@ -194,3 +194,39 @@ func TestStripeStaffRefund(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestStripeLifecycleCallsAgainstStripeMock(t *testing.T) {
+	p, rec := newStripe(t, stripemock.URL(t))
+	ctx := context.Background()
+	if err := p.Resume(ctx, "sub_123", "resume:k"); err != nil {
+		t.Fatal(err)
+	}
+	wantForm(t, rec.last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "false"})
+	if err := p.CancelNow(ctx, "sub_123", "cancel_now:k"); err != nil {
+		t.Fatal(err)
+	}
+	wantForm(t, rec.last(t), "DELETE", "/v1/subscriptions/sub_123", nil)
+	url, err := p.PortalURL(ctx, payments.PortalRequest{CustomerID: "cus_123", ReturnURL: "https://app.example.com/subscription"})
+	if err != nil || !strings.HasPrefix(url, "https://") {
+		t.Fatalf("portal = %q, %v", url, err)
+	}
+	wantForm(t, rec.last(t), "POST", "/v1/billing_portal/sessions", map[string]string{
+		"customer": "cus_123", "return_url": "https://app.example.com/subscription"})
+	if _, err := p.InvoiceOfPaymentIntent(ctx, "pi_123"); err != nil {
+		t.Fatal(err)
+	}
+	if s := rec.last(t); s.method != "GET" || s.path != "/v1/invoice_payments" {
+		t.Fatalf("invoice payments request = %s %s", s.method, s.path)
+	}
+}
+
+// The provider asks Stripe for the charge, within its time budget.
+func TestStripeChargeOwnerAgainstStripeMock(t *testing.T) {
+	p, rec := newStripe(t, stripemock.URL(t))
+	if _, err := p.ChargeOwner(context.Background(), "ch_123"); err != nil {
+		t.Fatal(err)
+	}
+	if s := rec.last(t); s.method != "GET" || s.path != "/v1/charges/ch_123" {
+		t.Fatalf("charge request = %s %s", s.method, s.path)
+	}
+}

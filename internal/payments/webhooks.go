@@ -16,7 +16,6 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/accounts"
 )
 
 // ErrInvalidWebhook is matched (errors.Is) by every refused webhook: no
@@ -43,7 +42,7 @@ func (s *Service) ParseWebhook(payload []byte, signature string) (stripe.Event, 
 		return stripe.Event{}, fmt.Errorf("%w: %v", ErrInvalidWebhook, err)
 	}
 	if ev.ID == "" {
-		// Apply records an event once per id: one without cannot be.
+		// The ledger records an event once per id: one without cannot be.
 		return stripe.Event{}, fmt.Errorf("%w: %w", ErrInvalidWebhook, domain.Errorf(domain.CodeInvalid, "The event has no id"))
 	}
 	if releaseTrain(ev.APIVersion) != releaseTrain(stripe.APIVersion) {
@@ -77,133 +76,64 @@ func releaseTrain(version string) string {
 	return train
 }
 
-// Outcome is what Apply did with an event.
-type Outcome struct {
+// ParseNotification verifies a webhook (ParseWebhook) and reads its event
+// into a Notification: what the ledger applies.
+func (s *Service) ParseNotification(payload []byte, signature string) (Notification, error) {
+	ev, err := s.ParseWebhook(payload, signature)
+	if err != nil {
+		return Notification{}, err
+	}
+	return notificationOf(ev)
+}
+
+// Settlement is the payment_intents row a notification settles, found by
+// its PaymentIntent or, ByInvoice, by its invoice id: paid or failed.
+type Settlement struct {
+	ByInvoice bool
+	ID        string
+	Paid      bool
+}
+
+// AccountChange is a change of one account that the provider's storage
+// records beside its events, in their transaction: Decide changes the
+// account (it sees the account, never the transaction); the billing mails
+// its new events deserve are queued, Settles settles its checkout, and
+// Staff's console requests are marked applied by event EventID.
+type AccountChange struct {
 	AccountID string
-	Result    eventstore.Result // Result.Replayed: the event id was applied before
-	Ignored   string            // why the event changes nothing; "" when applied
-	// Unchanged: the event's command ran and recorded nothing, the ledger
-	// knew it already (a race lost to an equal event, say). False for a
-	// redelivery answered from its first result.
-	Unchanged bool
+	Options   eventstore.UpdateOptions
+	// At is when the change happens when later than the transaction's
+	// clock (a simulated renewal at its cycle's end); zero: now.
+	At      time.Time
+	Decide  func(a *domain.Account, at time.Time) error
+	Settles *Settlement
+	Staff   *Attribution
+	EventID string
 }
 
-// change is what one event does to one account.
-type change struct {
-	accountID string
-	ignored   string // why nothing is done; apply is nil then
-	apply     func(a *domain.Account, at time.Time) error
-	settles   *settlement // the payment_intents row the event settles, if any
-	// unchanged is why the event is ignored should apply record nothing.
-	unchanged string
-	// retryUnknown: a payment the ledger does not know yet is worth a
-	// redelivery (a refund or dispute that overtook its payment's event).
-	retryUnknown bool
-	// staff: the console requests (refunds, cancellations) the event
-	// applies, whose staff member and reason go into its metadata.
-	staff *attribution
-}
-
-// ignore is a change that records nothing, for reason.
-func ignore(reason string) change { return change{ignored: reason} }
-
-// settlement is a payment_intents row's new status, found by intent or by
-// invoice id.
-type settlement struct {
-	byInvoice bool
-	id        string
-	status    string
-}
-
-// handler reads one kind of event into a change.
-type handler func(s *Service, ctx context.Context, ev stripe.Event) (change, error)
-
-var handlers = map[stripe.EventType]handler{
-	stripe.EventTypeInvoicePaid:                 (*Service).onInvoice,
-	stripe.EventTypeInvoicePaymentFailed:        (*Service).onInvoice,
-	stripe.EventTypeCustomerSubscriptionUpdated: (*Service).onSubscription,
-	stripe.EventTypeCustomerSubscriptionDeleted: (*Service).onSubscription,
-	stripe.EventTypePaymentIntentSucceeded:      (*Service).onPaymentIntent,
-	stripe.EventTypePaymentIntentPaymentFailed:  (*Service).onPaymentIntent,
-	stripe.EventTypeChargeRefunded:              (*Service).onChargeRefunded,
-	stripe.EventTypeRefundCreated:               (*Service).onRefundCreated,
-	stripe.EventTypeChargeDisputeCreated:        (*Service).onDispute,
-	stripe.EventTypeChargeDisputeFundsWithdrawn: (*Service).onDispute,
-	stripe.EventTypeChargeDisputeClosed:         (*Service).onDispute,
-}
-
-// Apply records what ev means for its account, once per event id: a
-// redelivery returns the first result and appends nothing. Events of other
-// types, of unknown customers, and those that change nothing the ledger
-// keeps are acknowledged and ignored.
-//
-// The account's commands run at the later of now and the event's creation:
-// a webhook happens now, and the simulated provider's renewal, created at
-// the end of the current cycle, moves the account to that moment.
-func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Metadata) (Outcome, error) {
-	h, ok := handlers[ev.Type]
-	if !ok || ev.Data == nil {
-		return Outcome{Ignored: fmt.Sprintf("event type %s is not handled", ev.Type)}, nil
-	}
-	c, err := h(s, ctx, ev)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("%s %s: %w", ev.Type, ev.ID, err)
-	}
-	out := Outcome{AccountID: c.accountID, Ignored: c.ignored}
-	if c.ignored != "" {
-		return out, nil
-	}
-	md.CausationID = ev.ID
-	if c.staff != nil {
-		md.Actor, md.Reason = c.staff.actor, c.staff.reason
-	}
-	created := time.Unix(ev.Created, 0).UTC()
-	var recorded bool
-	out.Result, err = s.accounts.Update(ctx, c.accountID, eventstore.UpdateOptions{
-		Metadata: md, IdempotencyKey: idempotencyPrefix + ev.ID, RequestHash: eventHash(ev),
-	}, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+// Record runs c on its account, in one transaction with what the
+// provider's storage keeps of it, then wakes the mail sender.
+func (s *Service) Record(ctx context.Context, c AccountChange) (eventstore.Result, error) {
+	res, err := s.accounts.Update(ctx, c.AccountID, c.Options, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 		at := now
-		if created.After(at) {
-			at = created
+		if c.At.After(at) {
+			at = c.At
 		}
-		if err := a.ExpireDue(at); err != nil {
+		if err := c.Decide(a, at); err != nil {
 			return nil, err
 		}
-		before := len(a.Changes())
-		if err := c.apply(a, at); err != nil {
+		if err := s.queueBillingMail(ctx, tx, a, at); err != nil {
 			return nil, err
 		}
-		recorded = len(a.Changes()) > before
-		if err := s.QueueBillingMail(ctx, tx, a, at); err != nil {
+		if err := c.Staff.save(ctx, tx, c.EventID); err != nil {
 			return nil, err
 		}
-		if err := c.staff.save(ctx, tx, ev.ID); err != nil {
-			return nil, err
-		}
-		return nil, c.settles.save(ctx, tx)
+		return nil, c.Settles.save(ctx, tx)
 	})
-	if accounts.IsNotFound(err) {
-		return Outcome{AccountID: c.accountID, Ignored: "no such account"}, nil
+	if err == nil {
+		s.mailQueued()
 	}
-	if domain.ErrorCode(err) == domain.CodeNotFound && c.retryUnknown {
-		// The payment's own event has not been applied yet: Stripe retries.
-		s.log.WarnContext(ctx, "stripe event about a payment not recorded yet; answered for a retry", "event", ev.ID, "type", ev.Type, "err", err)
-		return Outcome{}, fmt.Errorf("%s %s: %w: %w", ev.Type, ev.ID, errNotSettledYet, err)
-	}
-	if domain.ErrorCode(err) == domain.CodeNotFound {
-		// A refund or dispute of a payment the ledger never recorded as paid.
-		s.log.WarnContext(ctx, "stripe event about an unknown payment; nothing recorded", "event", ev.ID, "type", ev.Type, "err", err)
-		return Outcome{AccountID: c.accountID, Ignored: domain.ErrorMessage(err)}, nil
-	}
-	if err != nil {
-		return Outcome{}, fmt.Errorf("%s %s: %w", ev.Type, ev.ID, err)
-	}
-	out.Unchanged = !out.Result.Replayed && !recorded
-	if c.unchanged != "" && !out.Result.Replayed && out.Result.LastPosition == 0 {
-		out.Ignored = c.unchanged
-	}
-	s.mailQueued()
-	return out, nil
+	return res, err
 }
 
 // eventHash identifies an event's content: its type and object. Stripe's
@@ -216,16 +146,20 @@ func eventHash(ev stripe.Event) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (st *settlement) save(ctx context.Context, tx pgx.Tx) error {
+func (st *Settlement) save(ctx context.Context, tx pgx.Tx) error {
 	if st == nil {
 		return nil
 	}
+	status := intentFailed
+	if st.Paid {
+		status = intentSucceeded
+	}
 	q := `UPDATE payment_intents SET status = $2, updated_at = now() WHERE intent_id = $1 AND status NOT IN ('succeeded', 'voided')`
-	if st.byInvoice {
+	if st.ByInvoice {
 		q = `UPDATE payment_intents SET status = $2, updated_at = now() WHERE invoice_id = $1 AND status NOT IN ('succeeded', 'voided')`
 	}
-	if _, err := tx.Exec(ctx, q, st.id, st.status); err != nil {
-		return fmt.Errorf("settle payment %s: %w", st.id, err)
+	if _, err := tx.Exec(ctx, q, st.ID, status); err != nil {
+		return fmt.Errorf("settle payment %s: %w", st.ID, err)
 	}
 	return nil
 }
@@ -237,9 +171,9 @@ const (
 	intentVoided    = "voided" // replaced by a newer checkout before it was paid
 )
 
-// checkoutVoided reports whether the checkout of invoiceID was voided by a
+// CheckoutVoided reports whether the checkout of invoiceID was voided by a
 // newer one: its payment must grant nothing.
-func (s *Service) checkoutVoided(ctx context.Context, invoiceID string) (bool, error) {
+func (s *Service) CheckoutVoided(ctx context.Context, invoiceID string) (bool, error) {
 	var voided bool
 	err := s.pool.QueryRow(ctx, `SELECT status = 'voided' FROM payment_intents WHERE invoice_id = $1`, invoiceID).Scan(&voided)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -248,19 +182,19 @@ func (s *Service) checkoutVoided(ctx context.Context, invoiceID string) (bool, e
 	return voided, nil
 }
 
-// accountFor finds the account of a provider object: by its customer, which
+// AccountOf finds the account of a provider object: by its customer, which
 // this service created, else by the account id in its metadata. "" means
 // neither names one.
-func (s *Service) accountFor(ctx context.Context, customer *stripe.Customer, metadata map[string]string) (string, error) {
-	if customer != nil && customer.ID != "" {
+func (s *Service) AccountOf(ctx context.Context, o Owner) (string, error) {
+	if o.CustomerID != "" {
 		var id string
-		err := s.pool.QueryRow(ctx, `SELECT account_id::text FROM stripe_customers WHERE customer_id = $1`, customer.ID).Scan(&id)
+		err := s.pool.QueryRow(ctx, `SELECT account_id::text FROM stripe_customers WHERE customer_id = $1`, o.CustomerID).Scan(&id)
 		if err == nil {
 			return id, nil
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
-			return "", fmt.Errorf("find customer %s: %w", customer.ID, err)
+			return "", fmt.Errorf("find customer %s: %w", o.CustomerID, err)
 		}
 	}
-	return metadata[metaAccountID], nil
+	return o.AccountID, nil
 }

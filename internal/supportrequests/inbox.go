@@ -15,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/ids"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/staffaudit"
 )
 
 // Statuses of a request: open until staff answer it, answered after a
@@ -195,12 +196,12 @@ func (s *Store) replies(ctx context.Context, requestIDs []string) (map[string][]
 }
 
 // AddReply stores a staff reply to request requestID, marks the request
-// answered, queues the mail compose makes of it (to the seller) and runs
-// also (nil: nothing; the command's audit line), all in one transaction:
-// the mail goes out once the reply is kept, and only then; an error of
-// also undoes it all.
+// answered, queues the mail compose makes of it (to the seller) and
+// records the audit line audit makes of it (nil: none), all in one
+// transaction: the mail goes out once the reply is kept, and only then; a
+// failure to record the line undoes it all.
 func (s *Store) AddReply(ctx context.Context, requestID, authorID, author, message string, now time.Time,
-	compose func(Request, Reply) mail.Message, also func(context.Context, pgx.Tx, Request, Reply) error) (Reply, error) {
+	compose func(Request, Reply) mail.Message, audit func(Request, Reply) staffaudit.Entry) (Reply, error) {
 	if !ids.Valid(requestID) {
 		return Reply{}, ErrNotFound
 	}
@@ -225,8 +226,8 @@ func (s *Store) AddReply(ctx context.Context, requestID, authorID, author, messa
 		if err := mail.Enqueue(ctx, tx, mail.KindSupport, compose(r, reply), now); err != nil {
 			return err
 		}
-		if also != nil {
-			return also(ctx, tx, r, reply)
+		if audit != nil {
+			return staffaudit.RecordTx(ctx, tx, audit(r, reply))
 		}
 		return nil
 	})
@@ -236,10 +237,10 @@ func (s *Store) AddReply(ctx context.Context, requestID, authorID, author, messa
 	return reply, nil
 }
 
-// SetStatus sets request id's status and runs also (nil: nothing; the
-// command's audit line) in the same transaction, an error of also undoing
-// it; ErrNotFound when there is no such request.
-func (s *Store) SetStatus(ctx context.Context, id, status string, now time.Time, also func(context.Context, pgx.Tx, Request) error) error {
+// SetStatus sets request id's status and records the audit line audit
+// makes of it (nil: none) in the same transaction, a failure to record it
+// undoing it; ErrNotFound when there is no such request.
+func (s *Store) SetStatus(ctx context.Context, id, status string, now time.Time, audit func(Request) staffaudit.Entry) error {
 	if !ValidStatus(status) {
 		return domain.Errorf(domain.CodeInvalid, "The status must be %q, %q or %q", StatusOpen, StatusAnswered, StatusClosed)
 	}
@@ -259,8 +260,8 @@ func (s *Store) SetStatus(ctx context.Context, id, status string, now time.Time,
 		if err != nil {
 			return fmt.Errorf("set support request status: %w", err)
 		}
-		if also != nil {
-			return also(ctx, tx, r)
+		if audit != nil {
+			return staffaudit.RecordTx(ctx, tx, audit(r))
 		}
 		return nil
 	})

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -69,9 +67,9 @@ func (h AdjustCreditsHandler) Handle(ctx context.Context, cmd AdjustCredits) (Ad
 	if err != nil {
 		return Adjusted{}, err
 	}
-	res, err := h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{
+	res, err := h.accounts.Change(ctx, cmd.AccountID, eventstore.UpdateOptions{
 		Metadata: cmd.Metadata, IdempotencyKey: cmd.IdempotencyKey, RequestHash: cmd.RequestHash,
-	}, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	}, func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
 		var err error
 		if cmd.Credits > 0 {
 			err = a.GrantCredits(domain.CreditsGranted{Amount: cmd.Credits, Source: domain.SourceAdjustment, Reason: reason, Reference: cmd.Metadata.Actor}, now)
@@ -81,7 +79,7 @@ func (h AdjustCreditsHandler) Handle(ctx context.Context, cmd AdjustCredits) (Ad
 		if err != nil {
 			return nil, err
 		}
-		if err := staffaudit.RecordTx(ctx, tx, staffaudit.Entry{Actor: cmd.StaffID, AccountID: cmd.AccountID, Action: staffaudit.ActionAdjustment,
+		if err := w.Audit(ctx, staffaudit.Entry{Actor: cmd.StaffID, AccountID: cmd.AccountID, Action: staffaudit.ActionAdjustment,
 			Detail: fmt.Sprintf("%+d credits: %s", cmd.Credits, reason), RequestID: cmd.RequestID}); err != nil {
 			return nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/payments"
 )
 
 // ApplyStripeEvent is a Stripe webhook delivery: its body and its
@@ -19,28 +18,25 @@ type ApplyStripeEvent struct {
 // the outcome (applied, replayed or ignored, and why).
 type AppliedStripeEvent struct {
 	EventID, EventType string
-	payments.Outcome
+	Outcome
 }
 
 // ApplyStripeEventHandler verifies and applies webhook deliveries.
-type ApplyStripeEventHandler struct {
-	payments EventApplier
-}
+type ApplyStripeEventHandler struct{ notifications }
 
-// Handle verifies the signature and the API version
-// (payments.Service.ParseWebhook; a refusal matches
-// payments.ErrInvalidWebhook), then applies the event once per event id
-// (payments.Service.Apply). Apply stays in payments, beside the simulated
-// provider, which builds the same events and applies them on the same one
-// path (docs/payments.md, "One path for every outcome").
+// Handle verifies the signature and the API version and reads the event
+// (Notifications.ParseNotification; a refusal matches
+// payments.ErrInvalidWebhook), then applies what it means for its account
+// once per event id (notifications.apply, the simulated provider's path
+// too).
 func (h ApplyStripeEventHandler) Handle(ctx context.Context, cmd ApplyStripeEvent) (AppliedStripeEvent, error) {
-	ev, err := h.payments.ParseWebhook(cmd.Payload, cmd.Signature)
+	n, err := h.payments.ParseNotification(cmd.Payload, cmd.Signature)
 	if err != nil {
 		return AppliedStripeEvent{}, err
 	}
-	out, err := h.payments.Apply(ctx, ev, cmd.Metadata)
+	out, err := h.apply(ctx, n, cmd.Metadata)
 	if err != nil {
 		return AppliedStripeEvent{}, err
 	}
-	return AppliedStripeEvent{EventID: ev.ID, EventType: string(ev.Type), Outcome: out}, nil
+	return AppliedStripeEvent{EventID: n.ID, EventType: n.Type, Outcome: out}, nil
 }

@@ -70,6 +70,7 @@ type Commands struct {
 	StartSubscription  StartSubscriptionHandler
 	PurchaseCredits    PurchaseCreditsHandler
 	CancelSubscription CancelSubscriptionHandler
+	OpenBillingPortal  OpenBillingPortalHandler
 	// What the provider reports: Stripe's webhook deliveries.
 	ApplyStripeEvent   ApplyStripeEventHandler
 	ResumeSubscription ResumeSubscriptionHandler
@@ -102,7 +103,12 @@ func New(d Deps) Commands {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	change := subscriptionChange{accounts: d.Accounts, payments: d.Payments, queued: d.MailQueued}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	change := subscriptionChange{accounts: d.Accounts, payments: d.Payments}
+	notes := notifications{accounts: d.Accounts, payments: d.Payments, log: d.Log}
+	sim := simulated{notifications: notes, sim: d.Payments}
 	send := SendVerificationCodeHandler{auth: d.Auth, now: d.Now, compose: d.VerificationMail, queued: d.MailQueued}
 	return Commands{
 		VerifyEmail:          VerifyEmailHandler{accounts: d.Accounts, auth: d.Auth},
@@ -119,18 +125,19 @@ func New(d Deps) Commands {
 		StartSubscription:  StartSubscriptionHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
 		PurchaseCredits:    PurchaseCreditsHandler{checkout{accounts: d.Accounts, payments: d.Payments}},
 		CancelSubscription: CancelSubscriptionHandler{change},
-		ApplyStripeEvent:   ApplyStripeEventHandler{payments: d.Payments},
+		OpenBillingPortal:  OpenBillingPortalHandler{payments: d.Payments},
+		ApplyStripeEvent:   ApplyStripeEventHandler{notes},
 		ResumeSubscription: ResumeSubscriptionHandler{change},
 		AdjustCredits:      AdjustCreditsHandler{accounts: d.Accounts},
 		ReplySupportRequest: ReplySupportRequestHandler{store: d.Support, now: d.Now, compose: d.SupportReplyMail,
 			queued: d.MailQueued},
 		SetSupportRequestStatus: SetSupportRequestStatusHandler{store: d.Support, now: d.Now},
-		StaffRefund:             StaffRefundHandler{payments: d.Payments},
-		StaffCancelSubscription: StaffCancelSubscriptionHandler{payments: d.Payments},
-		ConfirmSimulatedPayment: ConfirmSimulatedPaymentHandler{sim: d.Payments},
-		AdvanceSimulatedCycle:   AdvanceSimulatedCycleHandler{sim: d.Payments},
-		RefundSimulatedPayment:  RefundSimulatedPaymentHandler{sim: d.Payments},
-		DisputeSimulatedPayment: DisputeSimulatedPaymentHandler{sim: d.Payments},
+		StaffRefund:             StaffRefundHandler{simulated: sim, payments: d.Payments},
+		StaffCancelSubscription: StaffCancelSubscriptionHandler{simulated: sim, payments: d.Payments},
+		ConfirmSimulatedPayment: ConfirmSimulatedPaymentHandler{sim},
+		AdvanceSimulatedCycle:   AdvanceSimulatedCycleHandler{sim},
+		RefundSimulatedPayment:  RefundSimulatedPaymentHandler{sim},
+		DisputeSimulatedPayment: DisputeSimulatedPaymentHandler{sim},
 		SetSpendLimits:          NewSetSpendLimits(d.Accounts),
 		AddWebhookEndpoint:      AddWebhookEndpointHandler{accounts: d.Accounts, store: d.Webhooks, policy: d.WebhookPolicy},
 		RemoveWebhookEndpoint:   RemoveWebhookEndpointHandler{accounts: d.Accounts, store: d.Webhooks},

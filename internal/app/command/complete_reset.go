@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -43,9 +41,9 @@ func (h CompleteResetHandler) Handle(ctx context.Context, cmd CompleteReset) (ev
 	}
 	md := cmd.Metadata
 	md.Actor = "account:" + id
-	return h.accounts.Update(ctx, id, eventstore.UpdateOptions{Metadata: md},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
-			if err := h.auth.CompleteReset(ctx, tx, id, cmd.Token, hash, now); err != nil {
+	return h.accounts.Change(ctx, id, eventstore.UpdateOptions{Metadata: md},
+		func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
+			if err := w.CompleteReset(ctx, h.auth, id, cmd.Token, hash, now); err != nil {
 				return nil, err
 			}
 			return nil, a.ChangePassword(domain.PasswordChangeReasonReset, now)

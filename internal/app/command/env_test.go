@@ -238,7 +238,7 @@ func (e *env) subscribed(email string) Registered {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if _, err := e.payments.ConfirmSimulated(ctx, r.AccountID, co.ClientSecret, payments.OutcomeSucceeded, eventstore.Metadata{}); err != nil {
+	if _, err := e.cmd.ConfirmSimulatedPayment.Handle(ctx, ConfirmSimulatedPayment{AccountID: r.AccountID, ClientSecret: co.ClientSecret, Outcome: payments.OutcomeSucceeded}); err != nil {
 		e.t.Fatal(err)
 	}
 	return r

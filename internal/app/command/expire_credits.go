@@ -5,8 +5,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -34,8 +32,8 @@ func (h ExpireCreditsHandler) Handle(ctx context.Context, cmd ExpireCredits) (in
 		return 0, err
 	}
 	for _, id := range ids {
-		_, err := h.accounts.Update(ctx, id, eventstore.UpdateOptions{Metadata: eventstore.Metadata{Actor: "system:expiry"}},
-			func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+		_, err := h.accounts.Change(ctx, id, eventstore.UpdateOptions{Metadata: eventstore.Metadata{Actor: "system:expiry"}},
+			func(_ context.Context, _ accounts.Work, a *domain.Account, now time.Time) (any, error) {
 				return nil, a.ExpireDue(now)
 			})
 		if err != nil {

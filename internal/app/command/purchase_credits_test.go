@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/payments"
 )
@@ -31,14 +30,14 @@ func TestPurchaseCreditsPricesTheCheckoutAndGrantsOnPayment(t *testing.T) {
 	if b := e.account(r.AccountID).Balance(e.now()); b != 0 {
 		t.Fatalf("balance %d before payment", b)
 	}
-	if _, err := e.payments.ConfirmSimulated(ctx, r.AccountID, p.ClientSecret, payments.OutcomeSucceeded, eventstore.Metadata{}); err != nil {
+	if _, err := e.cmd.ConfirmSimulatedPayment.Handle(ctx, ConfirmSimulatedPayment{AccountID: r.AccountID, ClientSecret: p.ClientSecret, Outcome: payments.OutcomeSucceeded}); err != nil {
 		t.Fatal(err)
 	}
 	if b := e.account(r.AccountID).Balance(e.now()); b != credits {
 		t.Fatalf("balance %d after payment, want %d", b, credits)
 	}
 	// The same payment reported twice grants once.
-	if _, err := e.payments.ConfirmSimulated(ctx, r.AccountID, p.ClientSecret, payments.OutcomeSucceeded, eventstore.Metadata{}); !errors.Is(err, payments.ErrAlreadyConfirmed) {
+	if _, err := e.cmd.ConfirmSimulatedPayment.Handle(ctx, ConfirmSimulatedPayment{AccountID: r.AccountID, ClientSecret: p.ClientSecret, Outcome: payments.OutcomeSucceeded}); !errors.Is(err, payments.ErrAlreadyConfirmed) {
 		t.Fatalf("second confirmation: %v", err)
 	}
 	if n := e.events(r.AccountID)["CreditsGranted"]; n != 1 {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/supportrequests"
@@ -37,10 +35,10 @@ type ReplySupportRequestHandler struct {
 // CodeNotFound.
 func (h ReplySupportRequestHandler) Handle(ctx context.Context, cmd ReplySupportRequest) (supportrequests.Reply, error) {
 	reply, err := h.store.AddReply(ctx, cmd.RequestID, cmd.StaffID, cmd.StaffEmail, cmd.Message, h.now(), h.compose,
-		func(ctx context.Context, tx pgx.Tx, r supportrequests.Request, reply supportrequests.Reply) error {
-			return staffaudit.RecordTx(ctx, tx, staffaudit.Entry{Actor: cmd.StaffID, AccountID: r.AccountID,
+		func(r supportrequests.Request, reply supportrequests.Reply) staffaudit.Entry {
+			return staffaudit.Entry{Actor: cmd.StaffID, AccountID: r.AccountID,
 				Action: staffaudit.ActionSupportReply, Detail: fmt.Sprintf("request %s, reply %s", r.ID, reply.ID),
-				RequestID: cmd.HTTPRequestID})
+				RequestID: cmd.HTTPRequestID}
 		})
 	if err != nil {
 		return supportrequests.Reply{}, err

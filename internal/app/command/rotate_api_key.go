@@ -4,13 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
-	"github.com/a2e-automation/app/internal/auth"
 )
 
 // RotateAPIKey is a seller's replacement of their API key.
@@ -38,8 +35,8 @@ type RotateAPIKeyHandler struct {
 // account).
 func (h RotateAPIKeyHandler) Handle(ctx context.Context, cmd RotateAPIKey) (RotatedAPIKey, error) {
 	var plain string
-	res, err := h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	res, err := h.accounts.Change(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
+		func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			p, material, err := h.keys.Generate()
 			if err != nil {
 				return nil, err
@@ -47,7 +44,7 @@ func (h RotateAPIKeyHandler) Handle(ctx context.Context, cmd RotateAPIKey) (Rota
 			if err := a.RotateAPIKey(material, now); err != nil {
 				return nil, err
 			}
-			if err := auth.ReplaceAPIKey(ctx, tx, cmd.AccountID, material.Hash, material.KeyID, now); err != nil {
+			if err := w.ReplaceAPIKey(ctx, cmd.AccountID, material.Hash, material.KeyID, now); err != nil {
 				return nil, err
 			}
 			plain = p

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -29,8 +27,8 @@ type SetAlertsHandler struct {
 // new settings, so a threshold above the balance alerts at once, in this
 // transaction (accounts.Repository's decider).
 func (h SetAlertsHandler) Handle(ctx context.Context, cmd SetAlerts) (eventstore.Result, error) {
-	return h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
-		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	return h.accounts.Change(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
+		func(_ context.Context, _ accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			return nil, a.SetAlerts(cmd.Settings, now)
 		})
 }

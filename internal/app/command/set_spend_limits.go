@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -36,8 +34,8 @@ func NewSetSpendLimits(repo *accounts.Repository) SetSpendLimitsHandler {
 // is decided on them: the spend's own decision reads them from the account.
 func (h SetSpendLimitsHandler) Handle(ctx context.Context, cmd SetSpendLimits) (domain.SpendLimits, error) {
 	var out domain.SpendLimits
-	_, err := h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
-		func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	_, err := h.accounts.Change(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
+		func(_ context.Context, _ accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			if err := a.SetSpendLimits(cmd.Daily, cmd.Monthly, now); err != nil {
 				return nil, err
 			}

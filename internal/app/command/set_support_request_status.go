@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/supportrequests"
 )
@@ -31,9 +29,9 @@ type SetSupportRequestStatusHandler struct {
 // CodeNotFound.
 func (h SetSupportRequestStatusHandler) Handle(ctx context.Context, cmd SetSupportRequestStatus) error {
 	return h.store.SetStatus(ctx, cmd.RequestID, cmd.Status, h.now(),
-		func(ctx context.Context, tx pgx.Tx, r supportrequests.Request) error {
-			return staffaudit.RecordTx(ctx, tx, staffaudit.Entry{Actor: cmd.StaffID, AccountID: r.AccountID,
+		func(r supportrequests.Request) staffaudit.Entry {
+			return staffaudit.Entry{Actor: cmd.StaffID, AccountID: r.AccountID,
 				Action: staffaudit.ActionSupportStatus, Detail: fmt.Sprintf("request %s: %s", r.ID, r.Status),
-				RequestID: cmd.HTTPRequestID})
+				RequestID: cmd.HTTPRequestID}
 		})
 }

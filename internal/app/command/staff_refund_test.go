@@ -20,7 +20,7 @@ func (e *env) boughtCredits(r Registered, credits int64) payments.Purchase {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if _, err := e.payments.ConfirmSimulated(ctx, r.AccountID, p.ClientSecret, payments.OutcomeSucceeded, eventstore.Metadata{}); err != nil {
+	if _, err := e.cmd.ConfirmSimulatedPayment.Handle(ctx, ConfirmSimulatedPayment{AccountID: r.AccountID, ClientSecret: p.ClientSecret, Outcome: payments.OutcomeSucceeded}); err != nil {
 		e.t.Fatal(err)
 	}
 	return p

@@ -4,11 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
+	"github.com/a2e-automation/app/internal/payments"
 )
 
 // SellerSubscription is the command of a seller's cancel or resume of
@@ -23,14 +22,14 @@ type SellerSubscription struct {
 type subscriptionChange struct {
 	accounts *accounts.Repository
 	payments SubscriptionChanger
-	queued   func() // the mail sender's nudge; nil: none
 }
 
 // run reads the account from its snapshot and lets ask check the rule on
 // it and ask the provider, with no lock held, so the seller's other calls
 // never wait on the provider. Then it runs record on the account in its
 // transaction, after checking that the subscription is still the one the
-// provider changed, and queues the billing mail its events deserve. A
+// provider changed; the provider's storage queues the billing mail its
+// events deserve in that transaction (Record). A
 // change the provider took but the ledger did not record (a crash, a lost
 // answer) is recorded by the next attempt, which reuses the reservation's
 // key, or by the webhook.
@@ -45,17 +44,11 @@ func (c subscriptionChange) run(ctx context.Context, accountID string, md events
 	if err := ask(ctx, a, subscriptionID, c.accounts.Now()); err != nil {
 		return eventstore.Result{}, err
 	}
-	if c.queued != nil {
-		defer c.queued()
-	}
-	return c.accounts.Update(ctx, accountID, eventstore.UpdateOptions{Metadata: md},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	return c.payments.Record(ctx, payments.AccountChange{AccountID: accountID, Options: eventstore.UpdateOptions{Metadata: md},
+		Decide: func(a *domain.Account, now time.Time) error {
 			if a.SubscriptionID() != subscriptionID {
-				return nil, domain.Errorf(domain.CodeConflict, "The subscription changed meanwhile; please reload and try again")
+				return domain.Errorf(domain.CodeConflict, "The subscription changed meanwhile; please reload and try again")
 			}
-			if err := record(a, now); err != nil {
-				return nil, err
-			}
-			return nil, c.payments.QueueBillingMail(ctx, tx, a, now)
-		})
+			return record(a, now)
+		}})
 }

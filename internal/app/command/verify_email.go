@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -32,12 +30,12 @@ type VerifyEmailHandler struct {
 // gets the domain's conflict.
 func (h VerifyEmailHandler) Handle(ctx context.Context, cmd VerifyEmail) (eventstore.Result, error) {
 	var refused error // set by the last attempt; the transaction commits without an event
-	res, err := h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	res, err := h.accounts.Change(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
+		func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			if a.IsVerified() {
 				return nil, a.VerifyEmail(now) // the domain's conflict: already verified
 			}
-			if refused = h.auth.UseVerificationCode(ctx, tx, cmd.AccountID, cmd.Code, now); refused != nil {
+			if refused = w.UseVerificationCode(ctx, h.auth, cmd.AccountID, cmd.Code, now); refused != nil {
 				return nil, nil
 			}
 			return nil, a.VerifyEmail(now)

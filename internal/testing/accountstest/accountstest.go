@@ -30,7 +30,7 @@ func Register(tb testing.TB, r *accounts.Repository) string {
 // Do runs cmd on account id.
 func Do(tb testing.TB, r *accounts.Repository, id string, cmd func(a *domain.Account, now time.Time) error) eventstore.Result {
 	tb.Helper()
-	res, err := r.Update(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	res, err := r.Change(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ accounts.Work, a *domain.Account, now time.Time) (any, error) {
 		return nil, cmd(a, now)
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package payments_test
+package command_test
 
 import (
 	"context"
@@ -144,11 +144,7 @@ func TestSellerCancelAndARenewalMadeBeforeItInEitherOrder(t *testing.T) {
 			e.deliver("evt_paid1", "invoice.paid", invoice("in_1", id, 0, 1, true).Object())
 			renewal := stripetest.Event("evt_paid2", "invoice.paid", month(1), invoice("in_2", id, 1, 2, true).Object())
 			applyRenewal := func() {
-				ev, err := e.svc.ParseWebhook(renewal, stripetest.Sign(renewal, webhookSecret))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := e.svc.Apply(ctx, ev, eventstore.Metadata{Actor: "stripe"}); err != nil {
+				if _, err := e.deliverPayload(renewal); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package payments_test
+package command_test
 
 import (
 	"context"
@@ -8,13 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stripe/stripe-go/v82"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/payments"
-	"github.com/a2e-automation/app/internal/testing/stripemock"
 	"github.com/a2e-automation/app/internal/testing/stripetest"
 )
 
@@ -169,11 +166,7 @@ func TestCancelAndResumeFromThePortal(t *testing.T) {
 	// undo it.
 	sub.CancelAtPeriodEnd = false
 	stale := stripetest.Event("evt_stale", "customer.subscription.updated", e.clock.Now().Add(-time.Minute), sub.Object())
-	ev, err := e.svc.ParseWebhook(stale, stripetest.Sign(stale, webhookSecret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.svc.Apply(context.Background(), ev, eventstore.Metadata{Actor: "stripe"}); err != nil {
+	if _, err := e.deliverPayload(stale); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 500, domain.StatusCancelling)
@@ -250,10 +243,10 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 	if err != nil || second.ClientSecret == first.ClientSecret {
 		t.Fatalf("create after the reuse window = %+v, %v", second, err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, first.ClientSecret, payments.OutcomeSucceeded, md); !errors.Is(err, payments.ErrCheckoutReplaced) {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: first.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); !errors.Is(err, payments.ErrCheckoutReplaced) {
 		t.Fatalf("paying the replaced checkout: %v", err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, second.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: second.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	e.check(id, 500, domain.StatusActive)
@@ -278,7 +271,7 @@ func TestServiceCancelResumeAndPortal(t *testing.T) {
 	}
 
 	// Past due: cancelling ends it at once.
-	if _, err := e.svc.AdvanceSimulatedCycle(ctx, id, payments.OutcomeFailed, md); err != nil {
+	if _, err := e.commands().AdvanceSimulatedCycle.Handle(ctx, command.AdvanceSimulatedCycle{AccountID: id, Outcome: payments.OutcomeFailed, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.commands().CancelSubscription.Handle(ctx, command.SellerSubscription{AccountID: id, Metadata: md}); err != nil {
@@ -318,71 +311,32 @@ func TestSimulatedRefundAndDispute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.RefundSimulated(ctx, id, p.ClientSecret, nil, md); !errors.Is(err, payments.ErrNotPaid) {
+	if _, err := e.commands().RefundSimulatedPayment.Handle(ctx, command.RefundSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Credits: nil, Metadata: md}); !errors.Is(err, payments.ErrNotPaid) {
 		t.Fatalf("refund before payment: %v", err)
 	}
-	if _, err := e.svc.ConfirmSimulated(ctx, id, p.ClientSecret, payments.OutcomeSucceeded, md); err != nil {
+	if _, err := e.commands().ConfirmSimulatedPayment.Handle(ctx, command.ConfirmSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Outcome: payments.OutcomeSucceeded, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	forty := int64(40)
-	sim, err := e.svc.RefundSimulated(ctx, id, p.ClientSecret, &forty, md)
+	sim, err := e.commands().RefundSimulatedPayment.Handle(ctx, command.RefundSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Credits: &forty, Metadata: md})
 	if err != nil || sim.Status != domain.PaymentPartiallyRefunded {
 		t.Fatalf("partial refund = %+v, %v", sim, err)
 	}
 	e.check(id, 60, domain.StatusInactive)
-	if sim, err = e.svc.DisputeSimulated(ctx, id, p.ClientSecret, payments.DisputeOpened, md); err != nil {
+	if sim, err = e.commands().DisputeSimulatedPayment.Handle(ctx, command.DisputeSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Status: payments.DisputeOpened, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	if !e.load(id).SpendingFrozen() {
 		t.Fatal("not frozen after a dispute opened")
 	}
-	if _, err = e.svc.DisputeSimulated(ctx, id, p.ClientSecret, payments.DisputeLost, md); err != nil {
+	if _, err = e.commands().DisputeSimulatedPayment.Handle(ctx, command.DisputeSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Status: payments.DisputeLost, Metadata: md}); err != nil {
 		t.Fatal(err)
 	}
 	a := e.load(id)
 	if a.SpendingFrozen() || a.Balance(e.clock.Now()) != 0 || a.PaymentStatus(p.PaymentIntentID) != domain.PaymentChargedBack {
 		t.Fatalf("after a lost dispute: frozen %v, balance %d, status %q", a.SpendingFrozen(), a.Balance(e.clock.Now()), a.PaymentStatus(p.PaymentIntentID))
 	}
-	if _, err := e.svc.DisputeSimulated(ctx, id, p.ClientSecret, "maybe", md); domain.ErrorCode(err) != domain.CodeInvalid {
+	if _, err := e.commands().DisputeSimulatedPayment.Handle(ctx, command.DisputeSimulatedPayment{AccountID: id, ClientSecret: p.ClientSecret, Status: "maybe", Metadata: md}); domain.ErrorCode(err) != domain.CodeInvalid {
 		t.Fatalf("bad status: %v", err)
-	}
-}
-
-func TestWebhookOfAnotherAPIVersionIsNamed(t *testing.T) {
-	e := newEnv(t, payments.NewSimulated())
-	payload := []byte(`{"id":"evt_old","object":"event","api_version":"2024-06-20","created":1,"type":"invoice.paid","data":{"object":{}}}`)
-	_, err := e.svc.ParseWebhook(payload, stripetest.Sign(payload, webhookSecret))
-	if !errors.Is(err, payments.ErrInvalidWebhook) || domain.ErrorCode(err) != domain.CodeInvalid ||
-		!strings.Contains(domain.ErrorMessage(err), `"2024-06-20"`) || !strings.Contains(domain.ErrorMessage(err), stripe.APIVersion) {
-		t.Fatalf("err = %v", err)
-	}
-	// A bad signature stays a bad signature.
-	if _, err := e.svc.ParseWebhook(payload, "t=1,v1=00"); domain.ErrorCode(err) != "" || !errors.Is(err, payments.ErrInvalidWebhook) {
-		t.Fatalf("bad signature: %v", err)
-	}
-}
-
-func TestStripeLifecycleCallsAgainstStripeMock(t *testing.T) {
-	p, rec := newStripe(t, stripemock.URL(t))
-	ctx := context.Background()
-	if err := p.Resume(ctx, "sub_123", "resume:k"); err != nil {
-		t.Fatal(err)
-	}
-	wantForm(t, rec.last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "false"})
-	if err := p.CancelNow(ctx, "sub_123", "cancel_now:k"); err != nil {
-		t.Fatal(err)
-	}
-	wantForm(t, rec.last(t), "DELETE", "/v1/subscriptions/sub_123", nil)
-	url, err := p.PortalURL(ctx, payments.PortalRequest{CustomerID: "cus_123", ReturnURL: "https://app.example.com/subscription"})
-	if err != nil || !strings.HasPrefix(url, "https://") {
-		t.Fatalf("portal = %q, %v", url, err)
-	}
-	wantForm(t, rec.last(t), "POST", "/v1/billing_portal/sessions", map[string]string{
-		"customer": "cus_123", "return_url": "https://app.example.com/subscription"})
-	if _, err := p.InvoiceOfPaymentIntent(ctx, "pi_123"); err != nil {
-		t.Fatal(err)
-	}
-	if s := rec.last(t); s.method != "GET" || s.path != "/v1/invoice_payments" {
-		t.Fatalf("invoice payments request = %s %s", s.method, s.path)
 	}
 }

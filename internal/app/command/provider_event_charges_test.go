@@ -1,4 +1,4 @@
-package payments_test
+package command_test
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/payments"
-	"github.com/a2e-automation/app/internal/testing/stripemock"
 	"github.com/a2e-automation/app/internal/testing/stripetest"
 )
 
@@ -67,17 +66,6 @@ func TestDisputeOfARenewal(t *testing.T) {
 	if a.SpendingFrozen() || a.Balance(e.clock.Now()) != 0 || a.PaymentStatus("in_2") != domain.PaymentChargedBack {
 		t.Fatalf("after a lost dispute: frozen %v, balance %d, status %q; want unfrozen, 0, charged back",
 			a.SpendingFrozen(), a.Balance(e.clock.Now()), a.PaymentStatus("in_2"))
-	}
-}
-
-// The provider asks Stripe for the charge, within its time budget.
-func TestStripeChargeOwnerAgainstStripeMock(t *testing.T) {
-	p, rec := newStripe(t, stripemock.URL(t))
-	if _, err := p.ChargeOwner(context.Background(), "ch_123"); err != nil {
-		t.Fatal(err)
-	}
-	if s := rec.last(t); s.method != "GET" || s.path != "/v1/charges/ch_123" {
-		t.Fatalf("charge request = %s %s", s.method, s.path)
 	}
 }
 

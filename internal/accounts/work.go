@@ -1,0 +1,56 @@
+package accounts
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/staffaudit"
+)
+
+// Change decides on one account, in the shape of wild-workouts'
+// repo.Update(ctx, id, func(agg) error): it sees the account and the
+// moment, and records what must commit with the account's events (an
+// audit line, a credential) through w's typed methods. It never sees the
+// transaction. result, if not nil, is kept with the idempotency key and
+// returned to a retry, as Command's.
+type Change func(ctx context.Context, w Work, a *domain.Account, now time.Time) (result any, err error)
+
+// Work is the unit of work of an account change: the rows that commit or
+// roll back with its events, each written by a typed method.
+type Work struct{ tx pgx.Tx }
+
+// Change runs change on the existing account id, in the account's
+// transaction (Update).
+func (r *Repository) Change(ctx context.Context, id string, opts eventstore.UpdateOptions, change Change) (eventstore.Result, error) {
+	return r.Update(ctx, id, opts, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+		return change(ctx, Work{tx: tx}, a, now)
+	})
+}
+
+// Audit records a staff audit line with the change (staffaudit.RecordTx).
+func (w Work) Audit(ctx context.Context, e staffaudit.Entry) error {
+	return staffaudit.RecordTx(ctx, w.tx, e)
+}
+
+// ReplaceAPIKey stores the account's new API key (its hash and key id)
+// with the rotation's event (auth.ReplaceAPIKey).
+func (w Work) ReplaceAPIKey(ctx context.Context, accountID, keyHash, keyID string, now time.Time) error {
+	return auth.ReplaceAPIKey(ctx, w.tx, accountID, keyHash, keyID, now)
+}
+
+// UseVerificationCode uses up the account's verification code with the
+// verification's event (auth.Store.UseVerificationCode).
+func (w Work) UseVerificationCode(ctx context.Context, s *auth.Store, accountID, code string, now time.Time) error {
+	return s.UseVerificationCode(ctx, w.tx, accountID, code, now)
+}
+
+// CompleteReset uses up the reset token and stores the new password hash
+// with the password change's event (auth.Store.CompleteReset).
+func (w Work) CompleteReset(ctx context.Context, s *auth.Store, accountID, token, passwordHash string, now time.Time) error {
+	return s.CompleteReset(ctx, w.tx, accountID, token, passwordHash, now)
+}
