@@ -9,7 +9,9 @@ import (
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/auth"
+	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/staffaudit"
+	"github.com/a2e-automation/app/internal/webhooks"
 )
 
 // Change decides on one account, in the shape of wild-workouts'
@@ -53,4 +55,34 @@ func (w Work) UseVerificationCode(ctx context.Context, s *auth.Store, accountID,
 // with the password change's event (auth.Store.CompleteReset).
 func (w Work) CompleteReset(ctx context.Context, s *auth.Store, accountID, token, passwordHash string, now time.Time) error {
 	return s.CompleteReset(ctx, w.tx, accountID, token, passwordHash, now)
+}
+
+// Mail queues a message in the mail outbox with the change (mail.Enqueue):
+// it goes once the change commits, and never when it rolls back.
+func (w Work) Mail(ctx context.Context, kind string, m mail.Message, now time.Time) error {
+	return mail.Enqueue(ctx, w.tx, kind, m, now)
+}
+
+// AddWebhookEndpoint stores a new endpoint's row, its secret sealed, with
+// WebhookEndpointAdded (webhooks.Store.Insert).
+func (w Work) AddWebhookEndpoint(ctx context.Context, s *webhooks.Store, accountID string, e webhooks.Endpoint, now time.Time) error {
+	return s.Insert(ctx, w.tx, accountID, e, now)
+}
+
+// RollWebhookSecret stores an endpoint's new secret, the old one kept for
+// a day, with WebhookSecretRolled (webhooks.Store.Roll).
+func (w Work) RollWebhookSecret(ctx context.Context, s *webhooks.Store, accountID, id, secret string, now time.Time) error {
+	return s.Roll(ctx, w.tx, accountID, id, secret, now)
+}
+
+// RemoveWebhookEndpoint deletes an endpoint's row with
+// WebhookEndpointRemoved (webhooks.Store.Delete).
+func (w Work) RemoveWebhookEndpoint(ctx context.Context, s *webhooks.Store, accountID, id string) error {
+	return s.Delete(ctx, w.tx, accountID, id)
+}
+
+// DisableWebhookEndpoint marks an endpoint and its waiting deliveries with
+// WebhookEndpointDisabled and returns its URL (webhooks.Store.Disable).
+func (w Work) DisableWebhookEndpoint(ctx context.Context, s *webhooks.Store, accountID, id string) (string, error) {
+	return s.Disable(ctx, w.tx, accountID, id)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -49,8 +47,8 @@ func (h AddWebhookEndpointHandler) Handle(ctx context.Context, cmd AddWebhookEnd
 		return webhooks.Endpoint{}, &InvalidField{Field: "events", Err: domain.Errorf(domain.CodeInvalid, "%s", p)}
 	}
 	var out webhooks.Endpoint
-	_, err := h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	_, err := h.accounts.Change(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
+		func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			id, err := webhooks.NewID()
 			if err != nil {
 				return nil, err
@@ -63,7 +61,7 @@ func (h AddWebhookEndpointHandler) Handle(ctx context.Context, cmd AddWebhookEnd
 				return nil, err
 			}
 			out = webhooks.Endpoint{ID: id, URL: cmd.URL, Events: cmd.Events, Secret: secret, Status: "enabled", CreatedAt: now}
-			return nil, h.store.Insert(ctx, tx, cmd.AccountID, out, now)
+			return nil, w.AddWebhookEndpoint(ctx, h.store, cmd.AccountID, out, now)
 		})
 	if err == domain.ErrTooManyWebhookEndpoints {
 		err = &InvalidField{Field: "url", Err: domain.ErrTooManyWebhookEndpoints}

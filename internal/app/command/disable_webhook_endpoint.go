@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -28,19 +26,19 @@ type DisableWebhookEndpointHandler struct {
 // removed or disabled already changes nothing.
 func (h DisableWebhookEndpointHandler) Handle(ctx context.Context, accountID, id, reason string) error {
 	mailed := false
-	_, err := h.accounts.Update(ctx, accountID, eventstore.UpdateOptions{},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	_, err := h.accounts.Change(ctx, accountID, eventstore.UpdateOptions{},
+		func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			mailed = false
 			before := len(a.Changes())
 			if err := a.DisableWebhookEndpoint(id, reason, now); err != nil || len(a.Changes()) == before {
 				return nil, err
 			}
-			url, err := h.store.Disable(ctx, tx, accountID, id)
+			url, err := w.DisableWebhookEndpoint(ctx, h.store, accountID, id)
 			if err != nil {
 				return nil, err
 			}
 			if h.compose != nil {
-				if err := mail.Enqueue(ctx, tx, mail.KindWebhook, h.compose(a.Email(), url, reason), now); err != nil {
+				if err := w.Mail(ctx, mail.KindWebhook, h.compose(a.Email(), url, reason), now); err != nil {
 					return nil, err
 				}
 				mailed = true

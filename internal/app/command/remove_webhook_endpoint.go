@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -30,12 +28,12 @@ type RemoveWebhookEndpointHandler struct {
 // transaction: nothing more is sent to it. An id the account does not have
 // is domain.ErrWebhookEndpointNotFound.
 func (h RemoveWebhookEndpointHandler) Handle(ctx context.Context, cmd RemoveWebhookEndpoint) error {
-	_, err := h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	_, err := h.accounts.Change(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
+		func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			if err := a.RemoveWebhookEndpoint(cmd.EndpointID, now); err != nil {
 				return nil, err
 			}
-			return nil, h.store.Delete(ctx, tx, cmd.AccountID, cmd.EndpointID)
+			return nil, w.RemoveWebhookEndpoint(ctx, h.store, cmd.AccountID, cmd.EndpointID)
 		})
 	return err
 }

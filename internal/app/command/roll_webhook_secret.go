@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
@@ -31,8 +29,8 @@ type RollWebhookSecretHandler struct {
 // webhooks.RolledSecretValidity. It returns the new secret.
 func (h RollWebhookSecretHandler) Handle(ctx context.Context, cmd RollWebhookSecret) (string, error) {
 	var secret string
-	_, err := h.accounts.Update(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
-		func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	_, err := h.accounts.Change(ctx, cmd.AccountID, eventstore.UpdateOptions{Metadata: cmd.Metadata},
+		func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
 			if err := a.RollWebhookSecret(cmd.EndpointID, now); err != nil {
 				return nil, err
 			}
@@ -41,7 +39,7 @@ func (h RollWebhookSecretHandler) Handle(ctx context.Context, cmd RollWebhookSec
 				return nil, err
 			}
 			secret = s
-			return nil, h.store.Roll(ctx, tx, cmd.AccountID, cmd.EndpointID, s, now)
+			return nil, w.RollWebhookSecret(ctx, h.store, cmd.AccountID, cmd.EndpointID, s, now)
 		})
 	return secret, err
 }
