@@ -4,6 +4,11 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,5 +32,42 @@ func TestSignMatchesTheSharedVector(t *testing.T) {
 	old := Sign([]string{"whsec_test"}, at, body)
 	if len(two) != len(old)+len(",v1=")+64 || two[len(two)-64:] != old[len(old)-64:] {
 		t.Fatalf("two secrets: %s", two)
+	}
+}
+
+// The server signs what the SDKs verify: for every plainly valid vector of
+// sdk/conformance/webhook-vectors.json (one secret, one v1, the header as
+// written), Sign gives exactly the vector's header.
+func TestSignGivesTheSDKVectorsHeaders(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "sdk", "conformance", "webhook-vectors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Vectors []struct {
+			Name, Payload, Header, Secret string
+			Event                         json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, v := range file.Vectors {
+		ts, rest, ok := strings.Cut(v.Header, ",")
+		if v.Event == nil || !ok || !strings.HasPrefix(ts, "t=") || strings.Count(rest, "v1=") != 1 || strings.ContainsAny(v.Header, " ABCDEF") {
+			continue
+		}
+		unix, err := strconv.ParseInt(strings.TrimPrefix(ts, "t="), 10, 64)
+		if err != nil || !strings.HasPrefix(rest, "v1=") {
+			continue
+		}
+		if got := Sign([]string{v.Secret}, time.Unix(unix, 0), []byte(v.Payload)); got != v.Header {
+			t.Errorf("%s: Sign = %s, the SDKs verify %s", v.Name, got, v.Header)
+		}
+		checked++
+	}
+	if checked < 2 {
+		t.Fatalf("only %d vectors checked", checked)
 	}
 }
