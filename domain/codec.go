@@ -134,6 +134,13 @@ var decoders = map[string]func([]byte) (Event, error){
 	LowBalanceAlerted{}.EventType():     decodeAs[LowBalanceAlerted],
 	BalanceRecovered{}.EventType():      decodeAs[BalanceRecovered],
 	ExpiryReminderSent{}.EventType():    decodeAs[ExpiryReminderSent],
+	AutoRechargeSet{}.EventType():       decodeAs[AutoRechargeSet],
+	PaymentMethodSaved{}.EventType():    decodeAs[PaymentMethodSaved],
+	PaymentMethodRemoved{}.EventType():  decodeAs[PaymentMethodRemoved],
+	RechargeRequested{}.EventType():     decodeAs[RechargeRequested],
+	RechargeFailed{}.EventType():        decodeAs[RechargeFailed],
+	RechargeNeedsAction{}.EventType():   decodeAs[RechargeNeedsAction],
+	AutoRechargeDisabled{}.EventType():  decodeAs[AutoRechargeDisabled],
 }
 
 // EventTypes returns the name of every event type the codec knows, sorted.

@@ -49,6 +49,13 @@ func oneOfEach() []Event {
 		LowBalanceAlerted{Threshold: 50, Available: 49},
 		BalanceRecovered{Threshold: 50, Available: 550},
 		ExpiryReminderSent{GrantID: "g-1", ExpiresAt: expires, Credits: 120, Days: 3},
+		AutoRechargeSet{Enabled: true, ThresholdCredits: 50, PackCredits: 500, PackAmountCents: 2500, MonthlyLimitCents: 10000},
+		PaymentMethodSaved{Brand: "visa", Last4: "4242"},
+		PaymentMethodRemoved{},
+		RechargeRequested{RechargeID: "recharge-1", Credits: 500, AmountCents: 2500, Threshold: 50, Available: 49},
+		RechargeFailed{RechargeID: "recharge-1", PaymentID: "pi_1", Reason: "Your card was declined.", Failures: 1},
+		RechargeNeedsAction{RechargeID: "recharge-2", PaymentID: "pi_2"},
+		AutoRechargeDisabled{Reason: RechargeDisabledFailures},
 	}
 }
 

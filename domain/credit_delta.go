@@ -27,7 +27,9 @@ func CreditDelta(e Event) int64 {
 		SubscriptionActivated, SubscriptionRenewed, SubscriptionPastDue, SubscriptionCancelled,
 		SubscriptionResumed, SubscriptionEnded, ListingRequested, VeroCheckPerformed,
 		SoftwareDownloaded, PaymentRecorded, PaymentRefunded, DisputeOpened, DisputeClosed,
-		StaffNoteRecorded, SpendLimitsSet, AlertSettingsChanged, LowBalanceAlerted, BalanceRecovered, ExpiryReminderSent:
+		StaffNoteRecorded, SpendLimitsSet, AlertSettingsChanged, LowBalanceAlerted, BalanceRecovered, ExpiryReminderSent,
+		AutoRechargeSet, PaymentMethodSaved, PaymentMethodRemoved, RechargeRequested, RechargeFailed,
+		RechargeNeedsAction, AutoRechargeDisabled:
 		return 0
 	default:
 		panic(fmt.Sprintf("domain: CreditDelta: event %T has no case", e))

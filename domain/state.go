@@ -46,6 +46,8 @@ type state struct {
 	// low-balance alert stands (alerts.go).
 	Alerts     AlertSettings `json:"alerts"`
 	LowBalance bool          `json:"lowBalance,omitempty"`
+	// Recharge is the seller's auto-recharge (auto_recharge.go).
+	Recharge recharge `json:"recharge"`
 }
 
 // cancelling reports whether the end of subscription id is the period end
@@ -101,7 +103,7 @@ func (s *state) apply(e Event, at time.Time) {
 			s.EndedSubscriptions[e.SubscriptionID] = at
 		}
 	}
-	if s.Limits.apply(e, at) {
+	if s.Limits.apply(e, at) || s.Recharge.apply(e, at) {
 		return
 	}
 	if s.Subscription.apply(e, at) || s.applyAlert(e) {

@@ -96,7 +96,9 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 	case domain.BalanceRecovered:
 		r.lowBalance = false
 	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded,
-		domain.ExpiryReminderSent, domain.SpendLimitsSet:
+		domain.ExpiryReminderSent, domain.SpendLimitsSet,
+		domain.AutoRechargeSet, domain.PaymentMethodSaved, domain.PaymentMethodRemoved, domain.RechargeRequested,
+		domain.RechargeFailed, domain.RechargeNeedsAction, domain.AutoRechargeDisabled:
 		// Nothing the profile shows; only updated_at moves.
 	default:
 		return r, false, unhandled("profiles", ev)

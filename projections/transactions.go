@@ -78,7 +78,9 @@ func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev do
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsSpent, domain.CreditsDebited,
 		domain.CreditsExpired, domain.CreditsRevoked, domain.DebtRepaid, domain.ListingRequested, domain.VeroCheckPerformed,
 		domain.SoftwareDownloaded, domain.StaffNoteRecorded, domain.SpendLimitsSet,
-		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent:
+		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent,
+		domain.AutoRechargeSet, domain.PaymentMethodSaved, domain.PaymentMethodRemoved, domain.RechargeRequested,
+		domain.RechargeFailed, domain.RechargeNeedsAction, domain.AutoRechargeDisabled:
 		return r, false, nil // not a payment's
 	default:
 		return r, false, unhandled("transactions", ev)
