@@ -120,9 +120,10 @@ type recharge struct {
 	InFlightCents int64  `json:"inFlightCents,omitempty"`
 	// AwaitingAction is the recharge waiting for the seller's
 	// authentication.
-	AwaitingAction string `json:"awaitingAction,omitempty"`
-	Failures       int    `json:"failures,omitempty"`
-	DisabledReason string `json:"disabledReason,omitempty"`
+	AwaitingAction  string `json:"awaitingAction,omitempty"`
+	AwaitingPayment string `json:"awaitingPayment,omitempty"` // its payment's id
+	Failures        int    `json:"failures,omitempty"`
+	DisabledReason  string `json:"disabledReason,omitempty"`
 	// MonthStart is the UTC calendar month MonthCents counts: the amount of
 	// the month's recharges not failed.
 	MonthStart time.Time `json:"monthStart,omitzero"`
@@ -140,10 +141,10 @@ func (r *recharge) apply(e Event, at time.Time) bool {
 	switch e := e.(type) {
 	case AutoRechargeSet:
 		r.Settings = AutoRecharge(e)
-		r.Failures, r.DisabledReason, r.AwaitingAction = 0, "", ""
+		r.Failures, r.DisabledReason, r.AwaitingAction, r.AwaitingPayment = 0, "", "", ""
 	case PaymentMethodSaved:
 		r.Card = &Card{Brand: e.Brand, Last4: e.Last4}
-		r.Failures, r.AwaitingAction = 0, ""
+		r.Failures, r.AwaitingAction, r.AwaitingPayment = 0, "", ""
 	case PaymentMethodRemoved:
 		r.Card = nil
 	case RechargeRequested:
@@ -157,24 +158,20 @@ func (r *recharge) apply(e Event, at time.Time) bool {
 		r.fail(e.RechargeID, at)
 	case RechargeNeedsAction:
 		if r.InFlight == e.RechargeID {
-			r.InFlight, r.AwaitingAction = "", e.RechargeID
+			r.InFlight, r.AwaitingAction, r.AwaitingPayment = "", e.RechargeID, e.PaymentID
 		}
 	case AutoRechargeDisabled:
 		r.Settings.Enabled, r.DisabledReason = false, e.Reason
 	case PaymentRecorded:
-		if e.Recharge == "" {
-			return false
-		}
+		// The payment of a recharge: paid ends it (and one waiting for
+		// authentication, paid on the payment page, whose payment names
+		// it by id), failed counts a failure.
 		switch {
-		case e.Status == PaymentPaid && (r.InFlight == e.Recharge || r.AwaitingAction == e.Recharge):
-			if r.InFlight == e.Recharge {
-				r.InFlight = ""
-			}
-			if r.AwaitingAction == e.Recharge {
-				r.AwaitingAction = ""
-			}
-			r.Failures = 0
-		case e.Status == PaymentFailed:
+		case e.Status == PaymentPaid && e.Recharge != "" && r.InFlight == e.Recharge:
+			r.InFlight, r.Failures = "", 0
+		case e.Status == PaymentPaid && r.AwaitingPayment != "" && e.PaymentID == r.AwaitingPayment:
+			r.AwaitingAction, r.AwaitingPayment, r.Failures = "", "", 0
+		case e.Status == PaymentFailed && e.Recharge != "":
 			r.fail(e.Recharge, at)
 		}
 		return false
@@ -224,18 +221,19 @@ func CheckAutoRecharge(s AutoRecharge) map[string]string {
 // AutoRechargeView is the seller's auto-recharge as the dashboard shows it.
 type AutoRechargeView struct {
 	AutoRecharge
-	Card           *Card
-	DisabledReason string
-	InFlight       string // the recharge being charged, "" for none
-	AwaitingAction string // the recharge waiting for authentication
-	SpentThisMonth int64  // cents of this month's recharges
+	Card            *Card
+	DisabledReason  string
+	InFlight        string // the recharge being charged, "" for none
+	AwaitingAction  string // the recharge waiting for authentication
+	AwaitingPayment string // and its payment
+	SpentThisMonth  int64  // cents of this month's recharges
 }
 
 // AutoRecharge returns the account's auto-recharge at now.
 func (a *Account) AutoRecharge(now time.Time) AutoRechargeView {
 	r := a.s.Recharge
 	v := AutoRechargeView{AutoRecharge: r.Settings, DisabledReason: r.DisabledReason, InFlight: r.InFlight,
-		AwaitingAction: r.AwaitingAction}
+		AwaitingAction: r.AwaitingAction, AwaitingPayment: r.AwaitingPayment}
 	if r.Card != nil {
 		c := *r.Card
 		v.Card = &c

@@ -160,8 +160,15 @@ func TestAutoRechargeNeedsActionWaits(t *testing.T) {
 	if got := spendAndReview(t, a, "l4"); len(got) != 0 {
 		t.Fatalf("a new recharge while one waits for authentication: %v", got)
 	}
-	if v := a.AutoRecharge(day(1)); v.AwaitingAction != "recharge-1" || v.InFlight != "" {
+	if v := a.AutoRecharge(day(1)); v.AwaitingAction != "recharge-1" || v.AwaitingPayment != "pi_1" || v.InFlight != "" {
 		t.Fatalf("view %+v", v)
+	}
+	// Paid on the payment page: the purchase path, naming the payment.
+	a.changes = nil
+	_ = a.GrantCredits(CreditsGranted{GrantID: "purchase:pi_1", Amount: 100, Source: SourcePurchase}, day(1))
+	_ = a.RecordPayment(PaymentRecorded{PaymentID: "pi_1", Kind: PaymentKindCredits, AmountCents: 1000, Credits: 100, Status: PaymentPaid}, day(1))
+	if v := a.AutoRecharge(day(1)); v.AwaitingAction != "" || v.AwaitingPayment != "" {
+		t.Fatalf("after paying: %+v", v)
 	}
 }
 

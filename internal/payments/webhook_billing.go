@@ -12,6 +12,7 @@ import (
 	"github.com/stripe/stripe-go/v82"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/catalog"
 )
 
@@ -218,6 +219,10 @@ func (s *Service) onPaymentIntent(ctx context.Context, ev stripe.Event) (change,
 	}
 	p := domain.PaymentRecorded{
 		PaymentID: pi.ID, Kind: KindCredits, Description: catalog.CreditsDescription(credits), AmountCents: pi.Amount, Credits: credits,
+		Recharge: rechargeOf(pi.Metadata), // an auto-recharge's (recharge.go)
+	}
+	if p.Recharge != "" {
+		p.Description = accounts.RechargeDescription(credits)
 	}
 	c := change{accountID: accountID, settles: &settlement{id: pi.ID}}
 	if ev.Type == stripe.EventTypePaymentIntentSucceeded {

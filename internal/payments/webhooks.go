@@ -102,6 +102,9 @@ type change struct {
 	// staff: the console requests (refunds, cancellations) the event
 	// applies, whose staff member and reason go into its metadata.
 	staff *attribution
+	// afterApply writes operational rows in the account's transaction
+	// (a saved card's: webhook_setup.go); nil for none.
+	afterApply func(ctx context.Context, tx pgx.Tx, at time.Time) error
 }
 
 // ignore is a change that records nothing, for reason.
@@ -130,6 +133,7 @@ var handlers = map[stripe.EventType]handler{
 	stripe.EventTypeChargeDisputeCreated:        (*Service).onDispute,
 	stripe.EventTypeChargeDisputeFundsWithdrawn: (*Service).onDispute,
 	stripe.EventTypeChargeDisputeClosed:         (*Service).onDispute,
+	stripe.EventTypeSetupIntentSucceeded:        (*Service).onSetupIntent, // a card saved for auto-recharge
 }
 
 // Apply records what ev means for its account, once per event id: a
@@ -179,6 +183,11 @@ func (s *Service) Apply(ctx context.Context, ev stripe.Event, md eventstore.Meta
 		}
 		if err := c.staff.save(ctx, tx, ev.ID); err != nil {
 			return nil, err
+		}
+		if c.afterApply != nil {
+			if err := c.afterApply(ctx, tx, at); err != nil {
+				return nil, err
+			}
 		}
 		return nil, c.settles.save(ctx, tx)
 	})

@@ -80,6 +80,12 @@ type Commands struct {
 	RefundSimulatedPayment  RefundSimulatedPaymentHandler
 	DisputeSimulatedPayment DisputeSimulatedPaymentHandler
 	SetSpendLimits          SetSpendLimitsHandler // issue 33: the seller's daily and monthly caps
+	// Auto-recharge (issue 33 item 2): the card, the settings, and the
+	// worker that charges the recharges the spends request.
+	SavePaymentMethod   SavePaymentMethodHandler
+	RemovePaymentMethod RemovePaymentMethodHandler
+	SetAutoRecharge     SetAutoRechargeHandler
+	RunRecharges        RunRechargesHandler
 }
 
 // New builds every use case on d.
@@ -117,5 +123,25 @@ func New(d Deps) Commands {
 		RefundSimulatedPayment:  RefundSimulatedPaymentHandler{sim: d.Payments},
 		DisputeSimulatedPayment: DisputeSimulatedPaymentHandler{sim: d.Payments},
 		SetSpendLimits:          NewSetSpendLimits(d.Accounts),
+		SavePaymentMethod:       SavePaymentMethodHandler{accounts: d.Accounts, payments: d.Payments},
+		RemovePaymentMethod:     RemovePaymentMethodHandler{payments: d.Payments},
+		SetAutoRecharge:         SetAutoRechargeHandler{accounts: d.Accounts},
+		RunRecharges:            RunRechargesHandler{accounts: d.Accounts, payments: d.Payments, queued: queued(d.MailQueued), log: logger(d.Log)},
 	}
+}
+
+// queued is f, or a function that does nothing.
+func queued(f func()) func() {
+	if f == nil {
+		return func() {}
+	}
+	return f
+}
+
+// logger is l, or the default logger.
+func logger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.Default()
+	}
+	return l
 }

@@ -17,10 +17,13 @@ type ConfirmSimulatedPayment struct {
 }
 
 // ConfirmSimulatedPaymentHandler records the outcome through the provider.
-type ConfirmSimulatedPaymentHandler struct{ sim Simulator }
+type ConfirmSimulatedPaymentHandler struct{ sim Provider }
 
 // Handle records exactly what the matching Stripe webhook would
 // (Simulator.ConfirmSimulated); the client secret must be the seller's.
 func (h ConfirmSimulatedPaymentHandler) Handle(ctx context.Context, cmd ConfirmSimulatedPayment) (payments.Simulation, error) {
+	if payments.IsSimulatedSetup(cmd.ClientSecret) { // a card saved for auto-recharge
+		return h.sim.ConfirmSimulatedSetup(ctx, cmd.AccountID, cmd.ClientSecret, cmd.Outcome, cmd.Metadata)
+	}
 	return h.sim.ConfirmSimulated(ctx, cmd.AccountID, cmd.ClientSecret, cmd.Outcome, cmd.Metadata)
 }

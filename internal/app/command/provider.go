@@ -24,6 +24,7 @@ type Provider interface {
 	EventApplier
 	StaffMoney
 	Simulator
+	Recharger // auto-recharge (recharger.go)
 }
 
 // PaymentStarter starts what the browser pays: the monthly plan, a credit

@@ -38,7 +38,8 @@ type Queries struct {
 	DevMail         DevMailHandler
 	SpendLimits     SpendLimitsHandler
 	Alerts          AlertsHandler
-	DailyUsage      *Usage // usage per day and the CSV exports (issue 35)
+	AutoRecharge    AutoRechargeHandler // issue 33 item 2
+	DailyUsage      *Usage              // usage per day and the CSV exports (issue 35)
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -89,6 +90,7 @@ func New(s Sources) Queries {
 		Page:            PageHandler{pages: s.Pages},
 		DevMail:         DevMailHandler{mailbox: s.Mailbox},
 		SpendLimits:     NewSpendLimits(s.Accounts, s.Now),
+		AutoRecharge:    NewAutoRecharge(s.Accounts, s.Now),
 		DailyUsage:      s.DailyUsage,
 	}
 	q.Alerts = AlertsHandler{profile: q.Profile, settings: s.ReadTables}
