@@ -29,9 +29,11 @@ CREATE TABLE setup_intents (
 -- The recharge outbox: a row per RechargeRequested, written in the
 -- deciding spend's transaction; the recharge worker claims a row, charges
 -- it with no transaction open (the idempotency key is the account and the
--- recharge's number), and records the answer.
+-- recharge's number), and records the answer. No foreign key: the row is
+-- written by the account stream's decision, which knows the stream, not the
+-- users table (as the mail outbox).
 CREATE TABLE recharge_requests (
-    account_id        uuid        NOT NULL REFERENCES users ON DELETE CASCADE,
+    account_id        uuid        NOT NULL,
     recharge_id       text        NOT NULL,
     credits           bigint      NOT NULL CHECK (credits > 0),
     amount_cents      bigint      NOT NULL CHECK (amount_cents > 0),
