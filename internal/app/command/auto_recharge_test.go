@@ -22,6 +22,7 @@ import (
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/payments"
+	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 	"github.com/a2e-automation/app/projections"
 )
@@ -276,6 +277,26 @@ func TestAutoRechargeThreeDeclinesTurnItOffAndMail(t *testing.T) {
 	v := e.account(r.AccountID).AutoRecharge(e.now())
 	if v.Enabled || v.DisabledReason != domain.RechargeDisabledFailures || v.SpentThisMonth != 0 {
 		t.Fatalf("view %+v", v)
+	}
+	// The staff console shows the setting as it stands and its history.
+	sv, err := staff.NewConsole(e.pool, e.repo, testSecret).Account(context.Background(), r.AccountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar := sv.Settings.AutoRecharge
+	if ar.Enabled || ar.DisabledReason != domain.RechargeDisabledFailures || ar.PaymentMethod == nil || ar.PaymentMethod.Last4 != "0341" ||
+		ar.PackCredits != 100 || ar.MonthlyLimitCents != 5000 {
+		t.Fatalf("staff view %+v", ar)
+	}
+	kinds := map[string]int{}
+	for _, c := range sv.Settings.History {
+		kinds[c.Type]++
+		if c.Description == "" || c.Description == c.Type {
+			t.Fatalf("undescribed change %+v", c)
+		}
+	}
+	if kinds["AutoRechargeSet"] != 1 || kinds["PaymentMethodSaved"] != 1 || kinds["RechargeFailed"] != 3 || kinds["AutoRechargeDisabled"] != 1 {
+		t.Fatalf("staff history %v", kinds)
 	}
 	subjects := e.mailsTo(r.Email)
 	if countContaining(subjects, "auto-recharge payment failed") != 3 || countContaining(subjects, "Auto-recharge of your Test Product credits is turned off") != 1 {
