@@ -137,3 +137,18 @@ func handleRemovePaymentMethod(d Deps) http.HandlerFunc {
 		w.WriteHeader(http.StatusNoContent)
 	}
 }
+
+// handleConfirmRechargePayment answers POST
+// /api/account/auto-recharge/confirmation: {clientSecret, credits,
+// amountCents} of the recharge waiting for 3-D Secure, for the dashboard's
+// payment form; 404 when none waits.
+func handleConfirmRechargePayment(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, err := d.App.Commands.ConfirmRechargePayment.Handle(r.Context(), command.ConfirmRechargePayment{AccountID: currentSession(r.Context()).AccountID})
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, p)
+	}
+}

@@ -29,6 +29,7 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Put("/account/spend-limits", handlePutSpendLimits(d))
 		r.Get("/account/auto-recharge", handleGetAutoRecharge(d))
 		r.Put("/account/auto-recharge", handlePutAutoRecharge(d))
+		r.Post("/account/auto-recharge/confirmation", handleConfirmRechargePayment(d))
 		r.Post("/account/payment-method", handleSavePaymentMethod(d))
 		r.Delete("/account/payment-method", handleRemovePaymentMethod(d))
 		r.Get("/transactions.csv", handleTransactionsCSV(d))

@@ -343,10 +343,11 @@ func TestAutoRechargeNeedingAuthenticationMailsTheLink(t *testing.T) {
 	if !found {
 		t.Fatalf("no payment link in %q", msgs)
 	}
-	secret, err := e.payments.RechargeClientSecret(ctx, r.AccountID, "recharge-1", "")
-	if err != nil {
-		t.Fatal(err)
+	pay, err := e.cmd.ConfirmRechargePayment.Handle(ctx, ConfirmRechargePayment{AccountID: r.AccountID})
+	if err != nil || pay.Credits != 100 || pay.AmountCents != 999 || pay.ClientSecret == "" {
+		t.Fatalf("payment to confirm %+v, %v", pay, err)
 	}
+	secret := pay.ClientSecret
 	if _, err := e.cmd.ConfirmSimulatedPayment.Handle(ctx, ConfirmSimulatedPayment{AccountID: r.AccountID, ClientSecret: secret, Outcome: payments.OutcomeSucceeded}); err != nil {
 		t.Fatal(err)
 	}
@@ -356,5 +357,8 @@ func TestAutoRechargeNeedingAuthenticationMailsTheLink(t *testing.T) {
 	}
 	if v := a.AutoRecharge(e.now()); v.AwaitingAction != "" {
 		t.Fatalf("still waiting: %+v", v)
+	}
+	if _, err := e.cmd.ConfirmRechargePayment.Handle(ctx, ConfirmRechargePayment{AccountID: r.AccountID}); err != ErrNoRechargeToConfirm {
+		t.Fatalf("nothing waits now: %v", err)
 	}
 }

@@ -86,6 +86,8 @@ type Commands struct {
 	RemovePaymentMethod RemovePaymentMethodHandler
 	SetAutoRecharge     SetAutoRechargeHandler
 	RunRecharges        RunRechargesHandler
+	// ConfirmRechargePayment opens a recharge waiting for 3-D Secure.
+	ConfirmRechargePayment ConfirmRechargePaymentHandler
 }
 
 // New builds every use case on d.
@@ -126,6 +128,7 @@ func New(d Deps) Commands {
 		SavePaymentMethod:       SavePaymentMethodHandler{accounts: d.Accounts, payments: d.Payments},
 		RemovePaymentMethod:     RemovePaymentMethodHandler{payments: d.Payments},
 		SetAutoRecharge:         SetAutoRechargeHandler{accounts: d.Accounts},
+		ConfirmRechargePayment:  ConfirmRechargePaymentHandler{accounts: d.Accounts, payments: d.Payments},
 		RunRecharges:            RunRechargesHandler{accounts: d.Accounts, payments: d.Payments, queued: queued(d.MailQueued), log: logger(d.Log)},
 	}
 }

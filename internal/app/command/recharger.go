@@ -18,4 +18,5 @@ type Recharger interface {
 	ChargeRecharge(ctx context.Context, accountID, rechargeID string, credits, amountCents int64) (payments.RechargeOutcome, error)
 	ReportRecharge(ctx context.Context, accountID, rechargeID string, credits int64, out payments.RechargeOutcome, md eventstore.Metadata) error
 	ConfirmSimulatedSetup(ctx context.Context, accountID, clientSecret, outcome string, md eventstore.Metadata) (payments.Simulation, error)
+	RechargeClientSecret(ctx context.Context, accountID, rechargeID, paymentIntentID string) (string, error)
 }
