@@ -8,6 +8,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { AlertsCard } from '@/features/alerts/components/alerts-card';
 import { AutoRechargeCard } from '@/features/auto-recharge/components/auto-recharge-card';
+import { PaymentForm } from '@/features/payments/components/payment-form';
 import { LowBalanceBanner } from '@/features/alerts/components/low-balance-banner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
@@ -81,7 +82,7 @@ export default function DashboardRoute() {
 
       <AlertsCard />
 
-      <AutoRechargeCard live />
+      <AutoRechargeCard live paymentForm={PaymentForm} />
 
       <div className="grid-2">
         <SoftwareDownloadsCard active={profile.premiumAccess} />

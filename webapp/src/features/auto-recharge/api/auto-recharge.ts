@@ -59,6 +59,10 @@ export const putAutoRecharge = (input: AutoRechargeInput) =>
 /** POST /api/account/payment-method: the SetupIntent's client secret for the card form. */
 export const startCardSetup = () => api.post<{ clientSecret: string }>(paymentMethodPath, {});
 
+/** POST /api/account/auto-recharge/confirmation: the payment of a recharge waiting for 3-D Secure. */
+export const openRechargePayment = () =>
+  api.post<{ clientSecret: string; credits: number; amountCents: number }>(`${autoRechargeKey}/confirmation`, {});
+
 /** DELETE /api/account/payment-method. */
 export const removeCard = () => api.delete<void>(paymentMethodPath);
 

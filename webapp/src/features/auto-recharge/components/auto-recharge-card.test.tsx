@@ -68,4 +68,17 @@ describe('AutoRechargeCard on the dashboard', () => {
       monthlyLimitCents: 8000,
     });
   });
+
+  it('confirms a recharge waiting for 3-D Secure with the payment form', async () => {
+    const app = renderApp('/dashboard', {
+      'GET /api/account/auto-recharge': { body: { ...enabled, needsAuthentication: true } },
+      'POST /api/account/auto-recharge/confirmation': { body: { clientSecret: 'pi_sim_1_secret_y', credits: 500, amountCents: 3999 } },
+      'POST /api/dev/payments/confirm': { body: { status: 'succeeded', message: 'Payment succeeded' } },
+    });
+    const notice = await screen.findByRole('status', { name: 'Recharge needs your confirmation' });
+    await app.user.click(within(notice).getByRole('button', { name: 'Confirm payment' }));
+    await app.user.click(await within(notice).findByRole('button', { name: 'Pay $39.99' }));
+    await waitFor(() => expect(app.callsTo('POST', '/api/dev/payments/confirm')).toHaveLength(1));
+    expect(app.callsTo('POST', '/api/dev/payments/confirm')[0].body).toEqual({ clientSecret: 'pi_sim_1_secret_y', outcome: 'succeeded' });
+  });
 });

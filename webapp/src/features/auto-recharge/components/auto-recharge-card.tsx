@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -12,6 +12,7 @@ import { formatCents } from '@/lib/format';
 import { liveRefresh } from '@/lib/swr-config';
 import {
   autoRechargeSchema,
+  openRechargePayment,
   RECHARGE_PACKS,
   removeCard,
   startCardSetup,
@@ -23,6 +24,20 @@ import {
 import { CardSetupForm } from './card-setup-form';
 
 const number = new Intl.NumberFormat('en-US');
+
+/**
+ * The payment form a recharge waiting for 3-D Secure is confirmed with: the payments feature's
+ * PaymentForm, passed in by the page (a feature does not import another).
+ */
+export type RechargePaymentForm = ComponentType<{
+  clientSecret: string;
+  returnPath: string;
+  submitLabel: string;
+  onCancel?: () => void;
+  onSucceeded: () => void;
+  onFailed: (providerMessage?: string) => void;
+  onError: () => void;
+}>;
 
 const disabledReasons: Record<NonNullable<AutoRecharge['disabledReason']>, string> = {
   failed_charges: 'Auto-recharge turned itself off because the last 3 charges to your card failed. Check or replace your card, then turn it on again.',
@@ -41,7 +56,7 @@ const inputOf = (v: AutoRecharge): AutoRechargeInput => ({
  * available credits below the threshold, at most the monthly limit), and what is going on;
  * `live` follows the recharges without a reload.
  */
-export function AutoRechargeCard({ live = false }: { live?: boolean }) {
+export function AutoRechargeCard({ live = false, paymentForm }: { live?: boolean; paymentForm: RechargePaymentForm }) {
   const { data, error, mutate } = useAutoRecharge(live ? liveRefresh : undefined);
   return (
     <Card>
@@ -54,7 +69,7 @@ export function AutoRechargeCard({ live = false }: { live?: boolean }) {
       {!data && error && <LoadError what="auto-recharge" onRetry={() => void mutate()} />}
       {data && (
         <>
-          <RechargeStatus value={data} />
+          <RechargeStatus value={data} paymentForm={paymentForm} onPaid={() => void mutate()} />
           <SavedCard value={data} onChange={() => void mutate()} />
           <AutoRechargeForm value={data} />
         </>
@@ -63,7 +78,49 @@ export function AutoRechargeCard({ live = false }: { live?: boolean }) {
   );
 }
 
-function RechargeStatus({ value }: { value: AutoRecharge }) {
+/** A recharge waiting for 3-D Secure: the notice, and the payment form to confirm it. */
+function ConfirmRecharge({ PaymentForm, onPaid }: { PaymentForm: RechargePaymentForm; onPaid: () => void }) {
+  const [payment, setPayment] = useState<{ clientSecret: string; amountCents: number } | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function open() {
+    setBusy(true);
+    try {
+      setPayment(await openRechargePayment());
+    } catch (error) {
+      toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to open the payment.', variant: 'destructive' });
+    }
+    setBusy(false);
+  }
+  return (
+    <div className="alert alert-warning" role="status" aria-label="Recharge needs your confirmation">
+      <p>
+        Your bank asks you to confirm the last automatic payment (3-D Secure). No other recharge starts until it is
+        confirmed.
+      </p>
+      {payment ? (
+        <PaymentForm
+          clientSecret={payment.clientSecret}
+          returnPath="/dashboard"
+          submitLabel={`Pay ${formatCents(payment.amountCents)}`}
+          onCancel={() => setPayment(null)}
+          onSucceeded={() => {
+            setPayment(null);
+            toast({ title: 'Payment Successful', description: 'Your credits have been added to your account.', variant: 'success' });
+            onPaid();
+          }}
+          onFailed={(message) => toast({ title: 'Payment failed', description: message ?? 'The payment was declined.', variant: 'destructive' })}
+          onError={() => toast({ title: 'Error', description: 'The payment could not be completed.', variant: 'destructive' })}
+        />
+      ) : (
+        <Button type="button" busy={busy} onClick={() => void open()}>
+          Confirm payment
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function RechargeStatus({ value, paymentForm, onPaid }: { value: AutoRecharge; paymentForm: RechargePaymentForm; onPaid: () => void }) {
   return (
     <>
       {value.disabledReason && (
@@ -71,11 +128,7 @@ function RechargeStatus({ value }: { value: AutoRecharge }) {
           <p>{disabledReasons[value.disabledReason]}</p>
         </div>
       )}
-      {value.needsAuthentication && (
-        <div className="alert alert-warning" role="status" aria-label="Recharge needs your confirmation">
-          <p>Your bank asks you to confirm the last automatic payment (3-D Secure). We emailed you a link; no other recharge starts until it is confirmed.</p>
-        </div>
-      )}
+      {value.needsAuthentication && <ConfirmRecharge PaymentForm={paymentForm} onPaid={onPaid} />}
       {value.rechargeInFlight && (
         <p className="muted" role="status" aria-label="Recharge in progress">
           A recharge of {number.format(value.packCredits)} credits is being charged.
