@@ -4,7 +4,8 @@
  * the labelled test form, turns auto-recharge on (below 100 credits, packs
  * of 100, at most $50 a month), spends one credit from /v1, and the pack's
  * 100 credits arrive once, visible on the dashboard without a reload; the
- * transactions list names the recharge. Bad input gets its field error.
+ * transactions list names the recharge. Bad input gets its field error. A
+ * card needing 3-D Secure: the recharge waits, and Confirm payment pays it.
  * Screenshots in test-results/screenshots/auto-recharge-<step>.png.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -88,5 +89,29 @@ test.describe.serial('auto-recharge', () => {
     await page.goto('/transactions');
     await expect(page.getByText('Auto-recharge: 100 credits')).toHaveCount(1);
     await screenshot(page, 'auto-recharge', 'transactions');
+  });
+
+  test('a card needing 3-D Secure: the recharge waits, and is paid with Confirm payment', async () => {
+    await page.goto('/dashboard');
+    await card(page).getByRole('button', { name: 'Replace card' }).click();
+    await card(page).getByRole('group', { name: 'Card' }).getByRole('button', { name: 'Save card 3184 (charges need 3-D Secure)' }).click();
+    await expect(toast(page, 'Card saved')).toBeVisible();
+    await expect(card(page).getByRole('group', { name: 'Saved card' })).toContainText('ending in 3184');
+    await card(page).getByLabel('Recharge automatically').check();
+    await card(page).getByLabel('When available credits fall below').fill('200');
+    await card(page).getByRole('button', { name: 'Save auto-recharge' }).click();
+    await expect(toast(page, 'Auto-recharge saved')).toBeVisible();
+
+    const made = await createListing(apiKey, AMAZON_URL); // 199 -> 198: below 200
+    expect(made.status, made.body).toBe(201);
+    const notice = page.getByRole('status', { name: 'Recharge needs your confirmation' });
+    await expect(notice).toBeVisible({ timeout: 20_000 });
+    await expect(creditsAvailable(page)).toHaveText('198');
+    await screenshot(page, 'auto-recharge', 'needs-authentication');
+    await notice.getByRole('button', { name: 'Confirm payment' }).click();
+    await notice.getByRole('button', { name: 'Pay $9.99' }).click();
+    await expect(creditsAvailable(page)).toHaveText('298', { timeout: 20_000 });
+    await expect(notice).toBeHidden({ timeout: 15_000 });
+    await screenshot(page, 'auto-recharge', 'authenticated');
   });
 });
