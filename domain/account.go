@@ -88,9 +88,10 @@ func (a *Account) Replay(events []Recorded) error {
 
 // snapshotFormat is the version of the layout Snapshot writes. Format 2
 // added paid payments, debt and disputes; format 3 spend limits and the
-// spending they count (an older snapshot lacks the counts); a snapshot of another format is
+// spending they count (an older snapshot lacks the counts); format 4
+// auto-recharge (its in-flight marker and month); a snapshot of another format is
 // not restored, and the account is loaded from its stream instead.
-const snapshotFormat = 3
+const snapshotFormat = 4
 
 type snapshot struct {
 	Format int   `json:"format"`

@@ -138,6 +138,13 @@ var decoders = map[string]func([]byte) (Event, error){
 	WebhookSecretRolled{}.EventType():     decodeAs[WebhookSecretRolled],
 	WebhookEndpointRemoved{}.EventType():  decodeAs[WebhookEndpointRemoved],
 	WebhookEndpointDisabled{}.EventType(): decodeAs[WebhookEndpointDisabled],
+	AutoRechargeSet{}.EventType():         decodeAs[AutoRechargeSet],
+	PaymentMethodSaved{}.EventType():      decodeAs[PaymentMethodSaved],
+	PaymentMethodRemoved{}.EventType():    decodeAs[PaymentMethodRemoved],
+	RechargeRequested{}.EventType():       decodeAs[RechargeRequested],
+	RechargeFailed{}.EventType():          decodeAs[RechargeFailed],
+	RechargeNeedsAction{}.EventType():     decodeAs[RechargeNeedsAction],
+	AutoRechargeDisabled{}.EventType():    decodeAs[AutoRechargeDisabled],
 }
 
 // EventTypes returns the name of every event type the codec knows, sorted.

@@ -53,6 +53,13 @@ func oneOfEach() []Event {
 		WebhookSecretRolled{EndpointID: "we_1"},
 		WebhookEndpointRemoved{EndpointID: "we_1"},
 		WebhookEndpointDisabled{EndpointID: "we_1", Reason: "failing for 3 days"},
+		AutoRechargeSet{Enabled: true, ThresholdCredits: 50, PackCredits: 500, PackAmountCents: 2500, MonthlyLimitCents: 10000},
+		PaymentMethodSaved{Brand: "visa", Last4: "4242"},
+		PaymentMethodRemoved{},
+		RechargeRequested{RechargeID: "recharge-1", Credits: 500, AmountCents: 2500, Threshold: 50, Available: 49},
+		RechargeFailed{RechargeID: "recharge-1", PaymentID: "pi_1", Reason: "Your card was declined.", Failures: 1},
+		RechargeNeedsAction{RechargeID: "recharge-2", PaymentID: "pi_2"},
+		AutoRechargeDisabled{Reason: RechargeDisabledFailures},
 	}
 }
 

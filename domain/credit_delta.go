@@ -28,7 +28,9 @@ func CreditDelta(e Event) int64 {
 		SubscriptionResumed, SubscriptionEnded, ListingRequested, VeroCheckPerformed,
 		SoftwareDownloaded, PaymentRecorded, PaymentRefunded, DisputeOpened, DisputeClosed,
 		StaffNoteRecorded, SpendLimitsSet, AlertSettingsChanged, LowBalanceAlerted, BalanceRecovered, ExpiryReminderSent,
-		WebhookEndpointAdded, WebhookSecretRolled, WebhookEndpointRemoved, WebhookEndpointDisabled:
+		WebhookEndpointAdded, WebhookSecretRolled, WebhookEndpointRemoved, WebhookEndpointDisabled,
+		AutoRechargeSet, PaymentMethodSaved, PaymentMethodRemoved, RechargeRequested, RechargeFailed,
+		RechargeNeedsAction, AutoRechargeDisabled:
 		return 0
 	default:
 		panic(fmt.Sprintf("domain: CreditDelta: event %T has no case", e))

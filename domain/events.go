@@ -211,6 +211,9 @@ type PaymentRecorded struct {
 	// GrantID is the grant the payment bought (a paid payment's), which a
 	// refund or a lost dispute takes back first.
 	GrantID string `json:"grantId,omitempty"`
+	// Recharge is the auto-recharge the payment pays ("" for a purchase or
+	// a subscription's): its outcome ends the recharge in flight.
+	Recharge string `json:"recharge,omitempty"`
 }
 
 // PaymentRefunded records a refund of a paid payment: AmountCents is the

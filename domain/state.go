@@ -49,6 +49,8 @@ type state struct {
 	// Webhooks holds the webhook endpoints by id: true once disabled
 	// (webhooks.go).
 	Webhooks map[string]bool `json:"webhooks,omitempty"`
+	// Recharge is the seller's auto-recharge (auto_recharge.go).
+	Recharge recharge `json:"recharge"`
 }
 
 // cancelling reports whether the end of subscription id is the period end
@@ -104,7 +106,7 @@ func (s *state) apply(e Event, at time.Time) {
 			s.EndedSubscriptions[e.SubscriptionID] = at
 		}
 	}
-	if s.Limits.apply(e, at) {
+	if s.Limits.apply(e, at) || s.Recharge.apply(e, at) {
 		return
 	}
 	if s.Subscription.apply(e, at) || s.applyAlert(e) || s.applyWebhook(e) {

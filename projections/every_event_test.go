@@ -229,6 +229,42 @@ func everyEventType(t *testing.T, f *fixture) {
 		{a, func(acc *domain.Account, now time.Time) error { return acc.ResumeSubscription(now) }}, // SubscriptionResumed
 		{a, func(acc *domain.Account, now time.Time) error { return acc.MarkPastDue(sub, now) }},   // SubscriptionPastDue
 		{a, func(acc *domain.Account, now time.Time) error { return acc.CancelSubscription(now) }}, // past due: SubscriptionEnded
+
+		// Auto-recharge (issue 33 item 2) on c.
+		{c, func(acc *domain.Account, now time.Time) error { return acc.VerifyEmail(now) }},
+		{c, bought("recharge-c", 20)},
+		{c, func(acc *domain.Account, now time.Time) error { // PaymentMethodSaved
+			acc.SavePaymentMethod(domain.Card{Brand: "visa", Last4: "4242"}, now)
+			return nil
+		}},
+		{c, func(acc *domain.Account, now time.Time) error { // AutoRechargeSet
+			return acc.SetAutoRecharge(domain.AutoRecharge{Enabled: true, ThresholdCredits: 200, PackCredits: 100,
+				PackAmountCents: 999, MonthlyLimitCents: 5000}, now)
+		}},
+		{c, func(acc *domain.Account, now time.Time) error { // a spend below 200: RechargeRequested
+			if err := acc.RequestListing("l-c1", "B000TEST01", "", now); err != nil {
+				return err
+			}
+			acc.ReviewAutoRecharge(now)
+			return nil
+		}},
+		{c, func(acc *domain.Account, now time.Time) error { // RechargeNeedsAction
+			acc.RechargeNeedsAuthentication("recharge-1", "pi_c_1", now)
+			return nil
+		}},
+		{c, func(acc *domain.Account, now time.Time) error { // a new card; the next spend: RechargeRequested; declined: RechargeFailed
+			acc.SavePaymentMethod(domain.Card{Brand: "mastercard", Last4: "4444"}, now)
+			if err := acc.RequestListing("l-c2", "B000TEST01", "", now); err != nil {
+				return err
+			}
+			acc.ReviewAutoRecharge(now)
+			acc.RechargeDeclined("recharge-2", "pi_c_2", "Your card was declined.", now)
+			return nil
+		}},
+		{c, func(acc *domain.Account, now time.Time) error { // PaymentMethodRemoved, AutoRechargeDisabled
+			acc.RemovePaymentMethod(now)
+			return nil
+		}},
 	}
 	for _, s := range steps {
 		f.do(t, s.id, s.cmd)

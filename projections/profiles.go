@@ -97,7 +97,9 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 		r.lowBalance = false
 	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded,
 		domain.ExpiryReminderSent, domain.SpendLimitsSet,
-		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled:
+		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled,
+		domain.AutoRechargeSet, domain.PaymentMethodSaved, domain.PaymentMethodRemoved, domain.RechargeRequested,
+		domain.RechargeFailed, domain.RechargeNeedsAction, domain.AutoRechargeDisabled:
 		// Nothing the profile shows; only updated_at moves.
 	default:
 		return r, false, unhandled("profiles", ev)

@@ -79,7 +79,9 @@ func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev do
 		domain.CreditsExpired, domain.CreditsRevoked, domain.DebtRepaid, domain.ListingRequested, domain.VeroCheckPerformed,
 		domain.SoftwareDownloaded, domain.StaffNoteRecorded, domain.SpendLimitsSet,
 		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent,
-		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled:
+		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled,
+		domain.AutoRechargeSet, domain.PaymentMethodSaved, domain.PaymentMethodRemoved, domain.RechargeRequested,
+		domain.RechargeFailed, domain.RechargeNeedsAction, domain.AutoRechargeDisabled:
 		return r, false, nil // not a payment's
 	default:
 		return r, false, unhandled("transactions", ev)

@@ -150,7 +150,8 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 	}
 	store := eventstore.New(pool)
 	repo := accounts.NewRepository(store, nil)
-	repo.UseAlerts(accounts.AlertMails(cfg.ProductName, cfg.BaseURL)) // balance alerts, mailed in the deciding transaction
+	repo.UseAlerts(accounts.AlertMails(cfg.ProductName, cfg.BaseURL))          // balance alerts, mailed in the deciding transaction
+	repo.UseRechargeMail(accounts.RechargeMails(cfg.ProductName, cfg.BaseURL)) // auto-recharge's mails, likewise
 	if cfg.GroupCommit {
 		b := store.NewBatcher(eventstore.BatcherOptions{
 			Lanes: cfg.GroupCommitLanes, InFlight: cfg.GroupCommitInFlight, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
@@ -327,6 +328,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}
 	workers = append(workers,
 		func(ctx context.Context) { d.App.Commands.ExpireCredits.Sweep(ctx, 30*time.Second, log) },
+		func(ctx context.Context) { d.App.Commands.RunRecharges.Run(ctx, 2*time.Second, nil) }, // auto-recharge's charges
 		func(ctx context.Context) { d.Resets.Run(ctx, time.Second) },
 		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }, // in every API process; one prunes at a time
 		d.Webhooks.Run) // in every API process: one dispatches at a time, each delivery is claimed by one

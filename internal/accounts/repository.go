@@ -31,6 +31,9 @@ type Repository struct {
 	clock   Clock
 	batcher *eventstore.Batcher // nil: Spend runs as Update
 	alerts  AlertMail           // nil: alerts are recorded but not mailed (alerts.go)
+	// rechargeMail: nil, auto-recharge's events are recorded but not
+	// mailed (recharge.go).
+	rechargeMail RechargeMail
 }
 
 // NewRepository returns a Repository on store; clock defaults to time.Now.
@@ -107,11 +110,15 @@ func (r *Repository) decider(id string, cmd Command) eventstore.DecideFunc {
 		// decision, and their mails of its transaction: written last, after
 		// every refusal could happen (see accounts/alerts.go).
 		a.ReviewAlerts(now)
+		a.ReviewAutoRecharge(now) // the in-flight marker, in the spend's decision (recharge.go)
 		d, err := decision(a, result, now)
 		if err != nil {
 			return eventstore.Decision{}, err
 		}
-		return d, r.queueAlertMail(ctx, tx, a, now)
+		if err := r.queueAlertMail(ctx, tx, a, now); err != nil {
+			return eventstore.Decision{}, err
+		}
+		return d, r.queueRecharges(ctx, tx, a, now)
 	}
 }
 

@@ -1,6 +1,10 @@
 package payments
 
-import "time"
+import (
+	"time"
+
+	"github.com/a2e-automation/app/domain"
+)
 
 // Notification is what a provider reports about a payment, in the
 // application's words: what happened (Kind) and the provider's objects it
@@ -21,6 +25,7 @@ type Notification struct {
 	Payment      *Payment
 	Charge       *Charge
 	Dispute      *Dispute
+	Setup        *Setup
 }
 
 // NotificationKind is what a Notification reports. "" is an event the
@@ -39,6 +44,8 @@ const (
 	RefundCreated       NotificationKind = "refund_created"
 	DisputeCreated      NotificationKind = "dispute_created"
 	DisputeClosed       NotificationKind = "dispute_closed"
+	// SetupSucceeded: a card saved for auto-recharge (a SetupIntent).
+	SetupSucceeded NotificationKind = "setup_succeeded"
 )
 
 // Owner is whose a provider object is and what it pays for: its customer
@@ -88,7 +95,21 @@ type Payment struct {
 	AmountCents int64
 	Currency    string
 	Credits     int64 // from the metadata; 0 when it names no count
-	Owner       Owner
+	// Recharge is the auto-recharge the payment is for (from the
+	// metadata); "" for a pack bought in the browser.
+	Recharge string
+	Owner    Owner
+}
+
+// Setup is a SetupIntent that saved a customer's card for off-session
+// payments (auto-recharge).
+type Setup struct {
+	ID              string
+	PaymentMethodID string // "": none attached
+	// Card is the card's brand and last digits when the event carried
+	// them; zero when they must be asked (Notifications.PaymentMethodCard).
+	Card  domain.Card
+	Owner Owner
 }
 
 // Charge is a charge of a payment and how much of it is refunded in all.

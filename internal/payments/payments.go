@@ -90,6 +90,8 @@ type Provider interface {
 	// reporting: how the provider's outcomes reach the ledger, which each
 	// adapter answers in its own file.
 	reporting
+	// recharging: saved cards and off-session charges (recharge.go).
+	recharging
 }
 
 // reporting is how a provider's outcomes reach the ledger. Stripe reports

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stripe/stripe-go/v82"
+
+	"github.com/a2e-automation/app/domain"
 )
 
 // notificationOf reads a Stripe event into a Notification. An object that
@@ -39,6 +41,7 @@ var readers = map[stripe.EventType]func(stripe.Event, *Notification) error{
 	stripe.EventTypeChargeDisputeCreated:        readDispute,
 	stripe.EventTypeChargeDisputeFundsWithdrawn: readDispute,
 	stripe.EventTypeChargeDisputeClosed:         readDispute,
+	stripe.EventTypeSetupIntentSucceeded:        readSetupIntent, // a card saved for auto-recharge
 }
 
 func ownerOf(customer *stripe.Customer, metadata map[string]string) Owner {
@@ -123,7 +126,23 @@ func readPaymentIntent(ev stripe.Event, n *Notification) error {
 	}
 	credits, _ := strconv.ParseInt(pi.Metadata[metaCredits], 10, 64) // not a count: 0 or out of range, refused by the ledger's rule
 	n.Payment = &Payment{ID: pi.ID, AmountCents: pi.Amount, Currency: string(pi.Currency), Credits: credits,
-		Owner: ownerOf(pi.Customer, pi.Metadata)}
+		Recharge: pi.Metadata[metaRecharge], Owner: ownerOf(pi.Customer, pi.Metadata)}
+	return nil
+}
+
+func readSetupIntent(ev stripe.Event, n *Notification) error {
+	var si stripe.SetupIntent
+	if err := decodeObject(ev, &si, "setup intent"); err != nil {
+		return err
+	}
+	n.Kind = SetupSucceeded
+	n.Setup = &Setup{ID: si.ID, Owner: ownerOf(si.Customer, si.Metadata)}
+	if pm := si.PaymentMethod; pm != nil {
+		n.Setup.PaymentMethodID = pm.ID
+		if pm.Card != nil {
+			n.Setup.Card = domain.Card{Brand: string(pm.Card.Brand), Last4: pm.Card.Last4}
+		}
+	}
 	return nil
 }
 

@@ -109,6 +109,9 @@ type AccountChange struct {
 	Settles *Settlement
 	Staff   *Attribution
 	EventID string
+	// SavesCard is the card a confirmed SetupIntent saved for
+	// auto-recharge, stored with PaymentMethodSaved; nil for none.
+	SavesCard *SavedCard
 }
 
 // Record runs c on its account, in one transaction with what the
@@ -126,6 +129,9 @@ func (s *Service) Record(ctx context.Context, c AccountChange) (eventstore.Resul
 			return nil, err
 		}
 		if err := c.Staff.save(ctx, tx, c.EventID); err != nil {
+			return nil, err
+		}
+		if err := c.SavesCard.save(ctx, tx, c.AccountID, at); err != nil {
 			return nil, err
 		}
 		return nil, c.Settles.save(ctx, tx)

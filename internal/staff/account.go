@@ -42,6 +42,9 @@ type AccountView struct {
 	CreditDebt       int64         `json:"creditDebt"`
 	SpendingFrozen   bool          `json:"spendingFrozen"`
 	Payments         []PaymentView `json:"payments"`
+	// Settings are the seller's spend limits, alerts and auto-recharge,
+	// with their history (account_settings.go).
+	Settings SettingsView `json:"settings"`
 }
 
 // Subscription is an account's subscription as staff see it.
@@ -85,7 +88,8 @@ func (c *Console) Account(ctx context.Context, id string) (AccountView, error) {
 	now := c.repo.Now()
 	v := AccountView{ID: id, Email: a.Email(), IsVerified: a.IsVerified(), CreatedAt: history[0].At,
 		Subscription:     Subscription{Status: a.SubscriptionStatusAt(now), ID: a.SubscriptionID(), PeriodEnd: a.PeriodEnd(), EndsAt: a.SubscriptionEndsAt()},
-		CreditsAvailable: a.Balance(now), CreditDebt: a.CreditDebt(), SpendingFrozen: a.SpendingFrozen(), Payments: []PaymentView{}}
+		CreditsAvailable: a.Balance(now), CreditDebt: a.CreditDebt(), SpendingFrozen: a.SpendingFrozen(), Payments: []PaymentView{},
+		Settings: settingsOf(a, history, now)}
 	if v.IsStaff, err = c.users.IsStaff(ctx, id); err != nil {
 		return AccountView{}, err
 	}

@@ -229,6 +229,26 @@ func summarize(ev domain.Event) string {
 		return fmt.Sprintf("Webhook endpoint %s removed", e.EndpointID)
 	case domain.WebhookEndpointDisabled:
 		return fmt.Sprintf("Webhook endpoint %s disabled: %s; mailed", e.EndpointID, e.Reason)
+	case domain.AutoRechargeSet:
+		state := "off"
+		if e.Enabled {
+			state = "on"
+		}
+		return fmt.Sprintf("Auto-recharge set %s: %d credits (%s) when below %d credits, at most %s a month", state,
+			e.PackCredits, catalog.Dollars(e.PackAmountCents), e.ThresholdCredits, catalog.Dollars(e.MonthlyLimitCents))
+	case domain.PaymentMethodSaved:
+		return fmt.Sprintf("Card saved for auto-recharge: %s ending %s", e.Brand, e.Last4)
+	case domain.PaymentMethodRemoved:
+		return "Card for auto-recharge removed"
+	case domain.RechargeRequested:
+		return fmt.Sprintf("Auto-recharge %s started: %d credits for %s (%d available, below %d)", e.RechargeID, e.Credits,
+			catalog.Dollars(e.AmountCents), e.Available, e.Threshold)
+	case domain.RechargeFailed:
+		return fmt.Sprintf("Auto-recharge %s failed (%d in a row): %s", e.RechargeID, e.Failures, e.Reason)
+	case domain.RechargeNeedsAction:
+		return fmt.Sprintf("Auto-recharge %s needs the seller's authentication (%s); payment link mailed", e.RechargeID, e.PaymentID)
+	case domain.AutoRechargeDisabled:
+		return "Auto-recharge turned off: " + strings.ReplaceAll(e.Reason, "_", " ") + "; seller mailed"
 	default:
 		return ev.EventType()
 	}

@@ -96,6 +96,14 @@ type Commands struct {
 	RollWebhookSecret      RollWebhookSecretHandler
 	ResendWebhookDelivery  ResendWebhookDeliveryHandler
 	DisableWebhookEndpoint DisableWebhookEndpointHandler
+	// Auto-recharge (issue 33 item 2): the card, the settings, and the
+	// worker that charges the recharges the spends request.
+	SavePaymentMethod   SavePaymentMethodHandler
+	RemovePaymentMethod RemovePaymentMethodHandler
+	SetAutoRecharge     SetAutoRechargeHandler
+	RunRecharges        RunRechargesHandler
+	// ConfirmRechargePayment opens a recharge waiting for 3-D Secure.
+	ConfirmRechargePayment ConfirmRechargePaymentHandler
 }
 
 // New builds every use case on d.
@@ -145,5 +153,18 @@ func New(d Deps) Commands {
 		ResendWebhookDelivery:   ResendWebhookDeliveryHandler{store: d.Webhooks, now: d.Now, queued: d.WebhooksQueued},
 		DisableWebhookEndpoint: DisableWebhookEndpointHandler{accounts: d.Accounts, store: d.Webhooks,
 			compose: d.WebhookDisabledMail, queued: d.MailQueued},
+		SavePaymentMethod:      SavePaymentMethodHandler{accounts: d.Accounts, payments: d.Payments},
+		RemovePaymentMethod:    RemovePaymentMethodHandler{payments: d.Payments},
+		SetAutoRecharge:        SetAutoRechargeHandler{accounts: d.Accounts},
+		ConfirmRechargePayment: ConfirmRechargePaymentHandler{accounts: d.Accounts, payments: d.Payments},
+		RunRecharges:           RunRechargesHandler{accounts: d.Accounts, payments: d.Payments, sim: sim, queued: queued(d.MailQueued), log: d.Log},
 	}
+}
+
+// queued is f, or a function that does nothing.
+func queued(f func()) func() {
+	if f == nil {
+		return func() {}
+	}
+	return f
 }

@@ -24,6 +24,7 @@ type Provider interface {
 	Notifications
 	StaffMoney
 	Simulator
+	Recharger // auto-recharge (recharger.go)
 }
 
 // PaymentStarter starts what the browser pays: the monthly plan, a credit
@@ -80,6 +81,9 @@ type Notifications interface {
 	// notification applies (their staff members and reasons).
 	StaffRefunds(ctx context.Context, accountID, paymentID string, refundedBefore, total int64) (*payments.Attribution, error)
 	StaffCancellation(ctx context.Context, accountID, subscriptionID string, immediately bool) (*payments.Attribution, error)
+	// PaymentMethodCard is a saved card's brand and last digits, asked of
+	// the provider when its notification did not carry them.
+	PaymentMethodCard(ctx context.Context, paymentMethodID string) (domain.Card, error)
 }
 
 // StaffMoney is the staff console's money actions at the provider: each
@@ -102,6 +106,12 @@ type Simulator interface {
 	SimulateEnd(ctx context.Context, accountID, subscriptionID string, ends time.Time) (payments.Notification, error)
 	SimulateRefund(p payments.SimulatedPayment, refundedTotal int64, at time.Time) (payments.Notification, error)
 	SimulateDispute(p payments.SimulatedPayment, status string, at time.Time) (payments.Notification, error)
+	// Auto-recharge's: a recharge's charge as the payment_intent event
+	// (ok false: nothing to report yet), and a saved card's SetupIntent.
+	SimulateRecharge(ctx context.Context, accountID, rechargeID string, credits int64, out payments.RechargeOutcome, now time.Time) (payments.Notification, bool, error)
+	SimulatedSetup(ctx context.Context, accountID, clientSecret string) (payments.SimulatedSetupIntent, error)
+	FailSimulatedSetup(ctx context.Context, si payments.SimulatedSetupIntent) error
+	SimulateSetup(si payments.SimulatedSetupIntent, outcome string, now time.Time) (payments.Notification, error)
 }
 
 var _ Provider = (*payments.Service)(nil)

@@ -53,6 +53,9 @@ type change struct {
 	// staff: the console requests (refunds, cancellations) the event
 	// applies, whose staff member and reason go into its metadata.
 	staff *payments.Attribution
+	// savesCard: the card a SetupIntent saved, stored with the account's
+	// PaymentMethodSaved.
+	savesCard *payments.SavedCard
 }
 
 // ignore is a change that records nothing, for reason.
@@ -72,6 +75,7 @@ var readers = map[payments.NotificationKind]reader{
 	payments.RefundCreated:       notifications.onRefundCreated,
 	payments.DisputeCreated:      notifications.onDispute,
 	payments.DisputeClosed:       notifications.onDispute,
+	payments.SetupSucceeded:      notifications.onSetup,
 }
 
 // apply records what ev means for its account, once per event id: a
@@ -101,7 +105,7 @@ func (n notifications) apply(ctx context.Context, ev payments.Notification, md e
 	}
 	var recorded bool
 	out.Result, err = n.payments.Record(ctx, payments.AccountChange{
-		AccountID: c.accountID, At: ev.Created, Settles: c.settles, Staff: c.staff, EventID: ev.ID,
+		AccountID: c.accountID, At: ev.Created, Settles: c.settles, Staff: c.staff, EventID: ev.ID, SavesCard: c.savesCard,
 		Options: eventstore.UpdateOptions{Metadata: md, IdempotencyKey: idempotencyPrefix + ev.ID, RequestHash: ev.Hash},
 		Decide: func(a *domain.Account, at time.Time) error {
 			if err := a.ExpireDue(at); err != nil {

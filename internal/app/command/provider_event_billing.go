@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/payments"
 )
@@ -177,6 +178,10 @@ func (n notifications) onPayment(ctx context.Context, ev payments.Notification) 
 	}
 	p := domain.PaymentRecorded{
 		PaymentID: pi.ID, Kind: payments.KindCredits, Description: catalog.CreditsDescription(credits), AmountCents: pi.AmountCents, Credits: credits,
+		Recharge: pi.Recharge, // an auto-recharge's (run_recharges.go)
+	}
+	if p.Recharge != "" {
+		p.Description = accounts.RechargeDescription(credits)
 	}
 	c := change{accountID: accountID, settles: &payments.Settlement{ID: pi.ID}}
 	if ev.Kind == payments.PaymentSucceeded {

@@ -42,6 +42,7 @@ type Queries struct {
 	// The seller's webhook endpoints and their delivery logs (issue 35).
 	WebhookEndpoints  WebhookEndpointsHandler
 	WebhookDeliveries WebhookDeliveriesHandler
+	AutoRecharge      AutoRechargeHandler // issue 33 item 2
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -99,6 +100,7 @@ func New(s Sources) Queries {
 		DailyUsage:        s.DailyUsage,
 		WebhookEndpoints:  WebhookEndpointsHandler{endpoints: s.Webhooks},
 		WebhookDeliveries: WebhookDeliveriesHandler{deliveries: s.Webhooks},
+		AutoRecharge:      NewAutoRecharge(s.Accounts, s.Now),
 	}
 	q.Alerts = AlertsHandler{profile: q.Profile, settings: s.ReadTables}
 	return q

@@ -116,6 +116,19 @@ export const simulatedConfig: AppConfig = {
 };
 
 /** GET /api/account/spend-limits of an account that set none. */
+export const noAutoRecharge = {
+  enabled: false,
+  thresholdCredits: 0,
+  packCredits: 0,
+  packAmountCents: 0,
+  monthlyLimitCents: 0,
+  paymentMethod: null,
+  disabledReason: null,
+  rechargeInFlight: false,
+  needsAuthentication: false,
+  rechargedThisMonthCents: 0,
+};
+
 export const noSpendLimits = {
   dailyCredits: null,
   monthlyCredits: null,

@@ -20,6 +20,7 @@ export function defaultRoutes(): Record<string, Handler> {
     'GET /api/support/requests': { body: { requests: [] } },
     'GET /api/account/spend-limits': { body: data.noSpendLimits },
     'GET /api/account/alerts': { body: { lowBalanceCredits: null, expiringReminderDays: null } },
+    'GET /api/account/auto-recharge': { body: data.noAutoRecharge },
   };
 }
 

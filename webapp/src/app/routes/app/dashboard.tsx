@@ -7,6 +7,8 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { AlertsCard } from '@/features/alerts/components/alerts-card';
+import { AutoRechargeCard } from '@/features/auto-recharge/components/auto-recharge-card';
+import { PaymentForm } from '@/features/payments/components/payment-form';
 import { LowBalanceBanner } from '@/features/alerts/components/low-balance-banner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
@@ -79,6 +81,8 @@ export default function DashboardRoute() {
       <SpendLimitsCard live />
 
       <AlertsCard />
+
+      <AutoRechargeCard live paymentForm={PaymentForm} />
 
       <div className="grid-2">
         <SoftwareDownloadsCard active={profile.premiumAccess} />

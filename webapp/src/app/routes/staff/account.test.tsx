@@ -49,6 +49,36 @@ describe('staff account page', () => {
     ]);
   });
 
+  it("shows the seller's limits, alerts and auto-recharge with their history", async () => {
+    const settings = {
+      spendLimits: { dailyCredits: 50, monthlyCredits: null },
+      alerts: { lowBalanceCredits: 20, expiringReminderDays: null },
+      autoRecharge: {
+        enabled: false,
+        thresholdCredits: 100,
+        packCredits: 500,
+        packAmountCents: 3999,
+        monthlyLimitCents: 8000,
+        paymentMethod: { brand: 'visa', last4: '0341' },
+        disabledReason: 'failed_charges',
+        rechargedThisMonthCents: 0,
+      },
+      history: [
+        { at: '2025-03-01T12:00:00Z', type: 'AutoRechargeSet', description: 'Auto-recharge set on: 500 credits ($39.99) when below 100 credits, at most $80.00 a month' },
+        { at: '2025-03-01T13:00:00Z', type: 'AutoRechargeDisabled', description: 'Auto-recharge turned off: failed charges; seller mailed' },
+      ],
+    };
+    renderApp(page, staffApi({ [`GET ${accountPath}`]: { body: { ...accountView(seller), settings } } }));
+    const card = await screen.findByRole('region', { name: 'Limits, alerts and auto-recharge' });
+    const now = within(card).getByLabelText('Settings now');
+    expect(now).toHaveTextContent('daily 50 credits, monthly none');
+    expect(now).toHaveTextContent('low balance below 20 credits; expiry reminder off');
+    expect(now).toHaveTextContent('off (turned off: failed charges): 500 credits ($39.99) below 100, at most $80.00 a month');
+    expect(now).toHaveTextContent('card visa 0341');
+    const rows = within(within(card).getByRole('table', { name: 'Settings history' })).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.lastElementChild?.textContent)).toEqual([settings.history[0].description, settings.history[1].description]);
+  });
+
   it('shows nothing owed and spending allowed normally', async () => {
     renderApp(page, staffApi());
     const balance = await screen.findByRole('region', { name: 'Balance' });

@@ -13,6 +13,7 @@ import { endOfDayIso } from '@/features/staff-accounts/utils/format';
 import { HistoryCard } from '@/features/staff-accounts/components/history-card';
 import { PaymentsCard } from '@/features/staff-accounts/components/payments-card';
 import { RebuildProjection } from '@/features/staff-accounts/components/rebuild-projection';
+import { SettingsCard } from '@/features/staff-accounts/components/settings-card';
 import { StaffCard } from '@/components/staff/staff-card';
 import { ApiError } from '@/lib/api-client';
 import { paths } from '@/config/paths';
@@ -66,6 +67,7 @@ export default function StaffAccountRoute() {
         <ComparisonCard comparison={comparison} />
       </div>
       <PaymentsCard account={view} onRefunded={afterAdjustment} />
+      <SettingsCard settings={view.data?.settings} />
       <HistoryCard history={history} />
       <StaffCard
         title="Subscription"

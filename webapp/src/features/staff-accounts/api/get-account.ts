@@ -31,6 +31,26 @@ export type AccountView = {
   creditDebt: number;
   spendingFrozen: boolean;
   payments: AccountPayment[];
+  /** The seller's spend limits, alerts and auto-recharge, with their history (issue 33). */
+  settings?: AccountSettings;
+};
+
+/** What the seller set to guard their credits, as it stands, and every change of it. */
+export type AccountSettings = {
+  spendLimits: { dailyCredits: number | null; monthlyCredits: number | null };
+  alerts: { lowBalanceCredits: number | null; expiringReminderDays: number | null };
+  autoRecharge: {
+    enabled: boolean;
+    thresholdCredits: number;
+    packCredits: number;
+    packAmountCents: number;
+    monthlyLimitCents: number;
+    paymentMethod: { brand: string; last4: string } | null;
+    disabledReason?: string;
+    rechargeInFlight?: string;
+    rechargedThisMonthCents: number;
+  };
+  history: { at: string; type: string; description: string }[];
 };
 
 export const accountKey = (accountId: string) => `/api/staff/accounts/${encodeURIComponent(accountId)}`;
