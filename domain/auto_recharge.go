@@ -165,14 +165,13 @@ func (r *recharge) apply(e Event, at time.Time) bool {
 	case PaymentRecorded:
 		// The payment of a recharge: paid ends it (and one waiting for
 		// authentication, paid on the payment page, whose payment names
-		// it by id), failed counts a failure.
+		// it by id). A failed one is recorded as RechargeFailed by the
+		// same decision (ReviewAutoRecharge).
 		switch {
 		case e.Status == PaymentPaid && e.Recharge != "" && r.InFlight == e.Recharge:
 			r.InFlight, r.Failures = "", 0
 		case e.Status == PaymentPaid && r.AwaitingPayment != "" && e.PaymentID == r.AwaitingPayment:
 			r.AwaitingAction, r.AwaitingPayment, r.Failures = "", "", 0
-		case e.Status == PaymentFailed && e.Recharge != "":
-			r.fail(e.Recharge, at)
 		}
 		return false
 	default:
@@ -322,12 +321,20 @@ func (a *Account) PendingRecharge() (id string, credits, amountCents int64, ok b
 // decision (the repository calls it after every command, like
 // ReviewAlerts):
 //
+//   - RechargeFailed for a failed payment of the recharge in flight that
+//     the decision recorded (Stripe's payment_intent.payment_failed), unless
+//     the worker recorded the card's refusal first;
 //   - AutoRechargeDisabled after MaxRechargeFailures failed charges in a row;
 //   - RechargeRequested when the decision spent credits, leaving fewer
 //     available than the threshold, auto-recharge is on with a card, no
 //     recharge is in flight or waiting for authentication, and the pack's
 //     price fits in what the month's limit leaves.
 func (a *Account) ReviewAutoRecharge(now time.Time) {
+	for _, e := range a.changes { // a failed payment of the recharge in flight (the webhook's)
+		if p, ok := e.(PaymentRecorded); ok && p.Status == PaymentFailed && p.Recharge != "" {
+			a.RechargeDeclined(p.Recharge, p.PaymentID, "The payment failed.", now)
+		}
+	}
 	r := &a.s.Recharge
 	if r.Settings.Enabled && r.Failures >= MaxRechargeFailures {
 		a.record(AutoRechargeDisabled{Reason: RechargeDisabledFailures}, now)

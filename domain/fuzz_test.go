@@ -42,6 +42,10 @@ func (d *driver) step(op, arg byte) {
 	d.t.Helper()
 	n := len(d.a.Changes())
 	err := d.command(op, arg)
+	if err == nil {
+		d.a.ReviewAutoRecharge(d.now) // as the repository's decider does
+		d.checkRecharge(n)
+	}
 	if err != nil {
 		if ErrorCode(err) == "" {
 			d.t.Fatalf("command %d(%d): not a domain error: %v", op, arg, err)
@@ -64,7 +68,7 @@ func (d *driver) command(op, arg byte) error {
 	if subscriptionID == "" || arg%7 == 0 {
 		subscriptionID = "sub_" + id
 	}
-	switch op % 18 {
+	switch op % 20 {
 	case 0:
 		d.now = d.now.Add(hours(arg))
 		return nil
@@ -115,8 +119,60 @@ func (d *driver) command(op, arg byte) error {
 			monthly = ptr(int64(-1))
 		}
 		return a.SetSpendLimits(daily, monthly, now)
+	case 17: // auto-recharge settings, now and then off, out of range or without a card
+		limit := int64(arg%4) * 999
+		if arg%9 == 0 {
+			limit = -1
+		}
+		return a.SetAutoRecharge(AutoRecharge{Enabled: arg%3 != 0, ThresholdCredits: int64(arg % 12), PackCredits: 100,
+			PackAmountCents: 999, MonthlyLimitCents: limit}, now)
+	case 18: // the card, and the outcome of the recharge in flight
+		switch arg % 4 {
+		case 0:
+			a.SavePaymentMethod(Card{Brand: "visa", Last4: "4242"}, now)
+		case 1:
+			a.RemovePaymentMethod(now)
+		case 2:
+			if id, _, _, ok := a.PendingRecharge(); ok {
+				a.RechargeDeclined(id, "pi_"+id, "declined", now)
+			}
+		default:
+			if id, _, _, ok := a.PendingRecharge(); ok {
+				a.RechargeNeedsAuthentication(id, "pi_"+id, now)
+			}
+		}
+		return nil
+	case 19: // the recharge in flight paid, through the purchase path
+		id, credits, cents, ok := a.PendingRecharge()
+		if !ok {
+			return nil
+		}
+		if err := a.GrantCredits(CreditsGranted{GrantID: "purchase:pi_" + id, Amount: credits, Source: SourcePurchase}, now); err != nil {
+			return err
+		}
+		return a.RecordPayment(PaymentRecorded{PaymentID: "pi_" + id, Kind: PaymentKindCredits, AmountCents: cents, Credits: credits,
+			Status: PaymentPaid, GrantID: "purchase:pi_" + id, Recharge: id}, now)
 	default:
 		return a.RotateAPIKey(testKey(int(arg%3)+1), now)
+	}
+}
+
+// checkRecharge checks auto-recharge's rules on the changes after the
+// first n: at most one RechargeRequested, none while another is in flight
+// before it, and never past the month's limit.
+func (d *driver) checkRecharge(n int) {
+	d.t.Helper()
+	requests := 0
+	for _, e := range d.a.Changes()[n:] {
+		if _, ok := e.(RechargeRequested); ok {
+			requests++
+		}
+	}
+	if requests > 1 {
+		d.t.Fatalf("%d recharges requested by one decision", requests)
+	}
+	if v := d.a.AutoRecharge(d.now); requests == 1 && v.SpentThisMonth > v.MonthlyLimitCents {
+		d.t.Fatalf("recharged %d cents this month, limit %d", v.SpentThisMonth, v.MonthlyLimitCents)
 	}
 }
 

@@ -25,10 +25,10 @@ func TestStripeRechargeCallsAgainstStripeMock(t *testing.T) {
 	if err != nil || !strings.HasPrefix(si.SetupIntentID, "seti_") || si.ClientSecret == "" {
 		t.Fatalf("setup intent = %+v, %v", si, err)
 	}
-	wantForm(t, rec.last(t), "POST", "/v1/setup_intents", map[string]string{
+	wantForm(t, rec.Last(t), "POST", "/v1/setup_intents", map[string]string{
 		"customer": "cus_123", "usage": "off_session", "payment_method_types[0]": "card", "metadata[account_id]": account,
 	})
-	if key := rec.last(t).header.Get("Idempotency-Key"); key != "setup:k1" {
+	if key := rec.Last(t).Header.Get("Idempotency-Key"); key != "setup:k1" {
 		t.Errorf("setup Idempotency-Key = %q", key)
 	}
 
@@ -38,12 +38,12 @@ func TestStripeRechargeCallsAgainstStripeMock(t *testing.T) {
 	if err != nil || !strings.HasPrefix(out.PaymentIntentID, "pi_") {
 		t.Fatalf("charge = %+v, %v", out, err)
 	}
-	wantForm(t, rec.last(t), "POST", "/v1/payment_intents", map[string]string{
+	wantForm(t, rec.Last(t), "POST", "/v1/payment_intents", map[string]string{
 		"amount": "3999", "currency": "usd", "customer": "cus_123", "payment_method": "pm_123",
 		"off_session": "true", "confirm": "true", "description": "Auto-recharge: 500 credits",
 		"metadata[account_id]": account, "metadata[kind]": "credits", "metadata[credits]": "500", "metadata[recharge]": "recharge-1",
 	})
-	if got := rec.last(t).header.Get("Idempotency-Key"); got != key || !strings.Contains(key, account) || !strings.HasSuffix(key, "recharge-1") {
+	if got := rec.Last(t).Header.Get("Idempotency-Key"); got != key || !strings.Contains(key, account) || !strings.HasSuffix(key, "recharge-1") {
 		t.Errorf("charge Idempotency-Key = %q, want %q (the account and the crossing)", got, key)
 	}
 
@@ -54,7 +54,7 @@ func TestStripeRechargeCallsAgainstStripeMock(t *testing.T) {
 	if err := p.DetachPaymentMethod(ctx, "pm_123"); err != nil {
 		t.Fatal(err)
 	}
-	wantForm(t, rec.last(t), "POST", "/v1/payment_methods/pm_123/detach", nil)
+	wantForm(t, rec.Last(t), "POST", "/v1/payment_methods/pm_123/detach", nil)
 }
 
 // Stripe's card errors on an off-session confirmation: a decline, and a

@@ -1,14 +1,11 @@
 package payments_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/a2e-automation/app/domain"
@@ -16,69 +13,25 @@ import (
 	"github.com/a2e-automation/app/internal/testing/stripemock"
 )
 
-// sent is one request the Stripe client made.
-type sent struct {
-	method, path string
-	form         url.Values
-	header       http.Header
-}
-
-// recorder passes requests on and remembers them: stripe-mock answers with
-// fixtures, so what the client sent is what a test can check.
-type recorder struct {
-	mu   sync.Mutex
-	reqs []sent
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil {
-		var err error
-		if body, err = io.ReadAll(req.Body); err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	form, err := url.ParseQuery(string(body))
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	r.reqs = append(r.reqs, sent{method: req.Method, path: req.URL.Path, form: form, header: req.Header.Clone()})
-	r.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(req)
-}
-
-// last is the last request sent.
-func (r *recorder) last(t *testing.T) sent {
-	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.reqs) == 0 {
-		t.Fatal("no request sent")
-	}
-	return r.reqs[len(r.reqs)-1]
-}
-
-func newStripe(t *testing.T, base string) (*payments.Stripe, *recorder) {
-	rec := &recorder{}
+func newStripe(t *testing.T, base string) (*payments.Stripe, *stripemock.Recorder) {
+	rec := &stripemock.Recorder{}
 	return payments.NewStripe(payments.StripeConfig{
 		SecretKey: "sk_test_123", PriceID: "price_monthly", APIBase: base, HTTPClient: &http.Client{Transport: rec},
 	}), rec
 }
 
 // wantForm checks the fields of a request's form.
-func wantForm(t *testing.T, s sent, method, path string, fields map[string]string) {
+func wantForm(t *testing.T, s stripemock.Sent, method, path string, fields map[string]string) {
 	t.Helper()
-	if s.method != method || s.path != path {
-		t.Errorf("request = %s %s, want %s %s", s.method, s.path, method, path)
+	if s.Method != method || s.Path != path {
+		t.Errorf("request = %s %s, want %s %s", s.Method, s.Path, method, path)
 	}
 	for k, v := range fields {
-		if got := s.form.Get(k); got != v {
+		if got := s.Form.Get(k); got != v {
 			t.Errorf("%s %s: %s = %q, want %q", method, path, k, got, v)
 		}
 	}
-	if auth := s.header.Get("Authorization"); auth != "Bearer sk_test_123" {
+	if auth := s.Header.Get("Authorization"); auth != "Bearer sk_test_123" {
 		t.Errorf("Authorization = %q", auth)
 	}
 }
@@ -92,9 +45,9 @@ func TestStripeProviderAgainstStripeMock(t *testing.T) {
 	if err != nil || !strings.HasPrefix(cust, "cus_") {
 		t.Fatalf("customer = %q, %v", cust, err)
 	}
-	s := rec.last(t)
+	s := rec.Last(t)
 	wantForm(t, s, "POST", "/v1/customers", map[string]string{"email": "seller@example.com", "metadata[account_id]": account})
-	if key := s.header.Get("Idempotency-Key"); key != "customer:"+account {
+	if key := s.Header.Get("Idempotency-Key"); key != "customer:"+account {
 		t.Errorf("Idempotency-Key = %q", key)
 	}
 
@@ -106,15 +59,15 @@ func TestStripeProviderAgainstStripeMock(t *testing.T) {
 		!strings.HasPrefix(sub.PaymentIntentID, "pi_") || !strings.Contains(sub.ClientSecret, "_secret_") {
 		t.Fatalf("subscription checkout = %+v", sub)
 	}
-	s = rec.last(t)
+	s = rec.Last(t)
 	wantForm(t, s, "POST", "/v1/subscriptions", map[string]string{
 		"customer": "cus_123", "items[0][price]": "price_monthly", "payment_behavior": "default_incomplete",
 		"payment_settings[save_default_payment_method]": "on_subscription", "metadata[account_id]": account,
 	})
-	if key := s.header.Get("Idempotency-Key"); key != "subscription:k1" {
+	if key := s.Header.Get("Idempotency-Key"); key != "subscription:k1" {
 		t.Errorf("subscription Idempotency-Key = %q", key)
 	}
-	if e0, e1 := s.form.Get("expand[0]"), s.form.Get("expand[1]"); e0 != "latest_invoice.confirmation_secret" ||
+	if e0, e1 := s.Form.Get("expand[0]"), s.Form.Get("expand[1]"); e0 != "latest_invoice.confirmation_secret" ||
 		e1 != "latest_invoice.payments.data.payment.payment_intent" {
 		t.Errorf("expand = %q, %q", e0, e1)
 	}
@@ -123,10 +76,10 @@ func TestStripeProviderAgainstStripeMock(t *testing.T) {
 	if err != nil || !strings.HasPrefix(pi.PaymentIntentID, "pi_") || !strings.Contains(pi.ClientSecret, "_secret_") {
 		t.Fatalf("payment intent = %+v, %v", pi, err)
 	}
-	if key := rec.last(t).header.Get("Idempotency-Key"); key != "credits:k2" {
+	if key := rec.Last(t).Header.Get("Idempotency-Key"); key != "credits:k2" {
 		t.Errorf("payment intent Idempotency-Key = %q", key)
 	}
-	wantForm(t, rec.last(t), "POST", "/v1/payment_intents", map[string]string{
+	wantForm(t, rec.Last(t), "POST", "/v1/payment_intents", map[string]string{
 		"amount": "3999", "currency": "usd", "customer": "cus_123", "description": "500 credits",
 		"automatic_payment_methods[enabled]": "true",
 		"metadata[account_id]":               account, "metadata[kind]": "credits", "metadata[credits]": "500",
@@ -135,8 +88,8 @@ func TestStripeProviderAgainstStripeMock(t *testing.T) {
 	if err := p.CancelAtPeriodEnd(ctx, "sub_123", "cancel:test"); err != nil {
 		t.Fatal(err)
 	}
-	wantForm(t, rec.last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "true"})
-	if key := rec.last(t).header.Get("Idempotency-Key"); key != "cancel:test" {
+	wantForm(t, rec.Last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "true"})
+	if key := rec.Last(t).Header.Get("Idempotency-Key"); key != "cancel:test" {
 		t.Errorf("cancel Idempotency-Key = %q", key)
 	}
 }
@@ -167,18 +120,18 @@ func TestStripeStaffRefund(t *testing.T) {
 	if err != nil || !strings.HasPrefix(id, "re_") {
 		t.Fatalf("refund = %q, %v", id, err)
 	}
-	wantForm(t, rec.last(t), "POST", "/v1/refunds", map[string]string{
+	wantForm(t, rec.Last(t), "POST", "/v1/refunds", map[string]string{
 		"payment_intent": "pi_123", "amount": "199", "reason": "requested_by_customer", "metadata[account_id]": "acc",
 	})
-	if key := rec.last(t).header.Get("Idempotency-Key"); key != "staff_refund:k1" {
+	if key := rec.Last(t).Header.Get("Idempotency-Key"); key != "staff_refund:k1" {
 		t.Errorf("refund Idempotency-Key = %q", key)
 	}
 	if _, err := p.PaymentIntentOfInvoice(ctx, "in_123"); err != nil {
 		t.Fatal(err)
 	}
-	s := rec.last(t)
-	if s.method != "GET" || s.path != "/v1/invoice_payments" {
-		t.Errorf("invoice payments request = %s %s", s.method, s.path)
+	s := rec.Last(t)
+	if s.Method != "GET" || s.Path != "/v1/invoice_payments" {
+		t.Errorf("invoice payments request = %s %s", s.Method, s.Path)
 	}
 
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -201,22 +154,22 @@ func TestStripeLifecycleCallsAgainstStripeMock(t *testing.T) {
 	if err := p.Resume(ctx, "sub_123", "resume:k"); err != nil {
 		t.Fatal(err)
 	}
-	wantForm(t, rec.last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "false"})
+	wantForm(t, rec.Last(t), "POST", "/v1/subscriptions/sub_123", map[string]string{"cancel_at_period_end": "false"})
 	if err := p.CancelNow(ctx, "sub_123", "cancel_now:k"); err != nil {
 		t.Fatal(err)
 	}
-	wantForm(t, rec.last(t), "DELETE", "/v1/subscriptions/sub_123", nil)
+	wantForm(t, rec.Last(t), "DELETE", "/v1/subscriptions/sub_123", nil)
 	url, err := p.PortalURL(ctx, payments.PortalRequest{CustomerID: "cus_123", ReturnURL: "https://app.example.com/subscription"})
 	if err != nil || !strings.HasPrefix(url, "https://") {
 		t.Fatalf("portal = %q, %v", url, err)
 	}
-	wantForm(t, rec.last(t), "POST", "/v1/billing_portal/sessions", map[string]string{
+	wantForm(t, rec.Last(t), "POST", "/v1/billing_portal/sessions", map[string]string{
 		"customer": "cus_123", "return_url": "https://app.example.com/subscription"})
 	if _, err := p.InvoiceOfPaymentIntent(ctx, "pi_123"); err != nil {
 		t.Fatal(err)
 	}
-	if s := rec.last(t); s.method != "GET" || s.path != "/v1/invoice_payments" {
-		t.Fatalf("invoice payments request = %s %s", s.method, s.path)
+	if s := rec.Last(t); s.Method != "GET" || s.Path != "/v1/invoice_payments" {
+		t.Fatalf("invoice payments request = %s %s", s.Method, s.Path)
 	}
 }
 
@@ -226,7 +179,7 @@ func TestStripeChargeOwnerAgainstStripeMock(t *testing.T) {
 	if _, err := p.ChargeOwner(context.Background(), "ch_123"); err != nil {
 		t.Fatal(err)
 	}
-	if s := rec.last(t); s.method != "GET" || s.path != "/v1/charges/ch_123" {
-		t.Fatalf("charge request = %s %s", s.method, s.path)
+	if s := rec.Last(t); s.Method != "GET" || s.Path != "/v1/charges/ch_123" {
+		t.Fatalf("charge request = %s %s", s.Method, s.Path)
 	}
 }

@@ -2,6 +2,7 @@ package command_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -83,4 +84,55 @@ func TestRechargeInStripeModeWithSignedWebhooks(t *testing.T) {
 	ch := stripetest.Charge{ID: "ch_r", PaymentIntentID: pi, AccountID: id, Credits: 500, AmountCents: 3999, RefundedCents: 3999}
 	e.deliver("evt_refund", "charge.refunded", ch.Object())
 	e.check(id, 99, domain.StatusInactive)
+}
+
+// A recharge declined by Stripe's payment_intent.payment_failed webhook
+// (the charge answered without a card error): the same decision records
+// RechargeFailed, once however often it comes; nothing is granted, and the
+// next spend below the threshold tries again with a new key.
+func TestRechargeDeclinedByWebhookInStripeMode(t *testing.T) {
+	rec := &stripemock.Recorder{}
+	p := payments.NewStripe(payments.StripeConfig{SecretKey: "sk_test_123", PriceID: "price_monthly", APIBase: stripemock.URL(t), HTTPClient: &http.Client{Transport: rec}})
+	e := newEnv(t, p)
+	ctx := context.Background()
+	id := e.account("stripe-declined@example.com")
+	co, err := e.svc.StartCardSetup(ctx, e.load(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.deliver("evt_setup_d", "setup_intent.succeeded", map[string]any{"id": co.SetupIntentID, "object": "setup_intent",
+		"status": "succeeded", "customer": nil, "metadata": map[string]string{"account_id": id},
+		"payment_method": map[string]any{"id": "pm_card_chargeDeclined", "object": "payment_method", "type": "card",
+			"card": map[string]any{"brand": "visa", "last4": "0341"}}})
+	cmds := e.commands()
+	e.buyPack(id, "pi_pack_d", 100, 999)
+	if _, _, err := cmds.SetAutoRecharge.Handle(ctx, command.SetAutoRecharge{AccountID: id, Enabled: true, ThresholdCredits: 100,
+		PackCredits: 100, MonthlyLimitCents: 5000}); err != nil {
+		t.Fatal(err)
+	}
+	e.spendN(id, 1)
+	if n, err := cmds.RunRecharges.Handle(ctx, command.RunRecharges{Limit: 5}); err != nil || n != 1 {
+		t.Fatalf("worker: %d, %v", n, err)
+	}
+	firstKey := rec.Last(t).Header.Get("Idempotency-Key")
+	var pi string
+	if err := e.pool.QueryRow(ctx, `SELECT payment_intent_id FROM recharge_requests WHERE account_id = $1`, id).Scan(&pi); err != nil {
+		t.Fatal(err)
+	}
+	failed := stripetest.PaymentIntent{ID: pi, AccountID: id, Credits: 100, AmountCents: 999}.Object()
+	failed["metadata"].(map[string]string)["recharge"] = "recharge-1"
+	e.deliver("evt_failed", "payment_intent.payment_failed", failed)
+	e.deliver("evt_failed", "payment_intent.payment_failed", failed)
+	e.deliver("evt_failed_2", "payment_intent.payment_failed", failed)
+	if got := e.history(id, "RechargeFailed"); len(got) != 1 || got[0].(domain.RechargeFailed).Failures != 1 {
+		t.Fatalf("RechargeFailed events %+v, want one, the first failure", got)
+	}
+	e.check(id, 99, domain.StatusInactive)
+	e.spendN(id, 1) // still below: a new recharge, a new key
+	if n, err := cmds.RunRecharges.Handle(ctx, command.RunRecharges{Limit: 5}); err != nil || n != 1 {
+		t.Fatalf("second worker run: %d, %v", n, err)
+	}
+	if key := rec.Last(t).Header.Get("Idempotency-Key"); key == firstKey || key != payments.RechargeKey(id, "recharge-2") {
+		t.Fatalf("second recharge's key %q (first %q)", key, firstKey)
+	}
 }
