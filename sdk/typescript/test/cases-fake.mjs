@@ -230,7 +230,8 @@ export function planOf(step, op, expect, vars) {
     answer(n, req, url) {
       if (commit && req.method === "GET") {
         // The read-back by key after the last attempt: the cut COMMIT committed, the lost one did not.
-        const found = arrange === "commitCut" ? [expect.ok ? final.body : listingOf({ idempotencyKey: op.idempotencyKey }, op)] : [];
+        const idempotencyKey = url.searchParams.get("idempotencyKey");
+        const found = arrange === "commitCut" ? [{ ...(expect.ok ? final.body : listingOf({}, op)), idempotencyKey }] : [];
         return { status: 200, headers: rateLimitHeaders(), body: { data: found, nextCursor: null } };
       }
       if (arranged && n === 0) {
