@@ -150,15 +150,6 @@ func TestCreateRetriesWithTheSameKeyAndBody(t *testing.T) {
 	}
 }
 
-func TestCreateSendsTheCallersKey(t *testing.T) {
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 201, listingJSON) })
-	l, err := s.client().Listings.Create(context.Background(), a2e.CreateListingParams{AmazonURL: amazonURL, IdempotencyKey: "mine-1"})
-	attempts, _ := s.recorded()
-	if err != nil || l.IdempotencyKey != "mine-1" || attempts[0].header.Get("Idempotency-Key") != "mine-1" {
-		t.Fatalf("listing %+v, err %v, key sent %q", l, err, attempts[0].header.Get("Idempotency-Key"))
-	}
-}
-
 func TestBackoffWithoutRetryAfterIsJitteredAndBounded(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		reply(w, 502, `{}`)
