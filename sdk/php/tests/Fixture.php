@@ -39,6 +39,17 @@ final class Fixture
     public function script(array ...$answers): void
     {
         file_put_contents("$this->dir/script.json", json_encode($answers));
+        @unlink("$this->dir/plan.json");
+        @unlink("$this->dir/requests.json");
+    }
+
+    /**
+     * The answers by method ({"GET": [...], "POST": [...]}, each in order, the last one repeated),
+     * in place of a script until the next script(); forgets the requests recorded so far.
+     */
+    public function plan(array $byMethod): void
+    {
+        file_put_contents("$this->dir/plan.json", json_encode((object) $byMethod));
         @unlink("$this->dir/requests.json");
     }
 

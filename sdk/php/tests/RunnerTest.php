@@ -38,43 +38,6 @@ test('runner: create prints the listing with the API\'s field names and the key 
     assertSame('conf-1', $f->requests()[0]['headers']['idempotency-key']);
 });
 
-test('runner: list, findByIdempotencyKey, retrieve and account print their results', function (Fixture $f) {
-    $stored = array_diff_key(LISTING, ['creditsRemaining' => 0]);
-    $account = ['email' => 'a@example.com', 'creditsAvailable' => 0, 'subscriptionStatus' => 'inactive', 'spendingFrozen' => true,
-        'creditDebt' => 1, 'monthlyCredits' => 0, 'monthlyCreditsExpireAt' => null, 'purchasedCredits' => 0, 'otherCredits' => 0];
-    $f->script(['status' => 200, 'body' => ['data' => [$stored], 'nextCursor' => 'next']], ['status' => 200, 'body' => ['data' => [], 'nextCursor' => null]],
-        ['status' => 200, 'body' => $stored], ['status' => 200, 'body' => $account]);
-    $read = array_replace(LISTING, ['creditsRemaining' => null]) + ['idempotencyKey' => null, 'requestId' => null];
-    assertSame(['ok' => true, 'result' => ['data' => [$read], 'nextCursor' => 'next']], runnerLine($f, ['op' => 'list', 'limit' => 2, 'cursor' => 'c1']));
-    assertSame(['ok' => true, 'result' => null], runnerLine($f, ['op' => 'findByIdempotencyKey', 'idempotencyKey' => 'k1']));
-    assertSame(['ok' => true, 'result' => $read], runnerLine($f, ['op' => 'retrieve', 'id' => 'lst_1']));
-    assertSame(['ok' => true, 'result' => $account], runnerLine($f, ['op' => 'account']));
-    assertSame(['/v1/listings?limit=2&cursor=c1', '/v1/listings?idempotencyKey=k1', '/v1/listings/lst_1', '/v1/account'],
-        array_column($f->requests(), 'uri'));
-});
-
-test('runner: an error prints every field of the protocol, null when the error has none', function (Fixture $f) {
-    $f->script(apiError(402, 'insufficient_credits', ['creditsRemaining' => 0]));
-    $line = runnerLine($f, ['op' => 'create', 'amazonUrl' => AMAZON_URL]);
-    assertSame(false, $line['ok']);
-    assertSame(ERROR_FIELDS, array_keys($line['error']));
-    assertSame(['InsufficientCreditsError', 'insufficient_credits', 402, 'req-402', 'message of insufficient_credits',
-        $f->requests()[0]['headers']['idempotency-key'], null, false, 0, null], array_values($line['error']));
-    $f->script(apiError(404, 'not_found'));
-    assertSame(['class' => 'NotFoundError', 'code' => 'not_found', 'status' => 404, 'requestId' => 'req-404', 'message' => 'message of not_found',
-        'idempotencyKey' => null, 'retryAfter' => null, 'outcomeUnknown' => false, 'creditsRemaining' => null, 'spendLimit' => null],
-        runnerLine($f, ['op' => 'retrieve', 'id' => 'gone'])['error']);
-});
-
-test('runner: maxRetries is passed to the client; an unknown outcome is printed as such', function (Fixture $f) {
-    $unknown = apiError(503, 'commit_outcome_unknown', headers: ['Retry-After' => '0']);
-    $f->script($unknown, $unknown, ['status' => 200, 'body' => ['data' => [], 'nextCursor' => null]]);
-    $error = runnerLine($f, ['op' => 'create', 'amazonUrl' => AMAZON_URL, 'idempotencyKey' => 'k-u', 'maxRetries' => 1])['error'];
-    assertSame(['ServiceUnavailableError', 'commit_outcome_unknown', 'k-u', null, true], // Retry-After 0: as absent
-        [$error['class'], $error['code'], $error['idempotencyKey'], $error['retryAfter'], $error['outcomeUnknown']]);
-    assertSame(3, count($f->requests()), 'two attempts and the read-back');
-});
-
 test('runner: no answer is a ConnectionError; an operation it cannot run exits 2 without a line', function (Fixture $f) {
     $error = runnerLine('http://127.0.0.1:1', ['op' => 'account', 'maxRetries' => 0])['error'];
     assertSame(['ConnectionError', null, null, false], [$error['class'], $error['code'], $error['status'], $error['outcomeUnknown']]);

@@ -31,23 +31,6 @@ class RunnerTest(FakeAPITestCase):
         self.assertEqual(line, {"ok": True, "idempotencyKey": "k", "result": dict(
             LISTING, creditsRemaining=2, idempotencyKey="k", requestId="r-1")})
 
-    def test_list_and_find(self) -> None:
-        api = self.serve(Reply(200, {"data": [LISTING], "nextCursor": "c"}), Reply(200, {"data": [], "nextCursor": None}))
-        line = self.line(api, {"op": "list", "limit": 1})
-        self.assertEqual((line["result"]["data"][0]["createdAt"], line["result"]["nextCursor"]),
-                         (LISTING["createdAt"], "c"))
-        self.assertEqual(self.line(api, {"op": "findByIdempotencyKey", "idempotencyKey": "k"}),
-                         {"ok": True, "result": None})
-
-    def test_an_error_prints_its_neutral_class_and_fields(self) -> None:
-        api = self.serve(Reply(402, {"code": "insufficient_credits", "message": "Insufficient credits",
-                                     "requestId": "r-2", "creditsRemaining": 0}))
-        line = self.line(api, {"op": "create", "amazonUrl": LISTING["amazonUrl"], "idempotencyKey": "k"})
-        self.assertEqual(line, {"ok": False, "error": {
-            "class": "InsufficientCreditsError", "code": "insufficient_credits", "status": 402, "requestId": "r-2",
-            "message": "Insufficient credits", "idempotencyKey": "k", "retryAfter": None, "outcomeUnknown": False,
-            "creditsRemaining": 0, "spendLimit": None}})
-
     def test_no_answer_is_class_connection_error_and_max_retries_is_passed(self) -> None:
         api = self.serve("drop", "drop")
         line = self.line(api, {"op": "account", "maxRetries": 0})

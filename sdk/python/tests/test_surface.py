@@ -7,7 +7,6 @@ import json
 import os
 import socket
 import threading
-from datetime import datetime, timezone
 from email.message import Message
 
 import a2e
@@ -48,23 +47,6 @@ class RetryAfterTest(FakeAPITestCase):
         api = self.serve(Reply(429, {"code": "rate_limited"}, {"Retry-After": "1.5"}), Reply(200, {"data": [], "nextCursor": None}))
         self.client(api).listings.list()
         self.assertEqual(self.sleeps, [1.5])
-
-
-class VeroCheckTest(FakeAPITestCase):
-    def test_sends_the_brand_with_one_key_on_every_attempt(self) -> None:
-        answer = {"id": "V1", "brand": "Nike", "protected": True, "creditsRemaining": 4}
-        api = self.serve(Reply(503, {"code": "service_unavailable"}, {"Retry-After": "1"}), limited(answer, 18))
-        check = self.client(api).vero_checks.create(" Nike ")
-        key = api.seen[0].headers["Idempotency-Key"]
-        self.assertEqual(len(key), 36)
-        for seen in api.seen:
-            self.assertEqual((seen.method, seen.path, seen.body), ("POST", "/v1/vero-checks", b'{"brand": " Nike "}'))
-            self.assertEqual(seen.headers["Idempotency-Key"], key)
-            self.assertEqual(seen.headers["Content-Type"], "application/json")
-        self.assertEqual(check, a2e.VeroCheck(id="V1", brand="Nike", protected=True, credits_remaining=4, idempotency_key=key))
-        self.assertEqual(check.rate_limit, a2e.RateLimit(20, 18, datetime.fromtimestamp(1768471505, timezone.utc)))
-        with self.assertRaises(ValueError):
-            self.client(api).vero_checks.create("Nike", idempotency_key="")
 
 
 class RateLimitTest(FakeAPITestCase):

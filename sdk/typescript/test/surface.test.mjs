@@ -35,26 +35,6 @@ test("a fractional Retry-After is waited as said", async (t) => {
   assert.ok(took >= 240 && took < 1000, `took ${took} ms, want 250`);
 });
 
-test("a VeRO check sends the brand with a key, retried with the same key and bytes", async (t) => {
-  const answer = { id: "0b7a1f3e-2d4c-4e7a-9a53-6c1d2b3a4f51", brand: "Nike", protected: true, creditsRemaining: 4 };
-  const api = await fakeApi(t, [
-    apiError(503, "service_unavailable", {}, { "Retry-After": "0.01" }),
-    { body: answer, headers: limits(18) },
-  ]);
-  const check = await new Client({ apiKey, baseUrl: api.baseUrl }).veroChecks.create({ brand: " Nike " });
-  const key = api.requests[0].headers["idempotency-key"];
-  assert.match(key, /^[0-9a-f-]{36}$/);
-  for (const req of api.requests) {
-    assert.equal(req.method, "POST");
-    assert.equal(req.url, "/v1/vero-checks");
-    assert.equal(req.body, JSON.stringify({ brand: " Nike " }));
-    assert.equal(req.headers["idempotency-key"], key);
-  }
-  assert.deepEqual(check, { ...answer, idempotencyKey: key });
-  assert.deepEqual(check.rateLimit, { limit: 20, remaining: 18, reset: 1768471505 });
-  await assert.rejects(new Client({ apiKey, baseUrl: api.baseUrl }).veroChecks.create({ brand: "x" }, { idempotencyKey: "" }), TypeError);
-});
-
 test("every result carries the rate limit, left out of JSON; null without the headers", async (t) => {
   const api = await fakeApi(t, [
     { body: { email: "a@example.com" }, headers: limits(19) },
