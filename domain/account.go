@@ -1,11 +1,12 @@
 package domain
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/segmentio/encoding/json" // encoding/json's API, a third of its CPU per spend (issue 36)
 )
 
 // Account is the seller account aggregate: identity, API key, subscription

@@ -1,11 +1,12 @@
 package domain
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/segmentio/encoding/json" // encoding/json's API, a third of its CPU per spend (issue 36)
 )
 
 // currentSchemaVersion is the schema version of every event type this
