@@ -175,11 +175,12 @@ bench-load: pg-binaries build
 # Profile-guided optimisation: bin/api's and bin/projector's CPU profiles
 # under bench-load at 16 and 64 clients, merged into each main package's
 # default.pgo, which go build uses from then on (docs/benchmarks.md, PGO).
-# Run it on a quiet machine and commit the two files.
+# Run it on a quiet machine and commit the two files. 20 s levels: an 8 s
+# level gives the profile too few samples (about 1.5 s of CPU per binary).
 pgo: pg-binaries build
 	@rm -rf .data/pgo && mkdir -p .data/pgo
 	@url="$${BENCH_DATABASE_URL:-$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb -data .data/benchpg -fast=false)}}" && \
-	$(GO) run ./cmd/benchload -server "$$url" -floor ../shared/perf -clients 16,64 -pprof .data/pgo
+	$(GO) run ./cmd/benchload -server "$$url" -floor ../shared/perf -clients 16,64 -seconds 20 -pprof .data/pgo
 	$(GO) tool pprof -proto .data/pgo/api-16clients.pprof .data/pgo/api-64clients.pprof > cmd/api/default.pgo
 	$(GO) tool pprof -proto .data/pgo/projector-16clients.pprof .data/pgo/projector-64clients.pprof > cmd/projector/default.pgo
 	@echo "pgo: wrote cmd/api/default.pgo and cmd/projector/default.pgo"

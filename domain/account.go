@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	jsondecode "github.com/segmentio/encoding/json" // reads only: it ignores omitzero (issue 36)
 )
 
 // Account is the seller account aggregate: identity, API key, subscription
@@ -112,7 +114,7 @@ func (a *Account) Snapshot() ([]byte, error) {
 // version version.
 func RestoreSnapshot(accountID string, version int64, data []byte) (*Account, error) {
 	var snap snapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
+	if err := jsondecode.Unmarshal(data, &snap); err != nil {
 		return nil, fmt.Errorf("restore account %s: %w", accountID, err)
 	}
 	switch {

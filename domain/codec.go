@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	jsondecode "github.com/segmentio/encoding/json" // reads only: it ignores omitzero (issue 36)
 )
 
 // currentSchemaVersion is the schema version of every event type this
@@ -160,7 +162,7 @@ func decoderFor(eventType string) func([]byte) (Event, error) {
 
 func decodeAs[E Event](data []byte) (Event, error) {
 	var e E
-	if err := json.Unmarshal(data, &e); err != nil {
+	if err := jsondecode.Unmarshal(data, &e); err != nil {
 		return nil, err
 	}
 	return e, nil

@@ -92,7 +92,10 @@ func withAccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 				return
 			}
 			start := time.Now()
-			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+			ww, wrapped := w.(middleware.WrapResponseWriter) // withResponseCounts' own, when it runs first
+			if !wrapped {
+				ww = middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+			}
 			next.ServeHTTP(ww, r)
 			log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.Int("status", ww.Status()), slog.Int64("ms", time.Since(start).Milliseconds()), slog.String("requestId", requestID(r.Context())),

@@ -58,10 +58,13 @@ type errorBody struct {
 
 // encode writes v as JSON with status.
 func encode(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
+
+// jsonContentType is the Content-Type of every JSON answer, made once.
+var jsonContentType = headerValue("application/json; charset=utf-8")
 
 // validator is a request that checks itself; it returns the problem of each
 // field, the spec's message where it gives one.
@@ -88,9 +91,10 @@ func decode[T any](r *http.Request) (T, error) {
 // maxBody bytes.
 func readJSONBody(r *http.Request) ([]byte, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || mt != "application/json" {
-			return nil, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+		if !plainJSON(ct) {
+			if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+				return nil, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+			}
 		}
 	} else if r.ContentLength != 0 {
 		return nil, errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
@@ -111,6 +115,17 @@ func readJSONBody(r *http.Request) ([]byte, error) {
 		return nil, errStatus(http.StatusBadRequest, "The request body could not be read")
 	}
 	return body, nil
+}
+
+// plainJSON reports whether ct is one of the JSON content types clients
+// send as is, which need no parsing (mime.ParseMediaType makes a map for
+// each call; issue 36).
+func plainJSON(ct string) bool {
+	switch ct {
+	case "application/json", "application/json; charset=utf-8", "application/json;charset=utf-8", "application/json; charset=UTF-8":
+		return true
+	}
+	return false
 }
 
 // decodeJSON decodes body, read by readJSONBody, into T: one value, no

@@ -50,26 +50,38 @@ const resetPagePrefix = "/reset-password"
 // withSecurityHeaders sets the security headers on every answer: HTML,
 // JSON, downloads and errors alike.
 func withSecurityHeaders(d Deps) func(http.Handler) http.Handler {
-	csp := contentSecurityPolicy(d.Payments.BrowserSources())
+	// Each value is made once, as the one-element slice http.Header holds
+	// (the names already canonical), so an answer's headers cost no
+	// allocation here (issue 36). A full slice (len == cap): a handler's
+	// Header().Add copies it rather than writing into the shared array, and
+	// Set replaces it.
+	csp := headerValue(contentSecurityPolicy(d.Payments.BrowserSources()))
 	hsts := !d.Config.IsDevelopment()
+	deny, nosniff := headerValue("DENY"), headerValue("nosniff")
+	noReferrer, sameOrigin := headerValue("no-referrer"), headerValue("same-origin")
+	hstsValue := headerValue("max-age=63072000; includeSubDomains")
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := w.Header()
-			h.Set("Content-Security-Policy", csp)
-			h.Set("X-Frame-Options", "DENY")
-			h.Set("X-Content-Type-Options", "nosniff")
+			h["Content-Security-Policy"] = csp
+			h["X-Frame-Options"] = deny
+			h["X-Content-Type-Options"] = nosniff
 			if strings.HasPrefix(r.URL.Path, resetPagePrefix) {
-				h.Set("Referrer-Policy", "no-referrer")
+				h["Referrer-Policy"] = noReferrer
 			} else {
-				h.Set("Referrer-Policy", "same-origin")
+				h["Referrer-Policy"] = sameOrigin
 			}
 			if hsts {
-				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+				h["Strict-Transport-Security"] = hstsValue
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
 }
+
+// headerValue is v as an http.Header value made once for every answer:
+// one element, no spare capacity.
+func headerValue(v string) []string { return []string{v}[:1:1] }
 
 // loopbackOnly refuses, with 404 as if the route did not exist, a request
 // that does not come from this machine: its TCP peer and every address any

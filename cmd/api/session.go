@@ -75,7 +75,10 @@ func clearSessionCookie(w http.ResponseWriter, d Deps) {
 
 // noStore keeps an answer out of every cache (browser, proxy, back button):
 // authenticated answers carry an account's data, the profile its API key.
-func noStore(w http.ResponseWriter) { w.Header().Set("Cache-Control", "no-store") }
+func noStore(w http.ResponseWriter) { w.Header()["Cache-Control"] = noStoreValue }
+
+// noStoreValue is Cache-Control: no-store, made once.
+var noStoreValue = headerValue("no-store")
 
 // sessionToken is the token from the cookie.
 func sessionToken(d Deps, r *http.Request) string {
