@@ -194,7 +194,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 	reader := projections.NewReader(pool).WithReads(reads)
 	mailbox := mail.NewMailbox(pool, log)
 	queries := query.New(query.Sources{
-		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys,
+		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys, KeyLister: authStore,
 		Listings: listings.NewLedger(store).WithReads(reads), Support: support,
 		Staff: query.StaffConsoleOf(staff.NewConsole(pool, repo, cfg.Secret)), Audit: audit,
 		Pages: sitePages, Mailbox: mailbox, DailyUsage: query.NewUsage(pool, reads), Now: repo.Now, Log: log,
@@ -308,6 +308,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	}
 	workers = append(workers,
 		func(ctx context.Context) { d.App.Commands.ExpireCredits.Sweep(ctx, 30*time.Second, log) },
+		func(ctx context.Context) { d.App.Commands.ExpireAPIKeys.Sweep(ctx, 30*time.Second, log) },
 		func(ctx context.Context) { d.Resets.Run(ctx, time.Second) },
 		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }) // in every API process; one prunes at a time
 	if o.mailSender {

@@ -55,6 +55,9 @@ type Commands struct {
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
 	RotateAPIKey         RotateAPIKeyHandler
+	CreateAPIKey         CreateAPIKeyHandler  // named keys (issue 34)
+	RevokeAPIKey         RevokeAPIKeyHandler  // named keys (issue 34)
+	ExpireAPIKeys        ExpireAPIKeysHandler // and its sweeper, run by the API process
 	ExpireCredits        ExpireCreditsHandler // and its sweeper, run by the API process
 	SetAlerts            SetAlertsHandler     // balance alerts (issue 33)
 	// The seller's billing, through the provider: checkouts, cancel and
@@ -95,6 +98,9 @@ func New(d Deps) Commands {
 		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
 		RotateAPIKey:         RotateAPIKeyHandler{accounts: d.Accounts, keys: d.Keys},
+		CreateAPIKey:         CreateAPIKeyHandler{accounts: d.Accounts, keys: d.Keys},
+		RevokeAPIKey:         RevokeAPIKeyHandler{accounts: d.Accounts},
+		ExpireAPIKeys:        ExpireAPIKeysHandler{accounts: d.Accounts, auth: d.Auth},
 		ExpireCredits:        ExpireCreditsHandler{accounts: d.Accounts},
 		SetAlerts:            SetAlertsHandler{accounts: d.Accounts},
 		CreateListing:        CreateListingHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},

@@ -38,7 +38,8 @@ type Queries struct {
 	DevMail         DevMailHandler
 	SpendLimits     SpendLimitsHandler
 	Alerts          AlertsHandler
-	DailyUsage      *Usage // usage per day and the CSV exports (issue 35)
+	DailyUsage      *Usage         // usage per day and the CSV exports (issue 35)
+	APIKeys         APIKeysHandler // the API Keys page's list (issue 34)
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -56,6 +57,7 @@ type Sources struct {
 	}
 	Accounts   AccountSnapshots
 	Keys       KeyDecrypter
+	KeyLister  KeyLister
 	Listings   ListingReader
 	Support    SellerSupportReader
 	Staff      StaffConsole
@@ -90,6 +92,7 @@ func New(s Sources) Queries {
 		DevMail:         DevMailHandler{mailbox: s.Mailbox},
 		SpendLimits:     NewSpendLimits(s.Accounts, s.Now),
 		DailyUsage:      s.DailyUsage,
+		APIKeys:         APIKeysHandler{keys: s.KeyLister, decrypt: s.Keys},
 	}
 	q.Alerts = AlertsHandler{profile: q.Profile, settings: s.ReadTables}
 	return q
