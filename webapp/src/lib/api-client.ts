@@ -142,6 +142,7 @@ export const api = {
   get: <T>(path: string) => takeEarly<T>(path) ?? request<T>('GET', path),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
+  delete: <T>(path: string) => request<T>('DELETE', path),
 };
 
 /** The server's message when the server answered, otherwise undefined. */
