@@ -60,6 +60,15 @@ func TestNamedKeysShareOneBalance(t *testing.T) {
 	}
 	expect(t, "a spend with the Default key", spendWith(e, s.APIKey), 201, "")
 	expect(t, "a spend with the Laptop key", spendWith(e, laptop.APIKey), 201, "")
+	// Last used: gathered in memory, written in bulk by the flusher.
+	if err := e.deps.APIKeys.FlushUsed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range e.keysOf(s) {
+		if k.LastUsedAt == nil {
+			t.Fatalf("key %s has no lastUsedAt after a spend", k.Name)
+		}
+	}
 	acc, err := e.repo().FromSnapshot(context.Background(), s.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -309,6 +309,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	workers = append(workers,
 		func(ctx context.Context) { d.App.Commands.ExpireCredits.Sweep(ctx, 30*time.Second, log) },
 		func(ctx context.Context) { d.App.Commands.ExpireAPIKeys.Sweep(ctx, 30*time.Second, log) },
+		func(ctx context.Context) {
+			d.APIKeys.RunUsedFlusher(ctx, 10*time.Second, func(err error) { log.Warn("api keys last used", "err", err) })
+		},
 		func(ctx context.Context) { d.Resets.Run(ctx, time.Second) },
 		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }) // in every API process; one prunes at a time
 	if o.mailSender {

@@ -59,7 +59,9 @@ func NewSealer(purpose, secret string) (*Keys, error) {
 }
 
 // Generate returns a new live key and the material the domain records for it.
-func (k *Keys) Generate() (string, domain.APIKeyMaterial, error) { return k.GenerateMode(domain.KeyModeLive) }
+func (k *Keys) Generate() (string, domain.APIKeyMaterial, error) {
+	return k.GenerateMode(domain.KeyModeLive)
+}
 
 // GenerateMode is Generate for a key of mode (domain.KeyModeLive, or
 // domain.KeyModeTest for an a2e_test_ key).

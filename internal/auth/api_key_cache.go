@@ -2,6 +2,9 @@ package auth
 
 import (
 	"context"
+	"fmt"
+	"sync"
+	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 )
@@ -17,9 +20,16 @@ import (
 // through any process is refused by every process on its next call. An
 // entry found stale that way is forgotten. Unknown keys are never cached:
 // each costs one lookup (and is rate limited before it).
+//
+// It also gathers when each key was last used (Touch) and writes that to
+// api_keys in one statement per interval (RunUsedFlusher), never inside a
+// request: the API Keys page's "last used" may lag by that interval.
 type KeyCache struct {
 	store   *Store
 	entries *lru.Cache[string, string]
+
+	mu   sync.Mutex
+	used map[string]time.Time // key hash → last use not yet written
 }
 
 // DefaultKeyCacheSize bounds a KeyCache: one entry (~150 bytes) per key in
@@ -35,7 +45,68 @@ func NewKeyCache(store *Store, size int) *KeyCache {
 	if err != nil {
 		panic(err) // only for size <= 0, excluded above
 	}
-	return &KeyCache{store: store, entries: entries}
+	return &KeyCache{store: store, entries: entries, used: make(map[string]time.Time)}
+}
+
+// Touch records that the key with hash keyHash was just used, in memory.
+func (c *KeyCache) Touch(keyHash string) {
+	c.mu.Lock()
+	c.used[keyHash] = time.Now()
+	c.mu.Unlock()
+}
+
+// FlushUsed writes the uses Touch gathered to api_keys.last_used_at (one
+// statement, a later use never overwritten by an earlier one); on failure
+// they are kept for the next flush.
+func (c *KeyCache) FlushUsed(ctx context.Context) error {
+	c.mu.Lock()
+	used := c.used
+	c.used = make(map[string]time.Time)
+	c.mu.Unlock()
+	if len(used) == 0 {
+		return nil
+	}
+	hashes, times := make([]string, 0, len(used)), make([]time.Time, 0, len(used))
+	for h, t := range used {
+		hashes, times = append(hashes, h), append(times, t)
+	}
+	_, err := c.store.pool.Exec(ctx, `UPDATE api_keys k SET last_used_at = greatest(k.last_used_at, u.at)
+		FROM unnest($1::text[], $2::timestamptz[]) AS u(hash, at) WHERE k.key_hash = u.hash`, hashes, times)
+	if err != nil {
+		c.mu.Lock()
+		for h, t := range used {
+			if t.After(c.used[h]) {
+				c.used[h] = t
+			}
+		}
+		c.mu.Unlock()
+		return fmt.Errorf("api keys last used: %w", err)
+	}
+	return nil
+}
+
+// RunUsedFlusher runs FlushUsed every interval until ctx ends, then once
+// more (bounded by 5 s) so a stopping process keeps what it gathered.
+func (c *KeyCache) RunUsedFlusher(ctx context.Context, interval time.Duration, logError func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			final, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := c.FlushUsed(final); err != nil {
+				logError(err)
+			}
+			return
+		case <-t.C:
+			fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			if err := c.FlushUsed(fctx); err != nil && ctx.Err() == nil {
+				logError(err)
+			}
+			cancel()
+		}
+	}
 }
 
 // Account returns the account keyHash belongs to. current is true when the

@@ -65,6 +65,9 @@ func (sp spender) spend(ctx context.Context, s Spend, cmd accounts.SpendCommand)
 	if err != nil {
 		return Metered{}, err
 	}
+	if sp.keys != nil {
+		sp.keys.Touch(s.APIKeyHash) // the key's "last used", written later in bulk
+	}
 	m := Metered{Body: res.Result, Replayed: res.Replayed}
 	if res.Replayed && res.FirstPosition > 0 {
 		// The answer was already decided, so a failed read costs the
