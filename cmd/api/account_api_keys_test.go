@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/app/command"
+	"github.com/a2e-automation/app/internal/config"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 )
@@ -265,4 +267,84 @@ func TestAPIKeyBadInput(t *testing.T) {
 	expect(t, "rotating an unknown key", e.do(request{method: "POST", path: "/api/api-keys/nope/rotate", body: map[string]any{"graceSeconds": 0}, cookie: s.Cookie}), 404, "")
 	other := e.seedAccount("key-input-other@example.com")
 	expect(t, "revoking another account's key", e.do(request{method: "DELETE", path: "/api/api-keys/" + k.ID, cookie: other.Cookie}), 404, "")
+}
+
+// A key revoked while 8 clients spend with it on two API processes: no
+// spend that starts after the revocation answered succeeds, the Default key
+// keeps working, and the balance fell by exactly the spends answered 201.
+func TestRevokeUnderLoad(t *testing.T) {
+	cfg := testConfig(t, func(c *config.Config) { c.RateLimitPerMinute = 1 << 20 })
+	url := testdb.NewURL(t)
+	a := newTestEnvOn(t, cfg, url, testdb.Pool(t, url))
+	b := newTestEnvOn(t, cfg, url, testdb.Pool(t, url))
+	s := a.seedAccount("revoke-load@example.com")
+	a.waitFor(accountstest.Do(t, a.repo(), s.ID, accountstest.Grant(1000, domain.SourcePurchase, nil)).LastPosition)
+	k := a.createKey(s, map[string]any{"name": "Busy"})
+
+	type call struct {
+		start  time.Time
+		status int
+	}
+	var (
+		mu      sync.Mutex
+		calls   []call
+		revoked time.Time
+		wg      sync.WaitGroup
+	)
+	stop := make(chan struct{})
+	for i := range 8 {
+		e := []*testEnv{a, b}[i%2]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				start := time.Now()
+				r := spendWith(e, k.APIKey)
+				mu.Lock()
+				calls = append(calls, call{start, r.status})
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	r := b.do(request{method: "DELETE", path: "/api/api-keys/" + k.ID, cookie: s.Cookie})
+	revoked = time.Now()
+	if r.status != 204 {
+		t.Fatalf("revoke under load = %d %s", r.status, r.body)
+	}
+	time.Sleep(300 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+
+	ok, after := 0, 0
+	for _, c := range calls {
+		switch {
+		case c.status == 201:
+			ok++
+			if c.start.After(revoked) {
+				t.Errorf("a spend started %v after the revocation answered succeeded", c.start.Sub(revoked))
+			}
+		case c.status == 401, c.status == 429: // 429: refused keys from one address past 20 (refuseAPIKey)
+			after++
+		default:
+			t.Errorf("a spend answered %d", c.status)
+		}
+	}
+	t.Logf("%d spends succeeded before the revocation, %d were refused after it", ok, after)
+	if ok == 0 || after == 0 {
+		t.Fatalf("%d spends succeeded and %d were refused: the load did not straddle the revocation", ok, after)
+	}
+	expect(t, "the Default key after the revocation", spendWith(a, s.APIKey), 201, "")
+	acc, err := a.repo().FromSnapshot(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bal := acc.Balance(a.repo().Now()); bal != int64(1000-ok-1) {
+		t.Fatalf("balance %d after %d spends answered 201 (and one with the Default key), want %d", bal, ok, 1000-ok-1)
+	}
 }
