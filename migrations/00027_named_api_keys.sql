@@ -25,7 +25,32 @@ CREATE INDEX api_keys_account ON api_keys (account_id);
 CREATE INDEX api_keys_due ON api_keys (least(expires_at, retires_at))
     WHERE expires_at IS NOT NULL OR retires_at IS NOT NULL;
 
+-- Test mode (issue 34, item 2): each account's sandbox, spent by its
+-- a2e_test_ keys only (internal/sandbox). Test credits are not money: they
+-- are no event of the account's stream and touch no balance, usage or
+-- billing table. A sandbox row is made at 1,000 on first use and reset to
+-- 1,000 from the API Keys page.
+CREATE TABLE sandbox_balances (
+    account_id uuid        PRIMARY KEY REFERENCES users ON DELETE CASCADE,
+    credits    bigint      NOT NULL CHECK (credits >= 0),
+    reset_at   timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE sandbox_listings (
+    id              uuid        PRIMARY KEY,
+    account_id      uuid        NOT NULL REFERENCES users ON DELETE CASCADE,
+    key_id          text        NOT NULL,
+    asin            text        NOT NULL,
+    amazon_url      text        NOT NULL,
+    idempotency_key text,
+    credits_after   bigint      NOT NULL, -- the test credits left after it, its answer's creditsRemaining
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (account_id, idempotency_key)
+);
+CREATE INDEX sandbox_listings_account ON sandbox_listings (account_id, created_at DESC, id DESC);
+
 -- +goose Down
+DROP TABLE sandbox_listings;
+DROP TABLE sandbox_balances;
 DROP INDEX api_keys_due;
 DROP INDEX api_keys_account;
 DROP INDEX api_keys_primary;

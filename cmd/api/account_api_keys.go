@@ -65,9 +65,7 @@ func (b *createAPIKeyBody) Valid(context.Context) map[string]string {
 		b.Name = name
 	}
 	switch b.mode() {
-	case domain.KeyModeLive:
-	case domain.KeyModeTest:
-		problems["mode"] = "Test-mode keys are not available yet"
+	case domain.KeyModeLive, domain.KeyModeTest:
 	default:
 		problems["mode"] = `mode must be "live" or "test"`
 	}
@@ -203,5 +201,38 @@ func handleRevokeAPIKey(d Deps) http.HandlerFunc {
 		}
 		noStore(w)
 		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// sandboxResponse is GET and POST /api/sandbox(/reset): the test credits
+// test-mode keys spend (issue 34, item 2).
+type sandboxResponse struct {
+	Credits int64 `json:"credits"`
+}
+
+// handleGetSandbox answers the signed-in account's test credits.
+func handleGetSandbox(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		credits, err := d.App.Queries.Sandbox.Credits(r.Context(), currentSession(r.Context()).AccountID)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		encode(w, http.StatusOK, sandboxResponse{Credits: credits})
+	}
+}
+
+// handleResetSandbox sets the test credits back to 1,000.
+func handleResetSandbox(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := keyChange(w, r, d)
+		if id == "" {
+			return
+		}
+		if err := d.App.Commands.ResetSandbox.Handle(r.Context(), command.ResetSandbox{AccountID: id}); err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		handleGetSandbox(d)(w, r)
 	}
 }

@@ -239,6 +239,7 @@ func TestAPIKeyBadInput(t *testing.T) {
 		body              any
 	}{
 		{"an unknown mode", "/api/api-keys", "mode", map[string]any{"name": "x", "mode": "prod"}},
+		{"a mode that is no string", "/api/api-keys", "mode", map[string]any{"name": "x", "mode": 1}},
 		{"an empty name", "/api/api-keys", "name", map[string]any{"name": "  "}},
 		{"a 200-character name", "/api/api-keys", "name", map[string]any{"name": strings.Repeat("n", 200)}},
 		{"an expiry in the past", "/api/api-keys", "expiresAt", map[string]any{"name": "x", "expiresAt": "2020-01-01T00:00:00Z"}},

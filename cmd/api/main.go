@@ -46,6 +46,7 @@ import (
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/replica"
 	"github.com/a2e-automation/app/internal/retention"
+	"github.com/a2e-automation/app/internal/sandbox"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/startup"
@@ -182,9 +183,10 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 	paymentService := payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
 		payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge))
 	keyCache := auth.NewKeyCache(authStore, auth.DefaultKeyCacheSize)
+	sandboxes := sandbox.New(pool)
 	audit := staffaudit.New(pool)
 	commands := command.New(command.Deps{
-		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Now: time.Now, Log: log, MailQueued: sender.Nudge,
+		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Sandbox: sandboxes, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
 		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
 		SupportReplyMail: supportReplyMail(cfg.ProductName, cfg.SupportEmail, cfg.BaseURL),
@@ -194,7 +196,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 	reader := projections.NewReader(pool).WithReads(reads)
 	mailbox := mail.NewMailbox(pool, log)
 	queries := query.New(query.Sources{
-		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys, KeyLister: authStore,
+		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys, KeyLister: authStore, Sandbox: sandboxes,
 		Listings: listings.NewLedger(store).WithReads(reads), Support: support,
 		Staff: query.StaffConsoleOf(staff.NewConsole(pool, repo, cfg.Secret)), Audit: audit,
 		Pages: sitePages, Mailbox: mailbox, DailyUsage: query.NewUsage(pool, reads), Now: repo.Now, Log: log,

@@ -25,6 +25,8 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Post("/api-keys", handleCreateAPIKey(d))
 		r.Delete("/api-keys/{id}", handleRevokeAPIKey(d))
 		r.Post("/api-keys/{id}/rotate", handleRotateAPIKey(d))
+		r.Get("/sandbox", handleGetSandbox(d))
+		r.Post("/sandbox/reset", handleResetSandbox(d))
 		r.Get("/account/alerts", handleGetAlerts(d))
 		r.Put("/account/alerts", handlePutAlerts(d))
 		r.Get("/usage-statistics", handleUsageStatistics(d))

@@ -40,6 +40,7 @@ type Queries struct {
 	Alerts          AlertsHandler
 	DailyUsage      *Usage         // usage per day and the CSV exports (issue 35)
 	APIKeys         APIKeysHandler // the API Keys page's list (issue 34)
+	Sandbox         SandboxHandler // test mode's reads (issue 34)
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -58,6 +59,7 @@ type Sources struct {
 	Accounts   AccountSnapshots
 	Keys       KeyDecrypter
 	KeyLister  KeyLister
+	Sandbox    SandboxReader
 	Listings   ListingReader
 	Support    SellerSupportReader
 	Staff      StaffConsole
@@ -93,6 +95,7 @@ func New(s Sources) Queries {
 		SpendLimits:     NewSpendLimits(s.Accounts, s.Now),
 		DailyUsage:      s.DailyUsage,
 		APIKeys:         APIKeysHandler{keys: s.KeyLister, decrypt: s.Keys},
+		Sandbox:         SandboxHandler{sandbox: s.Sandbox},
 	}
 	q.Alerts = AlertsHandler{profile: q.Profile, settings: s.ReadTables}
 	return q
