@@ -16,7 +16,9 @@ func TestAPIKeyCommands(t *testing.T) {
 			then: []Event{APIKeyCreated{KeyID: "key-2", Name: "Laptop", Mode: KeyModeLive, Prefix: "a2e_2", Hash: "hash-2", Encrypted: "encrypted-2", ExpiresAt: &expires}},
 		},
 		{name: "empty name", when: func(a *Account) error { return a.CreateAPIKey(testKey(2), " ", KeyModeLive, nil, t0) }, wantErr: CodeInvalid, wantMsg: "A key name is required"},
-		{name: "name too long", when: func(a *Account) error { return a.CreateAPIKey(testKey(2), strings.Repeat("x", 101), KeyModeLive, nil, t0) }, wantErr: CodeInvalid},
+		{name: "name too long", when: func(a *Account) error {
+			return a.CreateAPIKey(testKey(2), strings.Repeat("x", 101), KeyModeLive, nil, t0)
+		}, wantErr: CodeInvalid},
 		{name: "unknown mode", when: func(a *Account) error { return a.CreateAPIKey(testKey(2), "x", "prod", nil, t0) }, wantErr: CodeInvalid},
 		{name: "expiry in the past", when: func(a *Account) error { return a.CreateAPIKey(testKey(2), "x", KeyModeLive, ptr(day(-1)), t0) }, wantErr: CodeInvalid},
 		{
@@ -101,5 +103,14 @@ func TestTenLiveKeys(t *testing.T) {
 	}
 	if err := a.CreateAPIKey(testKey(13), "k", KeyModeLive, nil, t0); err != nil {
 		t.Fatalf("after a revocation: %v", err)
+	}
+}
+
+// A test-mode key never spends the account's credits: the live decision
+// refuses it (test mode has its sandbox).
+func TestTestKeyRefusedByTheLiveDecision(t *testing.T) {
+	a := given(t, APIKeyCreated{KeyID: "key-2", Name: "Sandbox", Mode: KeyModeTest, Prefix: "a2e_test_2", Hash: "hash-2", Encrypted: "e"})
+	if err := a.RequireAPIKey("hash-2", t0); err != ErrAPIKeyNotCurrent {
+		t.Fatalf("a test key in the live decision: %v", err)
 	}
 }
