@@ -3,7 +3,8 @@
  * credits, creates a second key on the API Keys page, spends from /v1 with
  * both (one balance), rotates the Default key with a one-hour grace (the old
  * and the new key both work), and revokes the second key with a
- * confirmation (it is refused at once, 401 api_key_invalid). The page fits
+ * confirmation (it is refused at once, 401 api_key_invalid); a test-mode key
+ * spends sandbox credits only, and the sandbox resets to 1,000. The page fits
  * 390 px and is axe clean. Screenshots in test-results/screenshots/api-keys-<step>.png.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -114,6 +115,30 @@ test.describe.serial('api keys', () => {
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'api_key_invalid' });
     await screenshot(page, 'api-keys', 'revoked');
     await expectNoSeriousA11yViolations(page, 'api-keys with several keys');
+  });
+
+  test('a test-mode key spends sandbox credits, never real ones; the sandbox resets to 1,000', async () => {
+    await page.getByLabel('Key name').fill('Sandbox');
+    await page.getByLabel('Mode').selectOption('test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByRole('status', { name: 'Key created' });
+    await expect(shown).toContainText('Sandbox');
+    const testKey = await shown.getByRole('textbox', { name: 'API Key' }).inputValue();
+    expect(testKey).toMatch(/^a2e_test_/);
+    await expect(keyItem(page, 'Sandbox')).toContainText('test');
+
+    const before = await credits(page);
+    const made = await createListing(testKey, AMAZON_URL);
+    expect(made.status, made.body).toBe(201);
+    const trigger = await createListing(testKey, 'https://www.amazon.com/dp/B0TEST0429');
+    expect(trigger.status, trigger.body).toBe(429);
+    await page.reload();
+    await expect(page.getByLabel('Test credits')).toContainText('999');
+    expect(await credits(page)).toBe(before);
+    await page.getByRole('button', { name: 'Reset to 1,000 test credits' }).click();
+    await expect(toast(page, 'Sandbox Reset')).toBeVisible();
+    await expect(page.getByLabel('Test credits')).toContainText('1,000');
+    await screenshot(page, 'api-keys', 'test-mode');
   });
 
   test('the page with several keys fits 390 px and is axe clean', async () => {

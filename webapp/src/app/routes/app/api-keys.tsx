@@ -6,6 +6,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { ApiKeysCard } from '@/features/api-keys/components/api-keys-card';
 import { ExamplesWithKey } from '@/features/api-keys/components/example-key-picker';
+import { SandboxCard } from '@/features/api-keys/components/sandbox-card';
 import { RegenerateApiKey } from '@/features/api-keys/components/regenerate-api-key';
 import { useProfile } from '@/lib/profile';
 import { useAppConfig } from '@/lib/app-config';
@@ -33,6 +34,8 @@ export default function ApiKeysRoute() {
       </Card>
 
       <ApiKeysCard />
+
+      <SandboxCard />
 
       <Card>
         <CardHeader title="Security Tips" action={<ShieldAlert size={20} aria-hidden />} />

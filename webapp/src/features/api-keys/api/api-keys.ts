@@ -31,6 +31,7 @@ export const newKeySchema = z.object({
     .max(MAX_KEY_NAME, `A key name can have at most ${MAX_KEY_NAME} characters`),
   /** Days until it expires; empty: never. */
   expiresInDays: z.enum(['', '7', '30', '90', '365']),
+  mode: z.enum(['live', 'test']),
 });
 
 export type NewKeyInput = z.infer<typeof newKeySchema>;
@@ -59,7 +60,11 @@ export function useApiKeyActions() {
       const expiresAt = input.expiresInDays
         ? new Date(Date.now() + Number(input.expiresInDays) * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
         : undefined;
-      const made = await api.post<ApiKey>(apiKeysKey, { name: input.name.trim(), ...(expiresAt ? { expiresAt } : {}) });
+      const made = await api.post<ApiKey>(apiKeysKey, {
+        name: input.name.trim(),
+        mode: input.mode,
+        ...(expiresAt ? { expiresAt } : {}),
+      });
       await refresh(false);
       return made;
     },
@@ -72,5 +77,24 @@ export function useApiKeyActions() {
       await api.delete<void>(`${apiKeysKey}/${encodeURIComponent(key.id)}`);
       await refresh(false);
     },
+  };
+}
+
+/** GET /api/sandbox and POST /api/sandbox/reset: the test credits test-mode keys spend. */
+export type Sandbox = { credits: number };
+
+export const sandboxKey = '/api/sandbox';
+
+export function useSandbox() {
+  return useSWR<Sandbox>(sandboxKey, () => api.get<Sandbox>(sandboxKey));
+}
+
+/** Resets the sandbox to 1,000 test credits and puts the answer in the cache. */
+export function useResetSandbox() {
+  const { mutate } = useSWRConfig();
+  return async () => {
+    const reset = await api.post<Sandbox>(`${sandboxKey}/reset`);
+    await mutate(sandboxKey, reset, { revalidate: false });
+    return reset;
   };
 }

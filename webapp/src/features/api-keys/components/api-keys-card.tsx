@@ -193,18 +193,22 @@ function RevokeKey({ apiKey: k }: { apiKey: ApiKey }) {
 function NewKeyForm({ onMade }: { onMade: (key: ApiKey) => void }) {
   const { create } = useApiKeyActions();
   const expiryId = useId();
+  const modeId = useId();
   const {
     register,
     handleSubmit,
     reset,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<NewKeyInput>({ resolver: zodResolver(newKeySchema), defaultValues: { name: '', expiresInDays: '' } });
+  } = useForm<NewKeyInput>({
+    resolver: zodResolver(newKeySchema),
+    defaultValues: { name: '', expiresInDays: '', mode: 'live' },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     try {
       onMade(await create(values));
-      reset({ name: '', expiresInDays: '' });
+      reset({ name: '', expiresInDays: '', mode: 'live' });
       toast({ title: 'API Key Created', variant: 'success' });
     } catch (error) {
       const fields = error instanceof ApiError ? error.fieldErrors : {};
@@ -217,6 +221,15 @@ function NewKeyForm({ onMade }: { onMade: (key: ApiKey) => void }) {
     <form className="form" onSubmit={onSubmit} noValidate aria-label="New API key">
       <h3 className="card-subtitle">New key</h3>
       <InputField label="Key name" placeholder="Office PC" error={errors.name} registration={register('name')} />
+      <div className="field">
+        <label className="field-label" htmlFor={modeId}>
+          Mode
+        </label>
+        <select id={modeId} className="input" {...register('mode')}>
+          <option value="live">Live: spends your credits</option>
+          <option value="test">Test: spends sandbox test credits (a2e_test_)</option>
+        </select>
+      </div>
       <div className="field">
         <label className="field-label" htmlFor={expiryId}>
           Expires
