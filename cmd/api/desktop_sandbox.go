@@ -48,11 +48,13 @@ func withSandbox(d Deps) func(http.Handler) http.Handler {
 	}
 }
 
-// sandboxAccountResponse is GET /v1/account in test mode.
+// sandboxAccountResponse is GET /v1/account in test mode: the live
+// answer's fields, with the sandbox's figures (its test credits, counted as
+// otherCredits; no debt, no monthly or purchased credits, never frozen), and
+// mode "test".
 type sandboxAccountResponse struct {
-	Mode             string `json:"mode"` // "test"
-	Email            string `json:"email"`
-	CreditsAvailable int64  `json:"creditsAvailable"` // test credits
+	Mode string `json:"mode"` // "test"
+	accountResponse
 }
 
 func handleSandboxAccount(d Deps) http.HandlerFunc {
@@ -68,7 +70,8 @@ func handleSandboxAccount(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		encode(w, http.StatusOK, sandboxAccountResponse{Mode: "test", Email: a.Email, CreditsAvailable: credits})
+		encode(w, http.StatusOK, sandboxAccountResponse{Mode: "test", accountResponse: accountResponse{Email: a.Email,
+			CreditsAvailable: credits, SubscriptionStatus: a.SubscriptionStatus, OtherCredits: credits}})
 	}
 }
 
