@@ -139,6 +139,11 @@ export interface components {
         };
         /** @description The account's standing; monthlyCredits + purchasedCredits + otherCredits = creditsAvailable. */
         Account: {
+            /**
+             * @description Present only in test mode (an a2e_test_ key): the credit figures are then the sandbox's test credits (desktop API guide, Test mode).
+             * @enum {string}
+             */
+            mode?: "test";
             /** Format: email */
             email: string;
             creditsAvailable: number;
