@@ -120,8 +120,11 @@ func (a *Account) Caller() (APIKey, bool) {
 	return *a.caller, true
 }
 
-// ErrTooManyAPIKeys refuses a key past MaxKeysPerMode.
-var ErrTooManyAPIKeys = Errorf(CodeInvalid, "An account can have at most %d live API keys", MaxKeysPerMode)
+// ErrTooManyAPIKeys and ErrTooManyTestKeys refuse a key past MaxKeysPerMode.
+var (
+	ErrTooManyAPIKeys  = Errorf(CodeInvalid, "An account can have at most %d live API keys", MaxKeysPerMode)
+	ErrTooManyTestKeys = Errorf(CodeInvalid, "An account can have at most %d test API keys", MaxKeysPerMode)
+)
 
 // CheckAPIKeyName returns name trimmed, or an error saying what is wrong.
 func CheckAPIKeyName(name string) (string, error) {
@@ -153,7 +156,7 @@ func (a *Account) CreateAPIKey(key APIKeyMaterial, name, mode string, expiresAt 
 	}
 	if a.workingKeys(mode, now) >= MaxKeysPerMode {
 		if mode == KeyModeTest {
-			return Errorf(CodeInvalid, "An account can have at most %d test API keys", MaxKeysPerMode)
+			return ErrTooManyTestKeys
 		}
 		return ErrTooManyAPIKeys
 	}

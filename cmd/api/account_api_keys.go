@@ -143,8 +143,8 @@ func handleCreateAPIKey(d Deps) http.HandlerFunc {
 		}
 		made, err := d.App.Commands.CreateAPIKey.Handle(r.Context(), command.CreateAPIKey{AccountID: id, Name: body.Name,
 			Mode: body.mode(), ExpiresAt: body.expires, Metadata: metadata(r, "account:"+id)})
-		if domain.ErrorCode(err) == domain.CodeInvalid {
-			err = invalid(map[string]string{"name": domain.ErrorMessage(err)}) // the limit of keys
+		if errors.Is(err, domain.ErrTooManyAPIKeys) || errors.Is(err, domain.ErrTooManyTestKeys) {
+			err = invalid(map[string]string{"name": domain.ErrorMessage(err)})
 		}
 		if err != nil {
 			writeError(w, r, d.Log, err)

@@ -92,8 +92,15 @@ func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, a
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at`, l.ID, accountID, keyID, asin, url, idem, l.CreditsRemaining).Scan(&l.CreatedAt)
 	})
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-		return s.Spend(ctx, accountID, keyHash, idempotencyKey, asin, url) // a concurrent first use of the key: read it back
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" && idempotencyKey != "" {
+		// Not expected (the balance row's lock orders one account's spends),
+		// but should two first uses of one Idempotency-Key meet, the second
+		// reads the first back.
+		var first Listing
+		first, err = scanListing(s.pool.QueryRow(ctx, listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey))
+		if err == nil {
+			return first, true, nil
+		}
 	}
 	if err != nil && domain.ErrorCode(err) == "" {
 		err = fmt.Errorf("sandbox spend: %w", err)
