@@ -28,8 +28,10 @@ type KeyCache struct {
 	store   *Store
 	entries *lru.Cache[string, string]
 
-	mu   sync.Mutex
-	used map[string]time.Time // key hash → last use not yet written
+	// used maps a key hash to its last use not yet written (time.Time).
+	// A sync.Map: each admitted call stores into it, and for keys already
+	// in it (the steady state) that is an atomic swap, no shared lock.
+	used sync.Map
 }
 
 // DefaultKeyCacheSize bounds a KeyCache: one entry (~150 bytes) per key in
@@ -45,42 +47,33 @@ func NewKeyCache(store *Store, size int) *KeyCache {
 	if err != nil {
 		panic(err) // only for size <= 0, excluded above
 	}
-	return &KeyCache{store: store, entries: entries, used: make(map[string]time.Time)}
+	return &KeyCache{store: store, entries: entries}
 }
 
 // Touch records that the key with hash keyHash was just used, in memory.
-func (c *KeyCache) Touch(keyHash string) {
-	c.mu.Lock()
-	c.used[keyHash] = time.Now()
-	c.mu.Unlock()
-}
+func (c *KeyCache) Touch(keyHash string) { c.used.Store(keyHash, time.Now()) }
 
 // FlushUsed writes the uses Touch gathered to api_keys.last_used_at (one
-// statement, a later use never overwritten by an earlier one); on failure
-// they are kept for the next flush.
+// statement, a later use never overwritten by an earlier one). A use is
+// forgotten once written, unless a later one came meanwhile; on failure
+// all are kept for the next flush.
 func (c *KeyCache) FlushUsed(ctx context.Context) error {
-	c.mu.Lock()
-	used := c.used
-	c.used = make(map[string]time.Time)
-	c.mu.Unlock()
-	if len(used) == 0 {
+	var hashes []string
+	var times []time.Time
+	c.used.Range(func(k, v any) bool {
+		hashes, times = append(hashes, k.(string)), append(times, v.(time.Time))
+		return true
+	})
+	if len(hashes) == 0 {
 		return nil
-	}
-	hashes, times := make([]string, 0, len(used)), make([]time.Time, 0, len(used))
-	for h, t := range used {
-		hashes, times = append(hashes, h), append(times, t)
 	}
 	_, err := c.store.pool.Exec(ctx, `UPDATE api_keys k SET last_used_at = greatest(k.last_used_at, u.at)
 		FROM unnest($1::text[], $2::timestamptz[]) AS u(hash, at) WHERE k.key_hash = u.hash`, hashes, times)
 	if err != nil {
-		c.mu.Lock()
-		for h, t := range used {
-			if t.After(c.used[h]) {
-				c.used[h] = t
-			}
-		}
-		c.mu.Unlock()
 		return fmt.Errorf("api keys last used: %w", err)
+	}
+	for i, h := range hashes {
+		c.used.CompareAndDelete(h, times[i])
 	}
 	return nil
 }
