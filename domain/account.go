@@ -20,6 +20,9 @@ type Account struct {
 	version int64
 	changes []Event
 	s       state
+	// caller is the key RequireAPIKey admitted for the command at hand;
+	// not state: it is never stored.
+	caller *APIKey
 }
 
 // APIKeyMaterial is a new API key as the domain sees it: an id, the short
@@ -91,9 +94,10 @@ func (a *Account) Replay(events []Recorded) error {
 // snapshotFormat is the version of the layout Snapshot writes. Format 2
 // added paid payments, debt and disputes; format 3 spend limits and the
 // spending they count (an older snapshot lacks the counts); format 4
-// auto-recharge (its in-flight marker and month); a snapshot of another format is
+// auto-recharge (its in-flight marker and month); format 5 named API keys and
+// the primary key's prefix (issue 34); a snapshot of another format is
 // not restored, and the account is loaded from its stream instead.
-const snapshotFormat = 4
+const snapshotFormat = 5
 
 type snapshot struct {
 	Format int   `json:"format"`
@@ -144,24 +148,10 @@ func (a *Account) Email() string { return a.s.Email }
 // IsVerified reports whether the email address is verified.
 func (a *Account) IsVerified() bool { return a.s.Verified }
 
-// APIKeyHash returns the lookup hash of the current API key.
+// APIKeyHash returns the lookup hash of the primary API key.
 func (a *Account) APIKeyHash() string { return a.s.APIKeyHash }
 
-// ErrAPIKeyNotCurrent refuses a call made with a key that is not the
-// account's current one (it was rotated).
-var ErrAPIKeyNotCurrent = Errorf(CodeUnauthorized, "Invalid API key")
-
-// RequireAPIKey refuses keyHash unless it is the lookup hash of the
-// account's current API key: a caller admitted by a remembered key is
-// checked against the account itself, inside the command that acts for it.
-func (a *Account) RequireAPIKey(keyHash string) error {
-	if keyHash == "" || keyHash != a.s.APIKeyHash {
-		return ErrAPIKeyNotCurrent
-	}
-	return nil
-}
-
-// APIKeyID returns the id of the current API key.
+// APIKeyID returns the id of the primary API key.
 func (a *Account) APIKeyID() string { return a.s.APIKeyID }
 
 // VerifyEmail records that the seller proved ownership of the address.
@@ -180,21 +170,6 @@ func (a *Account) ChangePassword(reason string, now time.Time) error {
 		return Errorf(CodeInvalid, "Unknown password change reason %q", reason)
 	}
 	a.record(PasswordChanged{Reason: reason}, now)
-	return nil
-}
-
-// RotateAPIKey replaces the API key with key; the previous key stops working.
-func (a *Account) RotateAPIKey(key APIKeyMaterial, now time.Time) error {
-	if err := key.validate(); err != nil {
-		return err
-	}
-	if key.KeyID == a.s.APIKeyID {
-		return Errorf(CodeConflict, "The API key is already the current one")
-	}
-	a.record(APIKeyRotated{
-		KeyID: key.KeyID, PreviousKeyID: a.s.APIKeyID,
-		Prefix: key.Prefix, Hash: key.Hash, Encrypted: key.Encrypted,
-	}, now)
 	return nil
 }
 

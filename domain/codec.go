@@ -147,6 +147,9 @@ var decoders = map[string]func([]byte) (Event, error){
 	RechargeFailed{}.EventType():          decodeAs[RechargeFailed],
 	RechargeNeedsAction{}.EventType():     decodeAs[RechargeNeedsAction],
 	AutoRechargeDisabled{}.EventType():    decodeAs[AutoRechargeDisabled],
+	APIKeyCreated{}.EventType():           decodeAs[APIKeyCreated],
+	APIKeyRevoked{}.EventType():           decodeAs[APIKeyRevoked],
+	APIKeyExpired{}.EventType():           decodeAs[APIKeyExpired],
 }
 
 // EventTypes returns the name of every event type the codec knows, sorted.

@@ -24,6 +24,7 @@ func CreditDelta(e Event) int64 {
 	case DebtRepaid:
 		return -e.Amount
 	case AccountRegistered, EmailVerified, PasswordChanged, APIKeyIssued, APIKeyRotated,
+		APIKeyCreated, APIKeyRevoked, APIKeyExpired,
 		SubscriptionActivated, SubscriptionRenewed, SubscriptionPastDue, SubscriptionCancelled,
 		SubscriptionResumed, SubscriptionEnded, ListingRequested, VeroCheckPerformed,
 		SoftwareDownloaded, PaymentRecorded, PaymentRefunded, DisputeOpened, DisputeClosed,

@@ -182,7 +182,11 @@ func (a *Account) spend(operation, reference string, now time.Time) error {
 		return err
 	}
 	a.expireDue(now)
-	a.record(CreditsSpent{Amount: 1, Operation: operation, Reference: reference, Draws: draws}, now)
+	e := CreditsSpent{Amount: 1, Operation: operation, Reference: reference, Draws: draws}
+	if k := a.caller; k != nil {
+		e.KeyID, e.KeyName, e.KeyPrefix = k.ID, k.Name, k.Prefix
+	}
+	a.record(e, now)
 	return nil
 }
 

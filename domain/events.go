@@ -93,13 +93,44 @@ type APIKeyIssued struct {
 	Encrypted string `json:"encrypted"`
 }
 
-// APIKeyRotated replaces the key; the previous one stops working at once.
+// APIKeyRotated replaces key PreviousKeyID by KeyID; the previous one stops
+// working at once, or at PreviousRetiresAt when the rotation gave it a grace.
+// Secondary: the key replaced is not the primary ("Default") one, and the
+// new key takes its Name, Mode and ExpiresAt (recorded here).
 type APIKeyRotated struct {
-	KeyID         string `json:"keyId"`
-	PreviousKeyID string `json:"previousKeyId"`
-	Prefix        string `json:"prefix"`
-	Hash          string `json:"hash"`
-	Encrypted     string `json:"encrypted"`
+	KeyID             string     `json:"keyId"`
+	PreviousKeyID     string     `json:"previousKeyId"`
+	Prefix            string     `json:"prefix"`
+	Hash              string     `json:"hash"`
+	Encrypted         string     `json:"encrypted"`
+	PreviousRetiresAt *time.Time `json:"previousRetiresAt,omitempty"`
+	Secondary         bool       `json:"secondary,omitempty"`
+	Name              string     `json:"name,omitempty"`
+	Mode              string     `json:"mode,omitempty"`
+	ExpiresAt         *time.Time `json:"expiresAt,omitempty"`
+}
+
+// APIKeyCreated adds a named key beside the primary one.
+type APIKeyCreated struct {
+	KeyID     string     `json:"keyId"`
+	Name      string     `json:"name"`
+	Mode      string     `json:"mode"`
+	Prefix    string     `json:"prefix"`
+	Hash      string     `json:"hash"`
+	Encrypted string     `json:"encrypted"`
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+}
+
+// APIKeyRevoked stops a key at once, at the seller's request.
+type APIKeyRevoked struct {
+	KeyID string `json:"keyId"`
+}
+
+// APIKeyExpired records that a key stopped working on its own: its expiry
+// came, or its rotation's grace ended (Reason, KeyExpiredReason*).
+type APIKeyExpired struct {
+	KeyID  string `json:"keyId"`
+	Reason string `json:"reason"`
 }
 
 // SubscriptionActivated starts a subscription with its first paid cycle.
@@ -163,6 +194,11 @@ type CreditsSpent struct {
 	Operation string `json:"operation"`
 	Reference string `json:"reference,omitempty"` // listing id, check id or request id
 	Draws     []Draw `json:"draws"`
+	// The API key the spend was made with (Account.RequireAPIKey), never
+	// the key itself; empty for a spend made otherwise.
+	KeyID     string `json:"keyId,omitempty"`
+	KeyName   string `json:"keyName,omitempty"`
+	KeyPrefix string `json:"keyPrefix,omitempty"`
 }
 
 // CreditsDebited removes credits by a staff adjustment, drawn like a spend.
@@ -273,6 +309,9 @@ func (EmailVerified) EventType() string         { return "EmailVerified" }
 func (PasswordChanged) EventType() string       { return "PasswordChanged" }
 func (APIKeyIssued) EventType() string          { return "APIKeyIssued" }
 func (APIKeyRotated) EventType() string         { return "APIKeyRotated" }
+func (APIKeyCreated) EventType() string         { return "APIKeyCreated" }
+func (APIKeyRevoked) EventType() string         { return "APIKeyRevoked" }
+func (APIKeyExpired) EventType() string         { return "APIKeyExpired" }
 func (SubscriptionActivated) EventType() string { return "SubscriptionActivated" }
 func (SubscriptionRenewed) EventType() string   { return "SubscriptionRenewed" }
 func (SubscriptionPastDue) EventType() string   { return "SubscriptionPastDue" }

@@ -10,11 +10,14 @@ import (
 // Snapshot stores it as JSON, so its fields are exported to encoding/json
 // (the type itself is not).
 type state struct {
-	ID           string       `json:"id"`
-	Email        string       `json:"email"`
-	Verified     bool         `json:"verified"`
-	APIKeyID     string       `json:"apiKeyId"`
-	APIKeyHash   string       `json:"apiKeyHash"`
+	ID           string `json:"id"`
+	Email        string `json:"email"`
+	Verified     bool   `json:"verified"`
+	APIKeyID     string `json:"apiKeyId"`
+	APIKeyHash   string `json:"apiKeyHash"`
+	APIKeyPrefix string `json:"apiKeyPrefix,omitempty"`
+	// Keys are the keys other than the primary (api_keys.go).
+	Keys         []apiKey     `json:"keys,omitempty"`
 	Subscription subscription `json:"subscription"`
 	// Grants are the grants with credits left, in the order granted. A grant
 	// past its expiry stays until its CreditsExpired event.
@@ -109,7 +112,7 @@ func (s *state) apply(e Event, at time.Time) {
 	if s.Limits.apply(e, at) || s.Recharge.apply(e, at) {
 		return
 	}
-	if s.Subscription.apply(e, at) || s.applyAlert(e) || s.applyWebhook(e) {
+	if s.Subscription.apply(e, at) || s.applyAlert(e) || s.applyWebhook(e) || s.applyKey(e, at) {
 		return
 	}
 	switch e := e.(type) {
@@ -118,10 +121,6 @@ func (s *state) apply(e Event, at time.Time) {
 		s.Subscription.Status = StatusInactive
 	case EmailVerified:
 		s.Verified = true
-	case APIKeyIssued:
-		s.APIKeyID, s.APIKeyHash = e.KeyID, e.Hash
-	case APIKeyRotated:
-		s.APIKeyID, s.APIKeyHash = e.KeyID, e.Hash
 	case CreditsGranted:
 		if s.GrantIDs == nil {
 			s.GrantIDs = make(map[string]bool)

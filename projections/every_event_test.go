@@ -172,6 +172,14 @@ func everyEventType(t *testing.T, f *fixture) {
 		{a, func(acc *domain.Account, now time.Time) error {
 			return acc.RotateAPIKey(domain.APIKeyMaterial{KeyID: "k2-" + a, Prefix: "a2e_new", Hash: "h2-" + a, Encrypted: "enc2"}, now)
 		}},
+		{a, func(acc *domain.Account, now time.Time) error { // APIKeyCreated
+			return acc.CreateAPIKey(domain.APIKeyMaterial{KeyID: "k3-" + a, Prefix: "a2e_k3", Hash: "h3-" + a, Encrypted: "enc3"}, "Laptop", domain.KeyModeLive, nil, now)
+		}},
+		{a, func(acc *domain.Account, now time.Time) error { // APIKeyRotated of a named key, with a grace
+			return acc.RotateKey("k3-"+a, domain.APIKeyMaterial{KeyID: "k4-" + a, Prefix: "a2e_k4", Hash: "h4-" + a, Encrypted: "enc4"}, time.Nanosecond, now)
+		}},
+		{a, func(acc *domain.Account, now time.Time) error { return acc.ExpireAPIKeys(now.Add(time.Second)) }}, // APIKeyExpired
+		{a, func(acc *domain.Account, now time.Time) error { return acc.RevokeAPIKey("k4-"+a, now) }},          // APIKeyRevoked
 		{a, func(acc *domain.Account, now time.Time) error { return acc.RecordStaffNote("called back", now) }},
 		{b, func(acc *domain.Account, now time.Time) error { // SpendLimitsSet: b's 3 listings stay under them
 			daily, monthly := int64(50), int64(400)

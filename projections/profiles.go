@@ -56,7 +56,9 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 	case domain.APIKeyIssued:
 		r.prefix, r.encrypted = e.Prefix, e.Encrypted
 	case domain.APIKeyRotated:
-		r.prefix, r.encrypted = e.Prefix, e.Encrypted
+		if !e.Secondary { // the profile shows the primary ("Default") key
+			r.prefix, r.encrypted = e.Prefix, e.Encrypted
+		}
 	case domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionResumed,
 		domain.SubscriptionPastDue, domain.SubscriptionCancelled, domain.SubscriptionEnded:
 		// The status and dates the account itself records: one rule, in
@@ -99,7 +101,8 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 		domain.ExpiryReminderSent, domain.SpendLimitsSet,
 		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled,
 		domain.AutoRechargeSet, domain.PaymentMethodSaved, domain.PaymentMethodRemoved, domain.RechargeRequested,
-		domain.RechargeFailed, domain.RechargeNeedsAction, domain.AutoRechargeDisabled:
+		domain.RechargeFailed, domain.RechargeNeedsAction, domain.AutoRechargeDisabled,
+		domain.APIKeyCreated, domain.APIKeyRevoked, domain.APIKeyExpired:
 		// Nothing the profile shows; only updated_at moves.
 	default:
 		return r, false, unhandled("profiles", ev)

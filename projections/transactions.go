@@ -74,6 +74,7 @@ func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev do
 	case domain.DisputeClosed:
 		r.status = e.PaymentStatus
 	case domain.AccountRegistered, domain.EmailVerified, domain.PasswordChanged, domain.APIKeyIssued, domain.APIKeyRotated,
+		domain.APIKeyCreated, domain.APIKeyRevoked, domain.APIKeyExpired,
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsSpent, domain.CreditsDebited,
 		domain.CreditsExpired, domain.CreditsRevoked, domain.DebtRepaid, domain.ListingRequested, domain.VeroCheckPerformed,

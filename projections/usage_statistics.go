@@ -48,6 +48,7 @@ func usageOf(ev domain.Event) (usageRow, error) {
 	case domain.VeroCheckPerformed:
 		return usageRow{vero: 1}, nil
 	case domain.AccountRegistered, domain.EmailVerified, domain.PasswordChanged, domain.APIKeyIssued, domain.APIKeyRotated,
+		domain.APIKeyCreated, domain.APIKeyRevoked, domain.APIKeyExpired,
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired,
 		domain.CreditsRevoked, domain.DebtRepaid, domain.SoftwareDownloaded, domain.PaymentRecorded, domain.PaymentRefunded,

@@ -18,7 +18,7 @@ const (
 	CodeInvalidRequest       = "invalid_request"        // 400: a field, the JSON or a header is wrong
 	CodeUnauthenticated      = "unauthenticated"        // 401 (/api): not signed in, or the session ended
 	CodeAPIKeyMissing        = "api_key_missing"        // 401 (/v1): no X-API-Key header
-	CodeAPIKeyInvalid        = "api_key_invalid"        // 401 (/v1): a key that is not an account's current one
+	CodeAPIKeyInvalid        = "api_key_invalid"        // 401 (/v1): a key that does not work: unknown, revoked, expired, or rotated and past its grace
 	CodeInsufficientCredits  = "insufficient_credits"   // 402: no credits left
 	CodeSpendLimitReached    = "spend_limit_reached"    // 402 (/v1): a spend limit the seller set is reached; see resetsAt
 	CodeForbidden            = "forbidden"              // 403: the caller may not do it

@@ -71,7 +71,11 @@ func desktopBucket(ctx context.Context, d Deps, key string) string {
 // holds only current keys.
 func withAPIKey(d Deps) func(http.Handler) http.Handler {
 	return admitAPIKey(d, func(ctx context.Context, hash string) (string, error) {
-		return d.Auth.AccountForAPIKey(ctx, hash)
+		id, err := d.Auth.AccountForAPIKey(ctx, hash)
+		if err == nil && d.APIKeys != nil {
+			d.APIKeys.Touch(hash) // a working key (api_keys said so): its "last used"
+		}
+		return id, err
 	})
 }
 

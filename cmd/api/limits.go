@@ -59,6 +59,9 @@ var (
 	// An account's API key rotations: 10 at once, then one every 6 minutes.
 	limitKeyRotation    = ratelimit.Limit{Name: "keyrotation", Rate: 10, Period: time.Hour}
 	msgTooManyRotations = "Too many API key changes. Please try again later."
+	// An account's changes to its named keys (create, rotate, revoke;
+	// issue 34): 60 at once, then one a minute.
+	limitKeyChanges = ratelimit.Limit{Name: "keychanges", Rate: 60, Period: time.Hour}
 	// Refused /v1 API keys per client IP: 20 at once, then one every 3 s.
 	limitAPIKeyFailures   = ratelimit.Limit{Name: "apikeyfail", Rate: 20, Period: time.Minute}
 	msgTooManyKeyFailures = "Too many invalid API keys from this address. Please try again later."

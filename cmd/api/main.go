@@ -46,6 +46,7 @@ import (
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/replica"
 	"github.com/a2e-automation/app/internal/retention"
+	"github.com/a2e-automation/app/internal/sandbox"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/startup"
@@ -184,6 +185,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 	paymentService := payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
 		payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge))
 	keyCache := auth.NewKeyCache(authStore, auth.DefaultKeyCacheSize)
+	sandboxes := sandbox.New(pool)
 	audit := staffaudit.New(pool)
 	hooks, err := webhooks.NewStore(pool, cfg.Secret)
 	if err != nil {
@@ -195,7 +197,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 			return commands.DisableWebhookEndpoint.Handle(ctx, accountID, id, reason)
 		}, log, webhooks.Options{})
 	commands = command.New(command.Deps{
-		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Now: time.Now, Log: log, MailQueued: sender.Nudge,
+		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Sandbox: sandboxes, Now: time.Now, Log: log, MailQueued: sender.Nudge,
 		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
 		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
 		SupportReplyMail: supportReplyMail(cfg.ProductName, cfg.SupportEmail, cfg.BaseURL),
@@ -207,7 +209,7 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 	reader := projections.NewReader(pool).WithReads(reads)
 	mailbox := mail.NewMailbox(pool, log)
 	queries := query.New(query.Sources{
-		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys,
+		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys, KeyLister: authStore, Sandbox: sandboxes,
 		Listings: listings.NewLedger(store).WithReads(reads), Support: support,
 		Staff: query.StaffConsoleOf(staff.NewConsole(pool, repo, cfg.Secret)), Audit: audit,
 		Pages: sitePages, Mailbox: mailbox, DailyUsage: query.NewUsage(pool, reads), Webhooks: hooks, Now: repo.Now, Log: log,
@@ -329,6 +331,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 	workers = append(workers,
 		func(ctx context.Context) { d.App.Commands.ExpireCredits.Sweep(ctx, 30*time.Second, log) },
 		func(ctx context.Context) { d.App.Commands.RunRecharges.Run(ctx, 2*time.Second, nil) }, // auto-recharge's charges
+		func(ctx context.Context) { d.App.Commands.ExpireAPIKeys.Sweep(ctx, 30*time.Second, log) },
+		func(ctx context.Context) {
+			d.APIKeys.RunUsedFlusher(ctx, 10*time.Second, func(err error) { log.Warn("api keys last used", "err", err) })
+		},
 		func(ctx context.Context) { d.Resets.Run(ctx, time.Second) },
 		func(ctx context.Context) { pruner.Run(ctx, time.Minute) }, // in every API process; one prunes at a time
 		d.Webhooks.Run) // in every API process: one dispatches at a time, each delivery is claimed by one

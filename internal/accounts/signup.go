@@ -38,7 +38,7 @@ func (r *Repository) Register(ctx context.Context, keys *apikeys.Keys, email, pa
 		if err != nil {
 			return nil, err
 		}
-		if err := auth.CreateCredentials(ctx, tx, s.AccountID, a.Email(), passwordHash, material.Hash, material.KeyID, now); err != nil {
+		if err := auth.CreateCredentials(ctx, tx, s.AccountID, a.Email(), passwordHash, material, now); err != nil {
 			return nil, err
 		}
 		s.APIKey = plain

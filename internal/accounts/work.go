@@ -39,12 +39,6 @@ func (w Work) Audit(ctx context.Context, e staffaudit.Entry) error {
 	return staffaudit.RecordTx(ctx, w.tx, e)
 }
 
-// ReplaceAPIKey stores the account's new API key (its hash and key id)
-// with the rotation's event (auth.ReplaceAPIKey).
-func (w Work) ReplaceAPIKey(ctx context.Context, accountID, keyHash, keyID string, now time.Time) error {
-	return auth.ReplaceAPIKey(ctx, w.tx, accountID, keyHash, keyID, now)
-}
-
 // UseVerificationCode uses up the account's verification code with the
 // verification's event (auth.Store.UseVerificationCode).
 func (w Work) UseVerificationCode(ctx context.Context, s *auth.Store, accountID, code string, now time.Time) error {
@@ -85,4 +79,10 @@ func (w Work) RemoveWebhookEndpoint(ctx context.Context, s *webhooks.Store, acco
 // WebhookEndpointDisabled and returns its URL (webhooks.Store.Disable).
 func (w Work) DisableWebhookEndpoint(ctx context.Context, s *webhooks.Store, accountID, id string) (string, error) {
 	return s.Disable(ctx, w.tx, accountID, id)
+}
+
+// ApplyKeyEvents writes the api_keys rows the change's key events make
+// (created, rotated, revoked, expired: auth.ApplyKeyEvents) with them.
+func (w Work) ApplyKeyEvents(ctx context.Context, accountID string, events []domain.Event, now time.Time) error {
+	return auth.ApplyKeyEvents(ctx, w.tx, accountID, events, now)
 }

@@ -18,10 +18,18 @@ import (
 	"github.com/a2e-automation/app/domain"
 )
 
-// Prefix starts every key; the visible prefix is Prefix plus a few characters.
+// Prefix starts every key; the visible prefix is the key's prefix (Prefix
+// or TestPrefix) plus a few characters.
 const Prefix = "a2e_"
 
-const visible = len(Prefix) + 6
+// TestPrefix starts every test-mode key (issue 34).
+const TestPrefix = "a2e_test_"
+
+// visibleExtra is how many characters past its prefix a key shows.
+const visibleExtra = 6
+
+// secretLen is the length of a key past its prefix.
+const secretLen = 32
 
 // Keys generates, hashes, encrypts and decrypts API keys.
 type Keys struct {
@@ -50,8 +58,14 @@ func NewSealer(purpose, secret string) (*Keys, error) {
 	return &Keys{aead: aead}, nil
 }
 
-// Generate returns a new key and the material the domain records for it.
+// Generate returns a new live key and the material the domain records for it.
 func (k *Keys) Generate() (string, domain.APIKeyMaterial, error) {
+	return k.GenerateMode(domain.KeyModeLive)
+}
+
+// GenerateMode is Generate for a key of mode (domain.KeyModeLive, or
+// domain.KeyModeTest for an a2e_test_ key).
+func (k *Keys) GenerateMode(mode string) (string, domain.APIKeyMaterial, error) {
 	raw := make([]byte, 24)
 	if _, err := rand.Read(raw); err != nil {
 		return "", domain.APIKeyMaterial{}, fmt.Errorf("apikeys: %w", err)
@@ -60,14 +74,18 @@ func (k *Keys) Generate() (string, domain.APIKeyMaterial, error) {
 	if _, err := rand.Read(id); err != nil {
 		return "", domain.APIKeyMaterial{}, fmt.Errorf("apikeys: %w", err)
 	}
-	plain := Prefix + base64.RawURLEncoding.EncodeToString(raw)
+	prefix := Prefix
+	if mode == domain.KeyModeTest {
+		prefix = TestPrefix
+	}
+	plain := prefix + base64.RawURLEncoding.EncodeToString(raw)
 	enc, err := k.Encrypt(plain)
 	if err != nil {
 		return "", domain.APIKeyMaterial{}, err
 	}
 	return plain, domain.APIKeyMaterial{
 		KeyID:     hex.EncodeToString(id),
-		Prefix:    plain[:visible],
+		Prefix:    plain[:len(prefix)+visibleExtra],
 		Hash:      Hash(plain),
 		Encrypted: enc,
 	}, nil
@@ -80,9 +98,18 @@ func Hash(plain string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// LooksValid reports whether s has the shape of a key, to refuse junk early.
+// LooksValid reports whether s has the shape of a key, live or test, to
+// refuse junk early.
 func LooksValid(s string) bool {
-	return strings.HasPrefix(s, Prefix) && len(s) == len(Prefix)+32
+	if strings.HasPrefix(s, TestPrefix) && len(s) == len(TestPrefix)+secretLen {
+		return true
+	}
+	return strings.HasPrefix(s, Prefix) && len(s) == len(Prefix)+secretLen
+}
+
+// IsTest reports whether s is a test-mode key by its prefix.
+func IsTest(s string) bool {
+	return strings.HasPrefix(s, TestPrefix) && len(s) == len(TestPrefix)+secretLen
 }
 
 // Encrypt seals plain with a random nonce.

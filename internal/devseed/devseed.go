@@ -29,6 +29,9 @@ type Options struct {
 	// spend_limit_reached.
 	DailyLimit *int64
 	Actor      string // the events' metadata actor; empty: "seed"
+	// TestKey: Seller.APIKey is a test-mode key (a2e_test_, issue 34),
+	// which spends from the account's sandbox, not its credits.
+	TestKey bool
 }
 
 // Seller is a seller made by New.
@@ -56,8 +59,22 @@ func New(ctx context.Context, pool *pgxpool.Pool, o Options) (Seller, error) {
 	if err != nil {
 		return Seller{}, err
 	}
+	plainKey := s.APIKey
 	_, err = repo.Change(ctx, s.AccountID, eventstore.UpdateOptions{Metadata: md},
-		func(_ context.Context, _ accounts.Work, a *domain.Account, now time.Time) (any, error) {
+		func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
+			if o.TestKey {
+				plain, material, err := keys.GenerateMode(domain.KeyModeTest)
+				if err != nil {
+					return nil, err
+				}
+				if err := a.CreateAPIKey(material, "Test", domain.KeyModeTest, nil, now); err != nil {
+					return nil, err
+				}
+				if err := w.ApplyKeyEvents(ctx, s.AccountID, a.Changes(), now); err != nil {
+					return nil, err
+				}
+				plainKey = plain
+			}
 			if o.Credits > 0 {
 				if err := a.GrantCredits(domain.CreditsGranted{Amount: o.Credits, Source: domain.SourcePromo}, now); err != nil {
 					return nil, err
@@ -84,5 +101,5 @@ func New(ctx context.Context, pool *pgxpool.Pool, o Options) (Seller, error) {
 	if err != nil {
 		return Seller{}, err
 	}
-	return Seller{AccountID: s.AccountID, Email: o.Email, APIKey: s.APIKey}, nil
+	return Seller{AccountID: s.AccountID, Email: o.Email, APIKey: plainKey}, nil
 }

@@ -149,7 +149,16 @@ func summarize(ev domain.Event) string {
 	case domain.APIKeyIssued:
 		return "API key issued (" + e.Prefix + "…)"
 	case domain.APIKeyRotated:
+		if e.PreviousRetiresAt != nil {
+			return "API key rotated (" + e.Prefix + "…); the previous key works until " + e.PreviousRetiresAt.UTC().Format(time.RFC3339)
+		}
 		return "API key regenerated (" + e.Prefix + "…); the previous key stopped working"
+	case domain.APIKeyCreated:
+		return fmt.Sprintf("API key %q created (%s…, %s)", e.Name, e.Prefix, e.Mode)
+	case domain.APIKeyRevoked:
+		return "API key " + e.KeyID + " revoked"
+	case domain.APIKeyExpired:
+		return "API key " + e.KeyID + " stopped working (" + e.Reason + ")"
 	case domain.SubscriptionActivated:
 		return fmt.Sprintf("Subscription activated, paid until %s", date(e.PeriodEnd))
 	case domain.SubscriptionRenewed:

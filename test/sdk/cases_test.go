@@ -22,6 +22,9 @@ type testCase struct {
 		Frozen  bool  `json:"frozen"`
 		// DailyLimit: a daily spend limit of so many credits.
 		DailyLimit *int64 `json:"dailyLimit"`
+		// TestMode: the runner's key is a test-mode key (a2e_test_), which
+		// spends from the sandbox's 1,000 test credits (issue 34).
+		TestMode bool `json:"testMode"`
 	} `json:"account"`
 	OtherListing bool   `json:"otherListing"` // ${otherListingId}: another account's listing
 	Steps        []step `json:"steps"`

@@ -57,7 +57,8 @@ type runner struct {
 // runCase runs c's steps in order with a new account and checks what the
 // account was charged.
 func (s *server) runCase(t *testing.T, r runner, c testCase) {
-	acct := s.seller(t, devseed.Options{Credits: c.Account.Credits, Frozen: c.Account.Frozen, DailyLimit: c.Account.DailyLimit})
+	acct := s.seller(t, devseed.Options{Credits: c.Account.Credits, Frozen: c.Account.Frozen, DailyLimit: c.Account.DailyLimit,
+		TestKey: c.Account.TestMode})
 	vars := map[string]string{"key": "conformance-" + randomHex(8), "email": acct.Email}
 	if c.OtherListing {
 		vars["otherListingId"] = s.otherListing(t)

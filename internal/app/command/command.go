@@ -14,6 +14,7 @@ import (
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/mail"
+	"github.com/a2e-automation/app/internal/sandbox"
 	"github.com/a2e-automation/app/internal/supportrequests"
 	"github.com/a2e-automation/app/internal/webhooks"
 )
@@ -23,6 +24,7 @@ type Deps struct {
 	Accounts *accounts.Repository
 	Auth     *auth.Store
 	Keys     *apikeys.Keys
+	Sandbox  *sandbox.Store // test mode's ledger (issue 34)
 	// KeyCache admits the desktop client's metered calls; the commands
 	// forget an entry found stale. Nil: nothing to forget.
 	KeyCache *auth.KeyCache
@@ -63,6 +65,12 @@ type Commands struct {
 	VeroCheck            VeroCheckHandler
 	SendSupportRequest   SendSupportRequestHandler
 	RotateAPIKey         RotateAPIKeyHandler
+	CreateAPIKey         CreateAPIKeyHandler  // named keys (issue 34)
+	RevokeAPIKey         RevokeAPIKeyHandler  // named keys (issue 34)
+	ExpireAPIKeys        ExpireAPIKeysHandler // and its sweeper, run by the API process
+	// Test mode (issue 34): a test key's listings and the sandbox's reset.
+	CreateSandboxListing CreateSandboxListingHandler
+	ResetSandbox         ResetSandboxHandler
 	ExpireCredits        ExpireCreditsHandler // and its sweeper, run by the API process
 	SetAlerts            SetAlertsHandler     // balance alerts (issue 33)
 	// The seller's billing, through the provider: checkouts, cancel and
@@ -124,6 +132,11 @@ func New(d Deps) Commands {
 		CompleteReset:        CompleteResetHandler{accounts: d.Accounts, auth: d.Auth, now: d.Now},
 		Register:             RegisterHandler{accounts: d.Accounts, auth: d.Auth, keys: d.Keys, now: d.Now, sendCode: send, log: d.Log},
 		RotateAPIKey:         RotateAPIKeyHandler{accounts: d.Accounts, keys: d.Keys},
+		CreateAPIKey:         CreateAPIKeyHandler{accounts: d.Accounts, keys: d.Keys},
+		RevokeAPIKey:         RevokeAPIKeyHandler{accounts: d.Accounts},
+		ExpireAPIKeys:        ExpireAPIKeysHandler{accounts: d.Accounts, auth: d.Auth},
+		CreateSandboxListing: CreateSandboxListingHandler{sandbox: d.Sandbox},
+		ResetSandbox:         ResetSandboxHandler{sandbox: d.Sandbox},
 		ExpireCredits:        ExpireCreditsHandler{accounts: d.Accounts},
 		SetAlerts:            SetAlertsHandler{accounts: d.Accounts},
 		CreateListing:        CreateListingHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},

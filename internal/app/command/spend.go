@@ -49,7 +49,7 @@ func (sp spender) spend(ctx context.Context, s Spend, cmd accounts.SpendCommand)
 	res, err := sp.accounts.Spend(ctx, s.AccountID, eventstore.UpdateOptions{
 		Metadata: s.Metadata, IdempotencyKey: s.IdempotencyKey, RequestHash: s.RequestHash,
 	}, func(ctx context.Context, q eventstore.Querier, a *domain.Account, now time.Time) (any, error) {
-		if err := a.RequireAPIKey(s.APIKeyHash); err != nil {
+		if err := a.RequireAPIKey(s.APIKeyHash, now); err != nil {
 			return nil, err
 		}
 		return cmd(ctx, q, a, now)
@@ -64,6 +64,9 @@ func (sp spender) spend(ctx context.Context, s Spend, cmd accounts.SpendCommand)
 	}
 	if err != nil {
 		return Metered{}, err
+	}
+	if sp.keys != nil {
+		sp.keys.Touch(s.APIKeyHash) // the key's "last used", written later in bulk
 	}
 	m := Metered{Body: res.Result, Replayed: res.Replayed}
 	if res.Replayed && res.FirstPosition > 0 {
@@ -82,5 +85,5 @@ func (sp spender) requireKey(ctx context.Context, s Spend) error {
 	if err != nil {
 		return err
 	}
-	return a.RequireAPIKey(s.APIKeyHash)
+	return a.RequireAPIKey(s.APIKeyHash, sp.accounts.Now())
 }

@@ -43,6 +43,8 @@ type Queries struct {
 	WebhookEndpoints  WebhookEndpointsHandler
 	WebhookDeliveries WebhookDeliveriesHandler
 	AutoRecharge      AutoRechargeHandler // issue 33 item 2
+	APIKeys           APIKeysHandler      // the API Keys page's list (issue 34)
+	Sandbox           SandboxHandler      // test mode's reads (issue 34)
 }
 
 // Sources are what the reads read from; each field is the union of the
@@ -60,6 +62,8 @@ type Sources struct {
 	}
 	Accounts   AccountSnapshots
 	Keys       KeyDecrypter
+	KeyLister  KeyLister
+	Sandbox    SandboxReader
 	Listings   ListingReader
 	Support    SellerSupportReader
 	Staff      StaffConsole
@@ -101,6 +105,8 @@ func New(s Sources) Queries {
 		WebhookEndpoints:  WebhookEndpointsHandler{endpoints: s.Webhooks},
 		WebhookDeliveries: WebhookDeliveriesHandler{deliveries: s.Webhooks},
 		AutoRecharge:      NewAutoRecharge(s.Accounts, s.Now),
+		APIKeys:           APIKeysHandler{keys: s.KeyLister, decrypt: s.Keys},
+		Sandbox:           SandboxHandler{sandbox: s.Sandbox},
 	}
 	q.Alerts = AlertsHandler{profile: q.Profile, settings: s.ReadTables}
 	return q

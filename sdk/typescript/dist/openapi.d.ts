@@ -590,6 +590,11 @@ export interface components {
         };
         /** @description The account's standing; monthlyCredits + purchasedCredits + otherCredits = creditsAvailable. */
         Account: {
+            /**
+             * @description Present only in test mode (an a2e_test_ key): the credit figures are then the sandbox's test credits (desktop API guide, Test mode).
+             * @enum {string}
+             */
+            mode?: "test";
             /** Format: email */
             email: string;
             creditsAvailable: number;
@@ -653,7 +658,7 @@ export interface components {
          *     - `invalid_request`: 400: a field, the JSON or a header is wrong
          *     - `unauthenticated`: 401 (/api): not signed in, or the session ended
          *     - `api_key_missing`: 401 (/v1): no X-API-Key header
-         *     - `api_key_invalid`: 401 (/v1): a key that is not an account's current one
+         *     - `api_key_invalid`: 401 (/v1): a key that does not work: unknown, revoked, expired, or rotated and past its grace
          *     - `insufficient_credits`: 402: no credits left
          *     - `spend_limit_reached`: 402 (/v1): a spend limit the seller set is reached; see resetsAt
          *     - `forbidden`: 403: the caller may not do it
@@ -893,7 +898,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `api_key_missing`: no X-API-Key header (this answer has no rate-limit headers). `api_key_invalid`: the key is not an account's current key (rotated, or mistyped). */
+        /** @description `api_key_missing`: no X-API-Key header (this answer has no rate-limit headers). `api_key_invalid`: the key does not work: mistyped, revoked, expired, or rotated and past its grace (a rotation may keep the old key working for up to 24 hours). */
         Unauthorized: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

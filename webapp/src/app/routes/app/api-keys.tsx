@@ -3,8 +3,10 @@ import { ShieldAlert } from 'lucide-react';
 import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
-import { ApiExamples } from '@/features/api-keys/components/api-examples';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
+import { ApiKeysCard } from '@/features/api-keys/components/api-keys-card';
+import { ExamplesWithKey } from '@/features/api-keys/components/example-key-picker';
+import { SandboxCard } from '@/features/api-keys/components/sandbox-card';
 import { RegenerateApiKey } from '@/features/api-keys/components/regenerate-api-key';
 import { useProfile } from '@/lib/profile';
 import { useAppConfig } from '@/lib/app-config';
@@ -21,19 +23,27 @@ export default function ApiKeysRoute() {
     <div className="page">
       <h1 className="page-title">API Keys</h1>
       <Card>
-        <CardHeader title="Your API Key" description="The desktop software and your own scripts authenticate with this key." />
+        <CardHeader
+          title="Your API Key"
+          description="Your Default key. The desktop software and your own scripts authenticate with it, or with another key below."
+        />
         <ApiKeyField apiKey={profile.apiKey} />
         <div className="actions">
           <RegenerateApiKey />
         </div>
       </Card>
 
+      <ApiKeysCard />
+
+      <SandboxCard />
+
       <Card>
         <CardHeader title="Security Tips" action={<ShieldAlert size={20} aria-hidden />} />
         <ul className="bullets">
           <li>Keep your API key secret; never share it or commit it to source control.</li>
           <li>Store it in an environment variable or a secrets manager.</li>
-          <li>Regenerate it at once if you think it has leaked; the old key stops working.</li>
+          <li>Give each computer its own key, so a leak means rotating or revoking one key, not all.</li>
+          <li>Regenerate or revoke a key at once if you think it has leaked; to switch over without downtime, rotate it with a grace period.</li>
           <li>Use it only from servers or the desktop software, never from a public web page.</li>
         </ul>
       </Card>
@@ -96,7 +106,7 @@ export default function ApiKeysRoute() {
           </div>
         </dl>
         <h3 className="card-subtitle">Example request</h3>
-        <ApiExamples apiBaseUrl={config.apiBaseUrl} apiKey={profile.apiKey} />
+        <ExamplesWithKey apiBaseUrl={config.apiBaseUrl} defaultKey={profile.apiKey} />
       </Card>
     </div>
   );

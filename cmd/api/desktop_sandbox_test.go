@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/config"
+	"github.com/a2e-automation/app/internal/testing/accountstest"
+)
+
+func testCall(e *testEnv, method, path, key string, body any, extra map[string]string) response {
+	h := map[string]string{"X-API-Key": key}
+	for k, v := range extra {
+		h[k] = v
+	}
+	return e.do(request{method: method, path: path, body: body, header: h})
+}
+
+// 1,000 spends with a test key come from the sandbox: the real balance,
+// usage and billing tables and the live read-back are untouched; the
+// 1,001st is 402; test listings are read back only with test keys; a reset
+// brings 1,000 back; a test key cannot reach the live spends.
+func TestTestModeIsolation(t *testing.T) {
+	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1 << 20 })
+	s := e.seedAccount("test-mode@example.com")
+	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(10, domain.SourcePurchase, nil)).LastPosition)
+	k := e.createKey(s, map[string]any{"name": "Sandbox", "mode": "test"})
+	if k.Mode != "test" || !strings.HasPrefix(k.APIKey, "a2e_test_") || !strings.HasPrefix(k.Prefix, "a2e_test_") {
+		t.Fatalf("test key: %+v", k)
+	}
+	live := spendWith(e, s.APIKey)
+	expect(t, "a live spend", live, 201, "")
+	var liveListing struct{ ID string }
+	live.json(t, &liveListing)
+
+	var acct struct {
+		Mode             string
+		CreditsAvailable int64
+	}
+	testCall(e, "GET", "/v1/account", k.APIKey, nil, nil).json(t, &acct)
+	if acct.Mode != "test" || acct.CreditsAvailable != 1000 {
+		t.Fatalf("test-mode account: %+v", acct)
+	}
+	var last struct {
+		ID               string
+		CreditsRemaining int64
+	}
+	for i := range 1000 {
+		r := spendWith(e, k.APIKey)
+		if r.status != 201 {
+			t.Fatalf("test spend %d = %d %s", i+1, r.status, r.body)
+		}
+		if i == 999 {
+			r.json(t, &last)
+		}
+	}
+	if last.CreditsRemaining != 0 {
+		t.Fatalf("after 1,000 test spends: %d test credits left", last.CreditsRemaining)
+	}
+	r := spendWith(e, k.APIKey)
+	if r.status != 402 || errorBodyOf(t, "the 1,001st test spend", r).Code != CodeInsufficientCredits {
+		t.Fatalf("1,001st test spend = %d %s", r.status, r.body)
+	}
+
+	acc, err := e.repo().FromSnapshot(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bal := acc.Balance(e.repo().Now()); bal != 9 {
+		t.Fatalf("real balance %d after one live and 1,000 test spends, want 9", bal)
+	}
+	var spends, usage int64
+	if err := e.deps.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream_id = $1 AND event_type = 'CreditsSpent'`,
+		"account-"+s.ID).Scan(&spends); err != nil || spends != 1 {
+		t.Fatalf("%d CreditsSpent events (%v), want 1", spends, err)
+	}
+	head, err := e.deps.Store.HeadPosition(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor(head)
+	if err := e.deps.Pool.QueryRow(context.Background(), `SELECT coalesce(sum(credits), 0) FROM usage_daily WHERE account_id = $1`, s.ID).Scan(&usage); err != nil || usage != 1 {
+		t.Fatalf("usage_daily credits %d (%v), want 1", usage, err)
+	}
+	var page struct{ Data []struct{ ID, Mode string } }
+	testCall(e, "GET", "/v1/listings?limit=100", s.APIKey, nil, nil).json(t, &page)
+	if len(page.Data) != 1 || page.Data[0].ID != liveListing.ID {
+		t.Fatalf("live read-back holds %d listings, want the live one", len(page.Data))
+	}
+	expect(t, "a test listing read with a live key", testCall(e, "GET", "/v1/listings/"+last.ID, s.APIKey, nil, nil), 404, "")
+	expect(t, "a live listing read with a test key", testCall(e, "GET", "/v1/listings/"+liveListing.ID, k.APIKey, nil, nil), 404, "")
+	expect(t, "a test listing read with a test key", testCall(e, "GET", "/v1/listings/"+last.ID, k.APIKey, nil, nil), 200, "")
+	testCall(e, "GET", "/v1/listings?limit=100", k.APIKey, nil, nil).json(t, &page)
+	if len(page.Data) != 100 || page.Data[0].ID != last.ID || page.Data[0].Mode != "test" {
+		t.Fatalf("test read-back: %d listings, first %+v", len(page.Data), page.Data[0])
+	}
+	expect(t, "a VeRO check with a test key", testCall(e, "POST", "/v1/vero-checks", k.APIKey, map[string]string{"brand": "Nike"}, nil), 401, "")
+
+	r = e.do(request{method: "POST", path: "/api/sandbox/reset", cookie: s.Cookie})
+	if r.status != 200 || !strings.Contains(string(r.body), `"credits":1000`) {
+		t.Fatalf("reset = %d %s", r.status, r.body)
+	}
+	expect(t, "a test spend after the reset", spendWith(e, k.APIKey), 201, "")
+
+	expect(t, "revoking the test key", e.do(request{method: "DELETE", path: "/api/api-keys/" + k.ID, cookie: s.Cookie}), 204, "")
+	expect(t, "the revoked test key", spendWith(e, k.APIKey), 401, "Invalid API key")
+}
+
+// The test triggers answer as the live API does in each case, only with a
+// test key.
+func TestTestTriggers(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedAccount("test-triggers@example.com")
+	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(10, domain.SourcePurchase, nil)).LastPosition)
+	k := e.createKey(s, map[string]any{"name": "Triggers", "mode": "test"})
+	trigger := func(key, asin string, extra map[string]string) response {
+		return testCall(e, "POST", "/v1/listings", key, map[string]string{"amazonUrl": "https://www.amazon.com/dp/" + asin}, extra)
+	}
+	for _, c := range []struct {
+		asin   string
+		status int
+		code   string
+	}{{"B0TEST0402", 402, CodeInsufficientCredits}, {"B0TEST0429", 429, CodeRateLimited}, {"B0TEST0503", 503, CodeServiceUnavailable}} {
+		r := trigger(k.APIKey, c.asin, nil)
+		if r.status != c.status || errorBodyOf(t, c.asin, r).Code != c.code {
+			t.Fatalf("%s = %d %s, want %d %s", c.asin, r.status, r.body, c.status, c.code)
+		}
+		if c.status != 402 && r.header.Get("Retry-After") == "" {
+			t.Fatalf("%s without Retry-After", c.asin)
+		}
+	}
+	r := trigger(k.APIKey, "B0TEST0504", map[string]string{"Idempotency-Key": "lost-1"})
+	if r.status != 503 || errorBodyOf(t, "B0TEST0504", r).Code != CodeCommitOutcomeUnknown {
+		t.Fatalf("B0TEST0504 = %d %s", r.status, r.body)
+	}
+	var page struct{ Data []struct{ ID, ASIN string } }
+	testCall(e, "GET", "/v1/listings?idempotencyKey=lost-1", k.APIKey, nil, nil).json(t, &page)
+	if len(page.Data) != 1 || page.Data[0].ASIN != "B0TEST0504" {
+		t.Fatalf("the lost commit's listing read back: %+v", page.Data)
+	}
+	r = trigger(k.APIKey, "B0TEST0504", map[string]string{"Idempotency-Key": "lost-1"})
+	if r.status != 201 || r.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("the retry of the lost commit = %d %s", r.status, r.body)
+	}
+	var acct struct{ CreditsAvailable int64 }
+	testCall(e, "GET", "/v1/account", k.APIKey, nil, nil).json(t, &acct)
+	if acct.CreditsAvailable != 999 {
+		t.Fatalf("%d test credits after the triggers, want 999 (only the lost commit spent)", acct.CreditsAvailable)
+	}
+	for _, asin := range []string{"B0TEST0402", "B0TEST0429", "B0TEST0503", "B0TEST0504"} {
+		expect(t, asin+" with a live key", trigger(s.APIKey, asin, nil), 201, "")
+	}
+}

@@ -1,0 +1,167 @@
+// Package sandbox is test mode's ledger (issue 34, item 2): per account, a
+// balance of test credits (1,000 at first and after each reset) that only
+// the account's a2e_test_ keys spend, and the listings they make, read back
+// only with test keys. It is an operational table, not the account's
+// stream: test credits are not money, and nothing here touches the real
+// balance, usage statistics or billing.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/a2e-automation/app/domain"
+)
+
+// StartingCredits is a sandbox's balance at first and after a reset.
+const StartingCredits = 1000
+
+// ErrKeyNotWorking refuses a key that is not a working test key of the account.
+var ErrKeyNotWorking = domain.ErrAPIKeyNotCurrent
+
+// ErrNoTestCredits is a spend from an empty sandbox.
+var ErrNoTestCredits = domain.Errorf(domain.CodeInsufficientCredits, "No test credits left: reset the sandbox on the API Keys page")
+
+// Listing is a listing made in test mode.
+type Listing struct {
+	ID, ASIN, AmazonURL, KeyID, IdempotencyKey string
+	CreatedAt                                  time.Time
+	CreditsRemaining                           int64 // after the spend that made it
+}
+
+// Store keeps the sandboxes in PostgreSQL.
+type Store struct{ pool *pgxpool.Pool }
+
+// New returns a Store on pool.
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// Spend takes a test credit for a listing of asin at url, made with the key
+// whose hash is keyHash, in one transaction that first checks the key is a
+// working test key of accountID. With an idempotency key already used, it
+// returns the first listing (replayed) and charges nothing.
+func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, asin, url string) (l Listing, replayed bool, err error) {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var keyID string
+		err := tx.QueryRow(ctx, `SELECT key_id FROM api_keys WHERE key_hash = $1 AND account_id = $2 AND mode = 'test'
+			AND (expires_at IS NULL OR expires_at > now()) AND (retires_at IS NULL OR retires_at > now())`, keyHash, accountID).Scan(&keyID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrKeyNotWorking
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_balances (account_id, credits) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+			accountID, StartingCredits); err != nil {
+			return err
+		}
+		// The balance row is locked first, so two requests with one key wait for each other.
+		var credits int64
+		if err := tx.QueryRow(ctx, `SELECT credits FROM sandbox_balances WHERE account_id = $1 FOR UPDATE`, accountID).Scan(&credits); err != nil {
+			return err
+		}
+		if idempotencyKey != "" {
+			first, err := scanListing(tx.QueryRow(ctx, listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey))
+			if err == nil {
+				l, replayed = first, true
+				return nil
+			}
+			if !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+		}
+		if credits <= 0 {
+			return ErrNoTestCredits
+		}
+		l = Listing{ID: uuid.NewString(), ASIN: asin, AmazonURL: url, KeyID: keyID, IdempotencyKey: idempotencyKey,
+			CreditsRemaining: credits - 1}
+		if _, err := tx.Exec(ctx, `UPDATE sandbox_balances SET credits = credits - 1 WHERE account_id = $1`, accountID); err != nil {
+			return err
+		}
+		var idem *string
+		if idempotencyKey != "" {
+			idem = &idempotencyKey
+		}
+		return tx.QueryRow(ctx, `INSERT INTO sandbox_listings (id, account_id, key_id, asin, amazon_url, idempotency_key, credits_after)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at`, l.ID, accountID, keyID, asin, url, idem, l.CreditsRemaining).Scan(&l.CreatedAt)
+	})
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" && idempotencyKey != "" {
+		// Not expected (the balance row's lock orders one account's spends),
+		// but should two first uses of one Idempotency-Key meet, the second
+		// reads the first back.
+		var first Listing
+		first, err = scanListing(s.pool.QueryRow(ctx, listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey))
+		if err == nil {
+			return first, true, nil
+		}
+	}
+	if err != nil && domain.ErrorCode(err) == "" {
+		err = fmt.Errorf("sandbox spend: %w", err)
+	}
+	return l, replayed, err
+}
+
+const listingColumns = `SELECT id::text, asin, amazon_url, key_id, coalesce(idempotency_key, ''), created_at, credits_after FROM sandbox_listings`
+
+func scanListing(row pgx.Row) (Listing, error) {
+	var l Listing
+	err := row.Scan(&l.ID, &l.ASIN, &l.AmazonURL, &l.KeyID, &l.IdempotencyKey, &l.CreatedAt, &l.CreditsRemaining)
+	return l, err
+}
+
+// Credits is accountID's test credits (StartingCredits before first use).
+func (s *Store) Credits(ctx context.Context, accountID string) (int64, error) {
+	var credits int64
+	err := s.pool.QueryRow(ctx, `SELECT coalesce((SELECT credits FROM sandbox_balances WHERE account_id = $1), $2)`,
+		accountID, StartingCredits).Scan(&credits)
+	if err != nil {
+		return 0, fmt.Errorf("sandbox credits: %w", err)
+	}
+	return credits, nil
+}
+
+// Reset sets accountID's test credits back to StartingCredits.
+func (s *Store) Reset(ctx context.Context, accountID string) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO sandbox_balances (account_id, credits) VALUES ($1, $2)
+		ON CONFLICT (account_id) DO UPDATE SET credits = excluded.credits, reset_at = now()`, accountID, StartingCredits)
+	if err != nil {
+		return fmt.Errorf("sandbox reset: %w", err)
+	}
+	return nil
+}
+
+// ErrListingNotFound is a test listing the account does not have.
+var ErrListingNotFound = domain.Errorf(domain.CodeNotFound, "Listing not found")
+
+// Listing returns accountID's test listing id.
+func (s *Store) Listing(ctx context.Context, accountID, id string) (Listing, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return Listing{}, ErrListingNotFound
+	}
+	l, err := scanListing(s.pool.QueryRow(ctx, listingColumns+` WHERE account_id = $1 AND id = $2`, accountID, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Listing{}, ErrListingNotFound
+	}
+	return l, err
+}
+
+// Listings returns accountID's newest test listings, up to limit, or the
+// one idempotencyKey made.
+func (s *Store) Listings(ctx context.Context, accountID string, limit int, idempotencyKey string) ([]Listing, error) {
+	q, args := listingColumns+` WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, []any{accountID, limit}
+	if idempotencyKey != "" {
+		q, args = listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, []any{accountID, idempotencyKey}
+	}
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox listings: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Listing, error) { return scanListing(r) })
+}
