@@ -27,12 +27,14 @@ const (
 	WebhookPaymentRefunded     = "payment.refunded"
 	WebhookSubscriptionUpdated = "subscription.updated"
 	WebhookAPIKeyCreated       = "api_key.created"
+	WebhookAPIKeyRevoked       = "api_key.revoked"
 )
 
 // WebhookEventTypes lists the webhook event types, in the guide's order.
 func WebhookEventTypes() []string {
 	return []string{WebhookCreditsGranted, WebhookCreditsExpiring, WebhookCreditsExpired, WebhookBalanceLow,
-		WebhookBalanceRecovered, WebhookPaymentSucceeded, WebhookPaymentRefunded, WebhookSubscriptionUpdated, WebhookAPIKeyCreated}
+		WebhookBalanceRecovered, WebhookPaymentSucceeded, WebhookPaymentRefunded, WebhookSubscriptionUpdated, WebhookAPIKeyCreated,
+		WebhookAPIKeyRevoked}
 }
 
 // CheckWebhookEvents returns what is wrong with an endpoint's event list,

@@ -77,6 +77,16 @@ func Of(accountID string, ev domain.Event) (typ string, data map[string]any, ok 
 	case domain.APIKeyRotated:
 		typ = domain.WebhookAPIKeyCreated
 		d["keyId"], d["prefix"], d["previousKeyId"] = e.KeyID, e.Prefix, e.PreviousKeyID
+		d["previousRetiresAt"] = timeOrNil(e.PreviousRetiresAt)
+	case domain.APIKeyCreated:
+		typ = domain.WebhookAPIKeyCreated
+		d["keyId"], d["prefix"], d["name"], d["mode"], d["expiresAt"] = e.KeyID, e.Prefix, e.Name, e.Mode, timeOrNil(e.ExpiresAt)
+	case domain.APIKeyRevoked:
+		typ = domain.WebhookAPIKeyRevoked
+		d["keyId"], d["reason"] = e.KeyID, "revoked"
+	case domain.APIKeyExpired: // its expiry came, or its rotation's grace ended
+		typ = domain.WebhookAPIKeyRevoked
+		d["keyId"], d["reason"] = e.KeyID, e.Reason
 	default:
 		return "", nil, false
 	}

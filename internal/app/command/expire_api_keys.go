@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"time"
 
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"

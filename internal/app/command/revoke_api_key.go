@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"

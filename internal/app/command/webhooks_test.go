@@ -504,3 +504,42 @@ func TestWebhookHangingReceiverIsCutAtTenSeconds(t *testing.T) {
 		t.Fatalf("after a hang: %s, %d ms", status, ms)
 	}
 }
+
+// A named key's creation and revocation reach an endpoint subscribed to
+// api_key.created and api_key.revoked: its name, mode and prefix, never the
+// key or its hash.
+func TestWebhookAPIKeyCreatedAndRevoked(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	rc := newReceiver(t, always(http.StatusOK))
+	r := e.verified("hooks-keys@example.com")
+	ep := e.endpoint(r, rc.srv.URL+"/hooks", domain.WebhookAPIKeyCreated, domain.WebhookAPIKeyRevoked)
+	created, err := e.cmd.CreateAPIKey.Handle(ctx, CreateAPIKey{AccountID: r.AccountID, Name: "Second PC", Mode: domain.KeyModeLive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cmd.RevokeAPIKey.Handle(ctx, RevokeAPIKey{AccountID: r.AccountID, KeyID: created.Key.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if n := work(t, e.hookWorker(webhooks.Options{})); n != 2 {
+		t.Fatalf("attempts %d, want 2", n)
+	}
+	got := rc.requests()
+	if len(got) != 2 {
+		t.Fatalf("received %d, want 2", len(got))
+	}
+	for _, g := range got {
+		if !verify(g.signature, g.body, ep.Secret) || strings.Contains(string(g.body), "hash") || strings.Contains(string(g.body), created.APIKey) {
+			t.Fatalf("body %s", g.body)
+		}
+	}
+	first, second := bodyOf(t, got[0].body), bodyOf(t, got[1].body)
+	fd, sd := first.Data.(map[string]any), second.Data.(map[string]any)
+	if first.Type != "api_key.created" || fd["keyId"] != created.Key.ID || fd["name"] != "Second PC" || fd["mode"] != "live" || fd["prefix"] == "" {
+		t.Fatalf("created: %s", got[0].body)
+	}
+	if second.Type != "api_key.revoked" || sd["keyId"] != created.Key.ID || sd["reason"] != "revoked" {
+		t.Fatalf("revoked: %s", got[1].body)
+	}
+}

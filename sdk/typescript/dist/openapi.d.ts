@@ -510,7 +510,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An API key was created: the account's first, or a rotation (the previous key stopped working at once).
+         * An API key was created: the account's first, one the seller added, or a rotation's replacement (the previous key works on until previousRetiresAt, or stopped at once).
          * @description POSTed to each enabled endpoint subscribed to api_key.created, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
         post: {
@@ -531,6 +531,56 @@ export interface webhooks {
                         /** @constant */
                         type?: "api_key.created";
                         data?: components["schemas"]["WebhookData_api_key_created"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key stopped working: revoked by the seller, its expiry came, or its rotation's grace ended.
+         * @description POSTed to each enabled endpoint subscribed to api_key.revoked, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                    "A2E-Signature": string;
+                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                    "A2E-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"] & {
+                        /** @constant */
+                        type?: "api_key.revoked";
+                        data?: components["schemas"]["WebhookData_api_key_revoked"];
                     };
                 };
             };
@@ -709,7 +759,7 @@ export interface components {
              * @description The event type.
              * @enum {string}
              */
-            type: "credits.granted" | "credits.expiring" | "credits.expired" | "balance.low" | "balance.recovered" | "payment.succeeded" | "payment.refunded" | "subscription.updated" | "api_key.created";
+            type: "credits.granted" | "credits.expiring" | "credits.expired" | "balance.low" | "balance.recovered" | "payment.succeeded" | "payment.refunded" | "subscription.updated" | "api_key.created" | "api_key.revoked";
             /**
              * Format: date-time
              * @description When the ledger recorded the event (UTC).
@@ -872,6 +922,37 @@ export interface components {
             prefix: string;
             /** @description A rotation: the key it replaced. */
             previousKeyId?: string;
+            /** @description Its name ("Default" for the account's first key). */
+            name?: string;
+            /**
+             * @description live, or test (a sandbox key, prefix a2e_test_).
+             * @enum {string}
+             */
+            mode?: "live" | "test";
+            /**
+             * Format: date-time
+             * @description When it stops working by itself; null: never.
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: date-time
+             * @description A rotation: when the previous key stops working (null: it stopped at once).
+             */
+            previousRetiresAt?: string | null;
+        };
+        WebhookData_api_key_revoked: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /** @description The key that stopped working. */
+            keyId: string;
+            /**
+             * @description revoked by the seller; expired (its expiresAt came); rotated (the grace of its rotation ended).
+             * @enum {string}
+             */
+            reason: "revoked" | "expired" | "rotated";
         };
     };
     responses: {

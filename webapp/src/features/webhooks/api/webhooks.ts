@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.refunded',
   'subscription.updated',
   'api_key.created',
+  'api_key.revoked',
 ] as const;
 
 /** The most endpoints an account may have. */
