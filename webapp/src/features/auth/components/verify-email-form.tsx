@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
 import { REDIRECT_AFTER_VERIFY_MS, VERIFICATION_CODE_LENGTH } from '@/lib/constants';
-import { verifyEmailSchema, type VerifyEmailInput } from '@/lib/auth-api/verify-email';
+import { verifyEmailSchema, type VerifyEmailInput } from '@/lib/auth-api/schemas';
 import { paths } from '@/config/paths';
 
 export function VerifyEmailForm({ email }: { email: string }) {

@@ -1,5 +1,6 @@
 import { ExternalLink } from 'lucide-react';
-import { formatCents, formatDate } from '@/lib/format';
+import { formatCents } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import type { Transaction } from '../api/get-transactions';
 import { TransactionStatusBadge } from './transaction-status-badge';
 
