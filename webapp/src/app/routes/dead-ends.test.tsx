@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activeProfile, plans, simulatedConfig, usage } from '@/testing/data';
 import { signedOut } from '@/testing/fake-api';
-import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
+import { expectNoToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
 const emptyUsage = { creditsUsed: 0, rows: usage.rows.map((r) => ({ ...r, today: 0, thisWeek: 0, thisMonth: 0, total: 0 })) };
 
@@ -84,8 +84,8 @@ describe('the credit dialog', () => {
     const dialog = await screen.findByRole('dialog');
     await app.user.type(within(dialog).getByLabelText('Custom amount (credits)'), '4');
     await app.user.click(within(dialog).getByRole('button', { name: 'Continue to Checkout' }));
-    expect(await findToast('Invalid Amount')).toBeInTheDocument();
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('The minimum purchase is 5 credits ($0.50).');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The minimum purchase is 5 credits ($0.50).');
+    expectNoToast();
     expect(within(dialog).getByLabelText('Custom amount (credits)')).toHaveAttribute('aria-invalid', 'true');
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asServerSays, inactiveProfile } from '@/testing/data';
 import { never } from '@/testing/fake-api';
-import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
+import { expectNoToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
 describe('dashboard', () => {
   it("shows the greeting and the cards' skeleton while the profile loads", async () => {
@@ -44,13 +44,15 @@ describe('dashboard', () => {
   });
 
   describe('credit purchase dialog', () => {
-    it('rejects an empty choice with a toast', async () => {
+    it('rejects an empty choice once, under the packages (no toast)', async () => {
       const app = renderApp('/dashboard');
       await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
       const dialog = await screen.findByRole('dialog', { name: 'Buy Credits' });
       await app.user.click(within(dialog).getByRole('button', { name: 'Continue to Checkout' }));
-      expect(await findToast('Invalid Amount')).toBeInTheDocument();
-      expect(screen.getByText('Please select a package or enter a valid amount.')).toBeInTheDocument();
+      const problem = await within(dialog).findByRole('alert');
+      expect(problem).toHaveTextContent('Please select a package or enter a valid amount.');
+      expect(within(dialog).getByRole('group', { name: 'Credit packages' })).toHaveAttribute('aria-describedby', problem.id);
+      expectNoToast();
     });
 
     it('rejects a non-integer custom amount', async () => {
@@ -58,7 +60,9 @@ describe('dashboard', () => {
       await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
       await app.user.type(await screen.findByLabelText('Custom amount (credits)'), '2.5');
       await app.user.click(screen.getByRole('button', { name: 'Continue to Checkout' }));
-      expect(await findToast('Invalid Amount')).toBeInTheDocument();
+      expect(await screen.findByRole('alert')).toHaveTextContent('Please select a package or enter a valid amount.');
+      expect(screen.getByLabelText('Custom amount (credits)')).toHaveAttribute('aria-invalid', 'true');
+      expectNoToast();
     });
 
     it('goes to checkout with a package; choosing one clears the other', async () => {
