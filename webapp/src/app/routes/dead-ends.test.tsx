@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { activeProfile, plans, simulatedConfig, usage } from '@/testing/data';
 import { signedOut } from '@/testing/fake-api';
 import { expectNoToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
@@ -34,13 +34,16 @@ describe('contact, privacy and terms', () => {
   });
 
   it('/docs/desktop-api renders the API guide, tables and code included, signed out', async () => {
-    renderApp('/docs/desktop-api', {
+    const app = renderApp('/docs/desktop-api', {
       ...signedOut,
       'GET /api/pages/desktop-api': page('desktop-api', '# Desktop API guide\n\n| status | `code` |\n| --- | --- |\n| 402 | `insufficient_credits` |\n\n```sh\ncurl -X POST\n```'),
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Desktop API guide' })).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: 'insufficient_credits' })).toBeInTheDocument();
     expect(screen.getByText('curl -X POST').closest('pre')).not.toBeNull();
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await app.user.click(screen.getByRole('button', { name: 'Copy code' }));
+    expect(writeText).toHaveBeenCalledWith('curl -X POST');
   });
 
   it('the contact page adds phone support where the operator has a number', async () => {

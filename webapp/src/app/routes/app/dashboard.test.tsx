@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asServerSays, inactiveProfile } from '@/testing/data';
 import { never } from '@/testing/fake-api';
+import { maskSecret } from '@/components/ui/secret-field';
 import { expectNoToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
 describe('dashboard', () => {
@@ -11,13 +12,16 @@ describe('dashboard', () => {
     expect(screen.queryByRole('heading', { name: 'Credits Available' })).not.toBeInTheDocument();
   });
 
-  it('shows credits, status, API key and the billing date', async () => {
-    renderApp('/dashboard');
+  it('shows credits, status, API key (masked until shown) and the billing date', async () => {
+    const app = renderApp('/dashboard');
     expect(await screen.findByText('1,234')).toBeInTheDocument();
     expect(screen.getByText('Active')).toHaveClass('badge-success');
     expect(screen.getByText('Renews on March 15, 2025')).toBeInTheDocument();
-    expect(screen.getByLabelText('API Key')).toHaveValue('a2e_live_abc123');
+    expect(screen.getByLabelText('API Key')).toHaveValue(maskSecret('a2e_live_abc123'));
     expect(screen.getByLabelText('API Key')).toHaveAttribute('readonly');
+    await app.user.click(screen.getByRole('button', { name: 'Show API key' }));
+    expect(screen.getByLabelText('API Key')).toHaveValue('a2e_live_abc123');
+    expect(screen.getByRole('button', { name: 'Copy API key' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Manage API Key' })).toHaveAttribute('href', '/api-keys');
   });
 
