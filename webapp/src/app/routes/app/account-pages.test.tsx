@@ -303,9 +303,14 @@ describe('download', () => {
     expect(navigateTo).not.toHaveBeenCalled();
   });
 
-  it('says the Mac version is coming soon', async () => {
+  it('says the Mac version is coming soon, once, in a row with its own icon', async () => {
     const app = renderApp('/download');
-    await app.user.click(await screen.findByRole('button', { name: 'Coming Soon' }));
+    const comingSoon = await screen.findByRole('button', { name: 'Coming Soon' });
+    expect(screen.getAllByText('Coming Soon')).toHaveLength(1);
+    const macRow = screen.getByText('Mac', { selector: 'strong' }).closest('.download-row')!;
+    expect(macRow.querySelector('svg.lucide-apple')).not.toBeNull();
+    expect(macRow.querySelector('svg.lucide-monitor')).toBeNull();
+    await app.user.click(comingSoon);
     expect(await findToast('Mac Version')).toBeInTheDocument();
     expect(screen.getByText("The Mac version is coming soon. We'll notify you when it's available!")).toBeInTheDocument();
   });
