@@ -331,6 +331,8 @@ describe('transactions', () => {
     for (const header of ['Date', 'Description', 'Amount', 'Status', 'Invoice']) {
       expect(screen.getByRole('columnheader', { name: header })).toBeInTheDocument();
     }
+    // A row without one says so to a screen reader, not only with a dash.
+    expect(within(row).getByText('No invoice')).toHaveClass('sr-only');
   });
 
   it('says when there are none', async () => {

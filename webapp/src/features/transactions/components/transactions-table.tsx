@@ -50,7 +50,10 @@ export function TransactionsTable({
                       <span className="sr-only"> invoice for {t.description}</span>
                     </a>
                   ) : (
-                    <span className="muted">—</span>
+                    <span className="muted">
+                      <span aria-hidden>—</span>
+                      <span className="sr-only">No invoice</span>
+                    </span>
                   )}
                 </td>
               )}
