@@ -67,21 +67,21 @@ export default function DashboardRoute() {
       <BillingNotices profile={profile} />
 
       <div className="grid-3">
-        <Card>
+        <Card className="summary-card">
           <CardHeader title="Credits Available" level={2} action={<Coins size={20} aria-hidden />} />
           <p className="stat">{profile.creditsAvailable.toLocaleString('en-US')}</p>
           <Button size="sm" onClick={openBuy}>
             Buy More
           </Button>
         </Card>
-        <Card>
+        <Card className="summary-card">
           <CardHeader title="Subscription Status" action={<CreditCard size={20} aria-hidden />} />
           <p className="stat">
             <SubscriptionStatusBadge status={profile.subscriptionStatus} endsAt={profile.subscriptionEndsAt} />
           </p>
           <SubscriptionSummary profile={profile} />
         </Card>
-        <Card>
+        <Card className="summary-card">
           <CardHeader title="API Key" action={<Key size={20} aria-hidden />} />
           <ApiKeyField apiKey={profile.apiKey} />
           <Link to={paths.apiKeys} className="link">
