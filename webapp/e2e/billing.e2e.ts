@@ -205,7 +205,10 @@ test.describe.serial('billing', () => {
     await page.goto('/api-keys');
     const keyField = page.getByRole('textbox', { name: 'API Key' });
     await expect(keyField).not.toHaveValue('');
+    // Masked until shown (issue 38).
+    await page.getByRole('button', { name: 'Show API key' }).click();
     apiKey = await keyField.inputValue();
+    expect(apiKey).not.toContain('•');
 
     disputedSecret = await buyCredits(page, 100, '$9.99');
     const spent = await createListing(apiKey, AMAZON_URL);

@@ -261,7 +261,14 @@ test.describe.serial('seller', () => {
     await expect(page).toHaveURL(/\/api-keys$/);
     const keyField = page.getByRole('textbox', { name: 'API Key' });
     await expect(keyField).not.toHaveValue('');
+    // Masked until shown (issue 38); the copy button copies it either way.
+    const masked = await keyField.inputValue();
+    expect(masked).toContain('•');
+    await page.getByRole('button', { name: 'Show API key' }).click();
+    await expect(page.getByRole('button', { name: 'Hide API key' })).toHaveAttribute('aria-pressed', 'true');
     previousKey = await keyField.inputValue();
+    expect(previousKey).not.toContain('•');
+    expect(previousKey.slice(-4)).toBe(masked.slice(-4));
     await expectNoSeriousA11yViolations(page, 'api-keys');
 
     await page.getByRole('button', { name: 'Copy API key' }).click();
@@ -281,7 +288,9 @@ test.describe.serial('seller', () => {
     await expect(toast(page, 'API Key Regenerated')).toBeVisible();
     await expect(keyField).not.toHaveValue(previousKey);
     await expect(keyField).not.toHaveValue('');
+    await expect(page.getByRole('button', { name: 'Hide API key' })).toBeVisible();
     apiKey = await keyField.inputValue();
+    expect(apiKey).not.toContain('•');
     await screenshot(page, 'api-keys', 'regenerated');
   });
 
@@ -311,7 +320,11 @@ test.describe.serial('seller', () => {
       ['Go', 'go'],
     ] as const) {
       await page.getByRole('tab', { name: tab }).click();
-      const code = await page.getByRole('region', { name: `${tab} example` }).innerText();
+      // Shown with the key masked, copied (its copy button) with the key.
+      const shown = await page.getByRole('region', { name: `${tab} example` }).innerText();
+      expect(shown).not.toContain(apiKey);
+      await page.getByRole('button', { name: `Copy ${tab} example` }).click();
+      const code = await page.evaluate(() => navigator.clipboard.readText());
       expect(code).toContain(baseURL());
       expect(code).toContain(apiKey);
       const ran = runSnippet(command, code);

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './lib/zod-config';
 import { App } from './app';
 import { startEarlyFor } from './app/start-early';
 import './styles/index.css';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { SWRConfig } from 'swr';
-import { Toaster } from '@/components/ui/toaster';
+import { DeferredToaster } from '@/components/ui/deferred-toaster';
 import { AuthProvider } from '@/lib/auth';
 import { swrConfig } from '@/lib/swr-config';
 
@@ -10,7 +10,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
       <AuthProvider>
         {children}
-        <Toaster />
+        <DeferredToaster />
       </AuthProvider>
     </SWRConfig>
   );

@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { BILLING_DATE_FORMAT, formatDate } from '@/lib/format';
+import { BILLING_DATE_FORMAT, formatDate } from '@/lib/dates';
 import { normalizeStatus } from '@/lib/profile';
 
 const LOOK = {

@@ -35,6 +35,13 @@ function failed(title: string, error: string): AuthResult {
   return { success: false, error };
 }
 
+/**
+ * A failure the caller shows inline, tied to its form (issue 38: the verify
+ * screen's errors appear under 'Verification Error', spec section 3, and a
+ * toast saying the same beside it was the error twice).
+ */
+const failedInline = (error: string): AuthResult => ({ success: false, error });
+
 /** Public answers (config, plans, pages) outlive a session; the rest is the account's. */
 const isAccountData = (key: unknown) =>
   typeof key === 'string' && key !== userKey && key !== configKey && key !== plansKey && !key.startsWith('/api/pages/');
@@ -137,8 +144,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           });
           return { success: true };
         } catch (error) {
-          return failed(
-            'Email Verification Failed',
+          return failedInline(
             describeError(error, {
               server: 'Failed to verify email',
               network: 'An error occurred during email verification',
@@ -156,8 +162,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           });
           return { success: true };
         } catch (error) {
-          return failed(
-            'Verification Code Sending Failed',
+          return failedInline(
             describeError(error, {
               server: 'Failed to resend verification code',
               network: 'An error occurred while resending verification code',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { creditsUsedPercent } from './constants';
-import { BILLING_DATE_FORMAT, centsToDollars, dollarsToCents, formatCents, formatDate, initials } from './format';
+import { BILLING_DATE_FORMAT, formatDate } from './dates';
+import { centsToDollars, dollarsToCents, formatCents, initials } from './format';
 
 describe('format', () => {
   it('shows cents as US dollars', () => {

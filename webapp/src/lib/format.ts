@@ -1,14 +1,3 @@
-import { format, parseISO } from 'date-fns';
-
-/** Spec section 9: dates in lists. */
-export const DATE_FORMAT = 'MMM dd, yyyy';
-/** Spec section 9: the next billing date. */
-export const BILLING_DATE_FORMAT = 'MMMM dd, yyyy';
-
-export function formatDate(iso: string, pattern: string = DATE_FORMAT): string {
-  return format(parseISO(iso), pattern);
-}
-
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 /** Amounts are stored in cents and shown as US dollars. */

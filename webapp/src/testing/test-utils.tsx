@@ -33,4 +33,9 @@ export async function findToast(title: string) {
   return screen.findByText(title, { selector: '.toast-title' });
 }
 
+/** No toast is shown (where the form itself says what went wrong, once). */
+export function expectNoToast() {
+  expect(document.querySelector('.toast-title')).toBeNull();
+}
+
 export * from '@testing-library/react';

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { activeProfile, plans, simulatedConfig, usage } from '@/testing/data';
 import { signedOut } from '@/testing/fake-api';
-import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
+import { expectNoToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
 const emptyUsage = { creditsUsed: 0, rows: usage.rows.map((r) => ({ ...r, today: 0, thisWeek: 0, thisMonth: 0, total: 0 })) };
 
@@ -34,13 +34,16 @@ describe('contact, privacy and terms', () => {
   });
 
   it('/docs/desktop-api renders the API guide, tables and code included, signed out', async () => {
-    renderApp('/docs/desktop-api', {
+    const app = renderApp('/docs/desktop-api', {
       ...signedOut,
       'GET /api/pages/desktop-api': page('desktop-api', '# Desktop API guide\n\n| status | `code` |\n| --- | --- |\n| 402 | `insufficient_credits` |\n\n```sh\ncurl -X POST\n```'),
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Desktop API guide' })).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: 'insufficient_credits' })).toBeInTheDocument();
     expect(screen.getByText('curl -X POST').closest('pre')).not.toBeNull();
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await app.user.click(screen.getByRole('button', { name: 'Copy code' }));
+    expect(writeText).toHaveBeenCalledWith('curl -X POST');
   });
 
   it('the contact page adds phone support where the operator has a number', async () => {
@@ -84,8 +87,8 @@ describe('the credit dialog', () => {
     const dialog = await screen.findByRole('dialog');
     await app.user.type(within(dialog).getByLabelText('Custom amount (credits)'), '4');
     await app.user.click(within(dialog).getByRole('button', { name: 'Continue to Checkout' }));
-    expect(await findToast('Invalid Amount')).toBeInTheDocument();
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('The minimum purchase is 5 credits ($0.50).');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The minimum purchase is 5 credits ($0.50).');
+    expectNoToast();
     expect(within(dialog).getByLabelText('Custom amount (credits)')).toHaveAttribute('aria-invalid', 'true');
   });
 

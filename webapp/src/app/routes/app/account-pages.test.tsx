@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { activeProfile, inactiveProfile, simulatedConfig } from '@/testing/data';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 import { navigateTo } from '@/lib/browser';
+import { maskSecret } from '@/components/ui/secret-field';
 
 vi.mock('@/lib/browser', () => ({ navigateTo: vi.fn() }));
 
@@ -104,7 +105,21 @@ describe('subscription', () => {
 });
 
 describe('api keys', () => {
-  it('copies the key with a 2 second copied state', async () => {
+  it('masks the key until shown, and hides it again', async () => {
+    const app = renderApp('/api-keys');
+    const field = await screen.findByRole('textbox', { name: 'API Key' });
+    expect(field).toHaveValue(maskSecret('a2e_live_abc123'));
+    expect(field).not.toHaveValue('a2e_live_abc123');
+    const show = screen.getByRole('button', { name: 'Show API key' });
+    expect(show).toHaveAttribute('aria-pressed', 'false');
+    await app.user.click(show);
+    expect(field).toHaveValue('a2e_live_abc123');
+    expect(screen.getByRole('button', { name: 'Hide API key' })).toHaveAttribute('aria-pressed', 'true');
+    await app.user.click(screen.getByRole('button', { name: 'Hide API key' }));
+    expect(field).toHaveValue(maskSecret('a2e_live_abc123'));
+  });
+
+  it('copies the key (masked or not) with a 2 second copied state', async () => {
     const app = renderApp('/api-keys');
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
     await app.user.click(await screen.findByRole('button', { name: 'Copy API key' }));
@@ -130,7 +145,9 @@ describe('api keys', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Regenerate' }));
     expect(await findToast('API Key Regenerated')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(await screen.findByDisplayValue('a2e_live_new999')).toBeInTheDocument();
+    expect(await screen.findByDisplayValue(maskSecret('a2e_live_new999'))).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Show API key' }));
+    expect(screen.getByDisplayValue('a2e_live_new999')).toBeInTheDocument();
   });
 
   it('reports a failed regeneration', async () => {
@@ -160,21 +177,28 @@ describe('api keys', () => {
     expect(screen.getByText('https://api.seller.test/v1')).toBeInTheDocument();
     const curl = screen.getByLabelText('curl example');
     expect(curl).toHaveTextContent('curl -X POST https://api.seller.test/v1/listings');
-    expect(curl).toHaveTextContent(`X-API-Key: ${activeProfile.apiKey}`);
+    const masked = maskSecret(activeProfile.apiKey);
+    expect(curl).toHaveTextContent(`X-API-Key: ${masked}`);
+    expect(curl).not.toHaveTextContent(activeProfile.apiKey);
     expect(curl).toHaveTextContent('Idempotency-Key: $(uuidgen');
     await app.user.click(screen.getByRole('tab', { name: 'PowerShell' }));
     const powershell = await screen.findByLabelText('PowerShell example');
     expect(powershell).toHaveTextContent("Invoke-RestMethod -Method Post -Uri 'https://api.seller.test/v1/listings'");
-    expect(powershell).toHaveTextContent(activeProfile.apiKey);
+    expect(powershell).toHaveTextContent(masked);
     for (const [tab, needle] of [
-      ['Node.js', "new Client({ apiKey: '" + activeProfile.apiKey + "', baseUrl: 'https://api.seller.test' })"],
-      ['Python', 'a2e.Client(api_key="' + activeProfile.apiKey + '", base_url="https://api.seller.test")'],
-      ['PHP', "new \\A2E\\Client(['api_key' => '" + activeProfile.apiKey + "', 'base_url' => 'https://api.seller.test'])"],
-      ['Go', 'a2e.NewClient("' + activeProfile.apiKey + '", a2e.WithBaseURL("https://api.seller.test"))'],
+      ['Node.js', "new Client({ apiKey: '" + masked + "', baseUrl: 'https://api.seller.test' })"],
+      ['Python', 'a2e.Client(api_key="' + masked + '", base_url="https://api.seller.test")'],
+      ['PHP', "new \\A2E\\Client(['api_key' => '" + masked + "', 'base_url' => 'https://api.seller.test'])"],
+      ['Go', 'a2e.NewClient("' + masked + '", a2e.WithBaseURL("https://api.seller.test"))'],
     ]) {
       await app.user.click(screen.getByRole('tab', { name: tab }));
       expect(await screen.findByLabelText(`${tab} example`)).toHaveTextContent(needle);
     }
+    // Shown masked, copied with the key itself: the example runs as copied.
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await app.user.click(screen.getByRole('button', { name: 'Copy Go example' }));
+    expect(writeText).toHaveBeenCalledWith(expect.stringContaining(`a2e.NewClient("${activeProfile.apiKey}"`));
+    expect(await findToast('Copied')).toBeInTheDocument();
   });
 });
 
@@ -279,9 +303,14 @@ describe('download', () => {
     expect(navigateTo).not.toHaveBeenCalled();
   });
 
-  it('says the Mac version is coming soon', async () => {
+  it('says the Mac version is coming soon, once, in a row with its own icon', async () => {
     const app = renderApp('/download');
-    await app.user.click(await screen.findByRole('button', { name: 'Coming Soon' }));
+    const comingSoon = await screen.findByRole('button', { name: 'Coming Soon' });
+    expect(screen.getAllByText('Coming Soon')).toHaveLength(1);
+    const macRow = screen.getByText('Mac', { selector: 'strong' }).closest('.download-row')!;
+    expect(macRow.querySelector('svg.lucide-apple')).not.toBeNull();
+    expect(macRow.querySelector('svg.lucide-monitor')).toBeNull();
+    await app.user.click(comingSoon);
     expect(await findToast('Mac Version')).toBeInTheDocument();
     expect(screen.getByText("The Mac version is coming soon. We'll notify you when it's available!")).toBeInTheDocument();
   });
@@ -302,6 +331,8 @@ describe('transactions', () => {
     for (const header of ['Date', 'Description', 'Amount', 'Status', 'Invoice']) {
       expect(screen.getByRole('columnheader', { name: header })).toBeInTheDocument();
     }
+    // A row without one says so to a screen reader, not only with a dash.
+    expect(within(row).getByText('No invoice')).toHaveClass('sr-only');
   });
 
   it('says when there are none', async () => {

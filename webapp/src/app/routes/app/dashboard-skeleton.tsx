@@ -12,7 +12,8 @@ export function WelcomeCard() {
   );
 }
 
-function SkeletonCard({ lines, tall = false }: { lines: number; tall?: boolean }) {
+/** A grey card in a card's shape: the skeleton's blocks, and a deferred card's place while its code loads. */
+export function SkeletonCard({ lines, tall = false }: { lines: number; tall?: boolean }) {
   return (
     <div className="card skeleton-card" aria-hidden>
       <span className="skeleton skeleton-title" />

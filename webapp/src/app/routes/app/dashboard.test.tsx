@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { asServerSays, inactiveProfile } from '@/testing/data';
 import { never } from '@/testing/fake-api';
-import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
+import { maskSecret } from '@/components/ui/secret-field';
+import { expectNoToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
 describe('dashboard', () => {
   it("shows the greeting and the cards' skeleton while the profile loads", async () => {
@@ -11,13 +12,16 @@ describe('dashboard', () => {
     expect(screen.queryByRole('heading', { name: 'Credits Available' })).not.toBeInTheDocument();
   });
 
-  it('shows credits, status, API key and the billing date', async () => {
-    renderApp('/dashboard');
+  it('shows credits, status, API key (masked until shown) and the billing date', async () => {
+    const app = renderApp('/dashboard');
     expect(await screen.findByText('1,234')).toBeInTheDocument();
     expect(screen.getByText('Active')).toHaveClass('badge-success');
     expect(screen.getByText('Renews on March 15, 2025')).toBeInTheDocument();
-    expect(screen.getByLabelText('API Key')).toHaveValue('a2e_live_abc123');
+    expect(screen.getByLabelText('API Key')).toHaveValue(maskSecret('a2e_live_abc123'));
     expect(screen.getByLabelText('API Key')).toHaveAttribute('readonly');
+    await app.user.click(screen.getByRole('button', { name: 'Show API key' }));
+    expect(screen.getByLabelText('API Key')).toHaveValue('a2e_live_abc123');
+    expect(screen.getByRole('button', { name: 'Copy API key' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Manage API Key' })).toHaveAttribute('href', '/api-keys');
   });
 
@@ -44,13 +48,15 @@ describe('dashboard', () => {
   });
 
   describe('credit purchase dialog', () => {
-    it('rejects an empty choice with a toast', async () => {
+    it('rejects an empty choice once, under the packages (no toast)', async () => {
       const app = renderApp('/dashboard');
       await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
       const dialog = await screen.findByRole('dialog', { name: 'Buy Credits' });
       await app.user.click(within(dialog).getByRole('button', { name: 'Continue to Checkout' }));
-      expect(await findToast('Invalid Amount')).toBeInTheDocument();
-      expect(screen.getByText('Please select a package or enter a valid amount.')).toBeInTheDocument();
+      const problem = await within(dialog).findByRole('alert');
+      expect(problem).toHaveTextContent('Please select a package or enter a valid amount.');
+      expect(within(dialog).getByRole('group', { name: 'Credit packages' })).toHaveAttribute('aria-describedby', problem.id);
+      expectNoToast();
     });
 
     it('rejects a non-integer custom amount', async () => {
@@ -58,7 +64,9 @@ describe('dashboard', () => {
       await app.user.click(await screen.findByRole('button', { name: 'Buy More' }));
       await app.user.type(await screen.findByLabelText('Custom amount (credits)'), '2.5');
       await app.user.click(screen.getByRole('button', { name: 'Continue to Checkout' }));
-      expect(await findToast('Invalid Amount')).toBeInTheDocument();
+      expect(await screen.findByRole('alert')).toHaveTextContent('Please select a package or enter a valid amount.');
+      expect(screen.getByLabelText('Custom amount (credits)')).toHaveAttribute('aria-invalid', 'true');
+      expectNoToast();
     });
 
     it('goes to checkout with a package; choosing one clears the other', async () => {

@@ -1,36 +1,61 @@
 import { Coins, CreditCard, Key } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
-import { AlertsCard } from '@/features/alerts/components/alerts-card';
-import { AutoRechargeCard } from '@/features/auto-recharge/components/auto-recharge-card';
-import { PaymentForm } from '@/features/payments/components/payment-form';
 import { LowBalanceBanner } from '@/features/alerts/components/low-balance-banner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
-import { CreditPurchaseDialog } from '@/features/credits/components/credit-purchase-dialog';
-import { SpendLimitsCard } from '@/features/spend-limits/components/spend-limits-card';
 import { SoftwareDownloadsCard } from '@/features/download/components/software-downloads-card';
 import { normalizeStatus, useProfile, type Profile } from '@/lib/profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
 import { UsageStatisticsCard } from '@/features/usage/components/usage-statistics-card';
-import { DailyUsageCard } from '@/features/usage/components/daily-usage-chart';
-import { BILLING_DATE_FORMAT, formatDate } from '@/lib/format';
+import { BILLING_DATE_FORMAT, formatDate } from '@/lib/dates';
 import { RECENT_TRANSACTIONS } from '@/lib/constants';
 import { liveRefresh } from '@/lib/swr-config';
-import { DashboardSkeleton, WelcomeCard } from './dashboard-skeleton';
+import { DashboardSkeleton, SkeletonCard, WelcomeCard } from './dashboard-skeleton';
 import { paths } from '@/config/paths';
+
+// Issue 38: what the dashboard does not show on first paint (the cards under
+// the fold with their forms and zod, the chart, the purchase dialog) is
+// loaded in chunks of its own, after the page's own code, so the first paint
+// waits for none of it and the main thread parses it later.
+const DailyUsageCard = lazy(() =>
+  import('@/features/usage/components/daily-usage-chart').then((m) => ({ default: m.DailyUsageCard })),
+);
+const SpendLimitsCard = lazy(() =>
+  import('@/features/spend-limits/components/spend-limits-card').then((m) => ({ default: m.SpendLimitsCard })),
+);
+const AlertsCard = lazy(() => import('@/features/alerts/components/alerts-card').then((m) => ({ default: m.AlertsCard })));
+// Auto-recharge's card, with the payment form it confirms a 3-D Secure
+// payment in (passed in: a feature does not import another).
+const AutoRechargeCard = lazy(() =>
+  Promise.all([
+    import('@/features/auto-recharge/components/auto-recharge-card'),
+    import('@/features/payments/components/payment-form'),
+  ]).then(([card, payment]) => ({
+    default: ({ live }: { live?: boolean }) => <card.AutoRechargeCard live={live} paymentForm={payment.PaymentForm} />,
+  })),
+);
+const CreditPurchaseDialog = lazy(() =>
+  import('@/features/credits/components/credit-purchase-dialog').then((m) => ({ default: m.CreditPurchaseDialog })),
+);
 
 export default function DashboardRoute() {
   // Balance, usage and transactions follow the desktop client's spends live.
   const { data: profile, error, mutate } = useProfile(liveRefresh);
   const { data: transactions, error: transactionsError, mutate: refetchTransactions } = useTransactions(liveRefresh);
   const [buyOpen, setBuyOpen] = useState(false);
+  // The dialog's code loads when it is first opened and stays mounted, so
+  // closing it animates and returns focus to Buy More as before.
+  const [buyUsed, setBuyUsed] = useState(false);
+  const openBuy = () => {
+    setBuyUsed(true);
+    setBuyOpen(true);
+  };
 
   // A failed background refresh keeps what is shown; only a first load that
   // fails replaces the screen.
@@ -52,21 +77,21 @@ export default function DashboardRoute() {
       <BillingNotices profile={profile} />
 
       <div className="grid-3">
-        <Card>
+        <Card className="summary-card">
           <CardHeader title="Credits Available" level={2} action={<Coins size={20} aria-hidden />} />
           <p className="stat">{profile.creditsAvailable.toLocaleString('en-US')}</p>
-          <Button size="sm" onClick={() => setBuyOpen(true)}>
+          <Button size="sm" onClick={openBuy}>
             Buy More
           </Button>
         </Card>
-        <Card>
+        <Card className="summary-card">
           <CardHeader title="Subscription Status" action={<CreditCard size={20} aria-hidden />} />
           <p className="stat">
             <SubscriptionStatusBadge status={profile.subscriptionStatus} endsAt={profile.subscriptionEndsAt} />
           </p>
           <SubscriptionSummary profile={profile} />
         </Card>
-        <Card>
+        <Card className="summary-card">
           <CardHeader title="API Key" action={<Key size={20} aria-hidden />} />
           <ApiKeyField apiKey={profile.apiKey} />
           <Link to={paths.apiKeys} className="link">
@@ -76,13 +101,21 @@ export default function DashboardRoute() {
       </div>
 
       <UsageStatisticsCard live />
-      <DailyUsageCard live />
+      <Suspense fallback={<SkeletonCard lines={4} />}>
+        <DailyUsageCard live />
+      </Suspense>
 
-      <SpendLimitsCard live />
+      <Suspense fallback={<SkeletonCard lines={3} />}>
+        <SpendLimitsCard live />
+      </Suspense>
 
-      <AlertsCard />
+      <Suspense fallback={<SkeletonCard lines={3} />}>
+        <AlertsCard />
+      </Suspense>
 
-      <AutoRechargeCard live paymentForm={PaymentForm} />
+      <Suspense fallback={<SkeletonCard lines={3} />}>
+        <AutoRechargeCard live />
+      </Suspense>
 
       <div className="grid-2">
         <SoftwareDownloadsCard active={profile.premiumAccess} />
@@ -109,7 +142,11 @@ export default function DashboardRoute() {
         </Card>
       </div>
 
-      <CreditPurchaseDialog open={buyOpen} onOpenChange={setBuyOpen} />
+      {buyUsed && (
+        <Suspense fallback={null}>
+          <CreditPurchaseDialog open={buyOpen} onOpenChange={setBuyOpen} />
+        </Suspense>
+      )}
     </div>
   );
 }

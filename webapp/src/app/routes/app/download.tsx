@@ -1,4 +1,4 @@
-import { Lock, Monitor } from 'lucide-react';
+import { Apple, Lock, Monitor } from 'lucide-react';
 import { useEffect } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { ButtonLink } from '@/components/ui/button';
@@ -67,9 +67,9 @@ export default function DownloadRoute() {
           </div>
           <InstallerChecksum />
           <div className="download-row">
-            <Monitor size={32} aria-hidden />
+            <Apple size={32} aria-hidden />
             <div className="download-meta">
-              <strong>Mac</strong> <Badge tone="neutral">Coming Soon</Badge>
+              <strong>Mac</strong>
               <span className="muted">Requires {MAC_REQUIREMENT}</span>
             </div>
             <MacDownloadButton />

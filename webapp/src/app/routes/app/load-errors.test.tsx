@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { asServerSays, activeProfile, transactions, verifiedUser } from '@/testing/data';
 import type { Handler } from '@/testing/fake-api';
 import { renderApp, screen, waitFor } from '@/testing/test-utils';
+import { maskSecret } from '@/components/ui/secret-field';
 
 /** A reply that fails until ok() is called, then answers body. */
 function failing(body: unknown) {
@@ -101,7 +102,7 @@ describe('a session that ends under an open tab', () => {
         return { body: { token: 't', user: verifiedUser, message: 'Signed in' } };
       },
     });
-    expect(await screen.findByDisplayValue('a2e_first_key')).toBeInTheDocument();
+    expect(await screen.findByDisplayValue(maskSecret('a2e_first_key'))).toBeInTheDocument();
     signedIn = false;
     await app.router.navigate('/transactions');
     await waitFor(() => expect(app.location()).toBe('/login'));
@@ -112,6 +113,8 @@ describe('a session that ends under an open tab', () => {
     // Past SWR's 2 s de-duplication window, as any real sign-in is.
     await new Promise((resolve) => setTimeout(resolve, 2100));
     await app.router.navigate('/api-keys');
+    // Masked until shown: both keys end in _key, so compare them revealed.
+    await app.user.click(await screen.findByRole('button', { name: 'Show API key' }));
     expect(await screen.findByDisplayValue('a2e_second_key')).toBeInTheDocument();
     expect(screen.queryByDisplayValue('a2e_first_key')).not.toBeInTheDocument();
   }, 15_000);

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Transaction } from '@/features/transactions/api/get-transactions';
 import { asServerSays, activeProfile, cancellingProfile, inactiveProfile, pastDueProfile, transactions } from '@/testing/data';
 import type { Handler } from '@/testing/fake-api';
 import { findToast, renderApp, screen, waitFor } from '@/testing/test-utils';
+import { maskSecret } from '@/components/ui/secret-field';
 
 /**
  * Each mutation hook refetches what its change touched, whichever page runs
@@ -121,6 +122,10 @@ describe('mutation hooks refetch what they change', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Regenerate' }));
     expect(await findToast('API Key Regenerated')).toBeInTheDocument();
     await app.router.navigate('/dashboard');
-    expect(await screen.findByDisplayValue('a2e_live_new456')).toBeInTheDocument();
+    expect(await screen.findByDisplayValue(maskSecret('a2e_live_new456'))).toBeInTheDocument();
+    // Masked there; its copy button copies the new key itself.
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await app.user.click(await screen.findByRole('button', { name: 'Copy API key' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('a2e_live_new456'));
   });
 });

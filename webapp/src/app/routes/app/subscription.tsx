@@ -19,7 +19,8 @@ import { ResumeSubscriptionButton } from '@/features/subscription/components/res
 import { useBillingPortal } from '@/features/subscription/hooks/use-billing-portal';
 import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';
 import { serverMessage } from '@/lib/api-client';
-import { BILLING_DATE_FORMAT, formatCents, formatDate } from '@/lib/format';
+import { formatCents } from '@/lib/format';
+import { BILLING_DATE_FORMAT, formatDate } from '@/lib/dates';
 import { paths } from '@/config/paths';
 
 const FAQ = [

@@ -26,7 +26,7 @@ export default function SupportRoute() {
         <Card>
           <CardHeader title="Contact Support" description="Tell us what you need and we'll get back to you." />
           <SupportForm />
-          <h2 className="section-title">Your Requests</h2>
+          <h2 className="card-subtitle card-section">Your Requests</h2>
           <SupportRequestsList />
         </Card>
         <div className="stack">

@@ -9,7 +9,12 @@ import { TransactionsCsvButton } from '@/features/transactions/components/transa
 const BILLING_FAQ = [
   { q: 'When am I charged?', a: 'The subscription is charged monthly; credit purchases are charged at checkout.' },
   { q: 'Can I get a refund for unused credits?', a: 'No. Unused credits are not refunded. Purchased credits never expire.' },
-  { q: 'Where is my invoice?', a: 'Paid transactions link to their invoice in the Invoice column.' },
+  {
+    q: 'Where is my invoice?',
+    // What the server stores (issue 38): Stripe's hosted invoice for a
+    // subscription payment; nothing yet for a credit purchase.
+    a: 'Subscription payments link to their invoice in the Invoice column. Credit purchases have no invoice page: contact support for a receipt.',
+  },
   { q: 'Why did a payment fail?', a: 'Usually the card was declined. Try again or use another card.' },
 ];
 

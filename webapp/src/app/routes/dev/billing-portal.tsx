@@ -10,7 +10,7 @@ import { PayOpenInvoiceButton } from '@/features/subscription/components/pay-ope
 import { ResumeSubscriptionButton } from '@/features/subscription/components/resume-subscription-button';
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
-import { BILLING_DATE_FORMAT, formatDate } from '@/lib/format';
+import { BILLING_DATE_FORMAT, formatDate } from '@/lib/dates';
 import { normalizeStatus, useProfile } from '@/lib/profile';
 import { paths } from '@/config/paths';
 

@@ -30,7 +30,7 @@ describe('staff access', () => {
     const main = await screen.findByRole('navigation', { name: 'Main' });
     await screen.findByText('Welcome to Amazon to eBay Automation');
     expect(within(main).queryByRole('link', { name: 'Staff console' })).not.toBeInTheDocument();
-    expect(within(main).getAllByRole('link')).toHaveLength(6);
+    expect(within(main).getAllByRole('link')).toHaveLength(7);
     expect(app.callsTo('GET', '/api/user')).toHaveLength(1);
     expect(staffCalls(app.calls)).toEqual([]);
   });

@@ -1,5 +1,4 @@
 import useSWR, { useSWRConfig } from 'swr';
-import { z } from 'zod';
 import { accountKeys, useRefetchAccount } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
 
@@ -21,22 +20,6 @@ export const MAX_REMINDER_DAYS = 30;
 
 /** The form's fields as typed: blank turns an alert off. */
 export type AlertSettingsInput = { lowBalanceCredits: string; expiringReminderDays: string };
-
-const wholeIn = (min: number, max: number, message: string) =>
-  z
-    .string()
-    .trim()
-    .refine((raw) => raw === '' || (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max), message);
-
-/** The form's validation, with the server's messages. */
-export const alertSettingsSchema = z.object({
-  lowBalanceCredits: wholeIn(0, MAX_LOW_BALANCE_CREDITS, 'Enter a whole number of credits from 0 to 10,000,000, or leave it blank.'),
-  expiringReminderDays: wholeIn(
-    MIN_REMINDER_DAYS,
-    MAX_REMINDER_DAYS,
-    'Enter a whole number of days from 1 to 30, or leave it blank.',
-  ),
-});
 
 /** The settings a valid form saves. */
 export function settingsOf(input: AlertSettingsInput): AlertSettings {

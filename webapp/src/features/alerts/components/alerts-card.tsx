@@ -9,8 +9,8 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { ApiError, serverMessage } from '@/lib/api-client';
+import { alertSettingsSchema } from '../api/alert-settings-schema';
 import {
-  alertSettingsSchema,
   inputOf,
   settingsOf,
   useAlertSettings,

@@ -1,5 +1,5 @@
 import useSWR, { useSWRConfig } from 'swr';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { accountKeys, useRefetchAccount } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
 

@@ -1,18 +1,7 @@
-import { useId } from 'react';
+import { SecretField } from '@/components/ui/secret-field';
 import { CopyApiKeyButton } from './copy-api-key-button';
 
-/** The API key, read-only, with its copy button. */
+/** The API key, read-only and masked until shown, with its copy button (which copies it either way). */
 export function ApiKeyField({ apiKey }: { apiKey: string }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        API Key
-      </label>
-      <div className="input-group">
-        <input id={id} className="input input-mono" readOnly value={apiKey} onFocus={(e) => e.currentTarget.select()} />
-        <CopyApiKeyButton text={apiKey} />
-      </div>
-    </div>
-  );
+  return <SecretField label="API Key" name="API key" value={apiKey} actions={<CopyApiKeyButton text={apiKey} />} />;
 }

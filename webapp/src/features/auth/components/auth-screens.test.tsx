@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { unverifiedUser, verifiedUser } from '@/testing/data';
 import { never, signedOut, type Handler } from '@/testing/fake-api';
-import { act, findToast, renderApp, screen, waitFor } from '@/testing/test-utils';
+import { act, expectNoToast, findToast, renderApp, screen, waitFor } from '@/testing/test-utils';
 
 describe('sign in', () => {
   it('shows the validation messages under the fields with a red border', async () => {
@@ -263,7 +263,7 @@ describe('verify email', () => {
     }
   });
 
-  it('shows errors under Verification Error', async () => {
+  it('shows errors once, under Verification Error, tied to the form (no toast)', async () => {
     const app = renderApp('/verify-email', {
       ...unverified,
       'POST /api/auth/verify-email': { status: 400, body: { message: 'Invalid or expired code' } },
@@ -273,7 +273,8 @@ describe('verify email', () => {
     const alert = await screen.findByRole('alert', { name: '' });
     expect(alert).toHaveTextContent('Verification Error');
     expect(alert).toHaveTextContent('Invalid or expired code');
-    expect(await findToast('Email Verification Failed')).toBeInTheDocument();
+    expect(alert.closest('form')).toHaveAttribute('aria-describedby', alert.id);
+    expectNoToast();
   });
 
   it('resends the code', async () => {
@@ -286,13 +287,14 @@ describe('verify email', () => {
     expect(screen.getByText('A new verification code has been sent to your email.')).toBeInTheDocument();
   });
 
-  it('reports a refused resend', async () => {
+  it('reports a refused resend once, under Verification Error (no toast)', async () => {
     const app = renderApp('/verify-email', {
       ...unverified,
       'POST /api/auth/resend-verification': { status: 429, body: { message: 'Please wait a minute' } },
     });
     await app.user.click(await screen.findByRole('button', { name: 'Resend Verification Code' }));
-    expect(await findToast('Verification Code Sending Failed')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Verification Error' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Verification Error' })).toBeInTheDocument();
+    expect(screen.getByRole('alert', { name: '' })).toHaveTextContent('Please wait a minute');
+    expectNoToast();
   });
 });

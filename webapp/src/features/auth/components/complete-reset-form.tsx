@@ -6,7 +6,8 @@ import { Button, ButtonLink } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { toast } from '@/components/ui/toast-store';
 import { ApiError } from '@/lib/api-client';
-import { completePasswordReset, completeResetSchema, type CompleteResetInput } from '@/lib/auth-api/reset-password';
+import { completePasswordReset } from '@/lib/auth-api/reset-password';
+import { completeResetSchema, type CompleteResetInput } from '@/lib/auth-api/schemas';
 import { paths } from '@/config/paths';
 
 const MISSING_TOKEN_MESSAGE = 'Invalid or missing reset token. Please request a new password reset link.';

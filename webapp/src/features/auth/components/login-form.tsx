@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
 import { REDIRECT_AFTER_LOGIN_MS } from '@/lib/constants';
-import { loginSchema, type LoginInput } from '@/lib/auth-api/login';
+import { loginSchema, type LoginInput } from '@/lib/auth-api/schemas';
 import { needsStaffMfa } from '@/lib/auth-api/types';
 import { paths } from '@/config/paths';
 

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
-import { registerSchema, type RegisterInput } from '@/lib/auth-api/register';
+import { registerSchema, type RegisterInput } from '@/lib/auth-api/schemas';
 import { paths } from '@/config/paths';
 
 export function RegisterForm() {

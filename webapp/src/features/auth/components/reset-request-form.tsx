@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
-import { resetRequestSchema, type ResetRequestInput } from '@/lib/auth-api/reset-password';
+import { resetRequestSchema, type ResetRequestInput } from '@/lib/auth-api/schemas';
 import { paths } from '@/config/paths';
 
 export function ResetRequestForm() {

@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
 import { REDIRECT_AFTER_VERIFY_MS, VERIFICATION_CODE_LENGTH } from '@/lib/constants';
-import { verifyEmailSchema, type VerifyEmailInput } from '@/lib/auth-api/verify-email';
+import { verifyEmailSchema, type VerifyEmailInput } from '@/lib/auth-api/schemas';
 import { paths } from '@/config/paths';
 
 export function VerifyEmailForm({ email }: { email: string }) {
@@ -16,6 +16,8 @@ export function VerifyEmailForm({ email }: { email: string }) {
   const [verified, setVerified] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
+  // The error shows here only (no toast), described by the form.
+  const errorId = useId();
   const {
     register,
     handleSubmit,
@@ -64,12 +66,12 @@ export function VerifyEmailForm({ email }: { email: string }) {
   }
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate>
+    <form className="form" onSubmit={onSubmit} noValidate aria-describedby={error ? errorId : undefined}>
       <p className="auth-description">
         We are sending a 6-digit code to <strong>{email}</strong>. It usually arrives within a minute.
       </p>
       {error && (
-        <div className="alert alert-error" role="alert">
+        <div id={errorId} className="alert alert-error" role="alert">
           <h2 className="alert-title">Verification Error</h2>
           <p>{error}</p>
         </div>

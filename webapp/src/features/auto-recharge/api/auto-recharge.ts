@@ -1,5 +1,5 @@
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { api } from '@/lib/api-client';
 
 /** GET and PUT /api/account/auto-recharge (issue 33): the settings, the saved card and what is going on. */

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { accountKeys, useRefetchAccount } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
 import { formatCents } from '@/lib/format';

@@ -6,7 +6,6 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
-import { toast } from '@/components/ui/toast-store';
 import { usePlans, type Plans } from '../api/get-plans';
 import { formatCents } from '@/lib/format';
 import { checkoutPath } from '@/config/paths';
@@ -66,18 +65,19 @@ function CreditChoiceForm({ plans, onChosen }: { plans: Plans; onChosen: (credit
   });
   const selected = watch('package');
   const customError = formState.errors.custom?.message;
+  // Nothing chosen: said once, under the packages (issue 38: no toast
+  // repeating what the form shows).
+  const choiceError = formState.errors.package?.message;
 
-  const onSubmit = handleSubmit(
-    (choice) => onChosen(creditsOf(choice)),
-    (errors) => {
-      const problem = errors.custom?.message ?? errors.package?.message;
-      if (problem) toast({ title: 'Invalid Amount', description: problem, variant: 'destructive' });
-    },
-  );
+  const onSubmit = handleSubmit((choice) => onChosen(creditsOf(choice)));
 
   return (
     <form id={FORM_ID} onSubmit={(event) => void onSubmit(event)} noValidate>
-      <fieldset className="packages">
+      <fieldset
+        className="packages"
+        aria-invalid={choiceError ? true : undefined}
+        aria-describedby={choiceError ? 'credit-choice-error' : undefined}
+      >
         <legend className="field-label">Credit packages</legend>
         {plans.packages.map((pkg) => (
           <label key={pkg.credits} className={selected === pkg.credits ? 'package selected' : 'package'}>
@@ -97,6 +97,11 @@ function CreditChoiceForm({ plans, onChosen }: { plans: Plans; onChosen: (credit
           </label>
         ))}
       </fieldset>
+      {choiceError && (
+        <p id="credit-choice-error" className="field-error" role="alert">
+          {choiceError}
+        </p>
+      )}
       <div className="field">
         <label className="field-label" htmlFor="custom-credits">
           Custom amount (credits)

@@ -32,7 +32,7 @@ export function SoftwareDownloadsCard({ active }: { active: boolean }) {
         <li>
           <Apple size={28} aria-hidden />
           <div className="download-meta">
-            <strong>Mac</strong> <Badge tone="neutral">Coming Soon</Badge>
+            <strong>Mac</strong>
             <span className="muted">{MAC_REQUIREMENT}</span>
           </div>
           <MacDownloadButton />

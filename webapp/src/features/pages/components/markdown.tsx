@@ -1,16 +1,26 @@
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { CodeBlock } from '@/components/ui/code-block';
+
+type HastNode = { type: string; value?: string; children?: HastNode[] };
+
+/** The text of a Markdown node (a code block's code, for its copy button). */
+function textOf(node: HastNode | undefined): string {
+  if (!node) return '';
+  if (typeof node.value === 'string') return node.value;
+  return (node.children ?? []).map(textOf).join('');
+}
 
 /**
  * Links leave the app in a new tab; internal paths stay. Code blocks and
- * tables take the app's own styles, and since both may scroll sideways each
+ * tables take the app's own styles (a code block with a copy button), and since both may scroll sideways each
  * is a focusable region, so a keyboard can reach what overflows.
  */
 const components: Components = {
-  pre: ({ children }) => (
-    <pre className="code-block" tabIndex={0}>
+  pre: ({ children, node }) => (
+    <CodeBlock text={textOf(node as HastNode | undefined).replace(/\n$/, '')} copyLabel="Copy code">
       {children}
-    </pre>
+    </CodeBlock>
   ),
   table: ({ children }) => (
     <div className="table-wrap" role="region" aria-label="Table" tabIndex={0}>

@@ -1,5 +1,5 @@
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { api } from '@/lib/api-client';
 
 /** GET and PUT /api/account/spend-limits: the caps, what their periods spent, and when they reset. */

@@ -1,6 +1,7 @@
 import type { SWRResponse } from 'swr';
 import { Spinner } from '@/components/ui/spinner';
-import { capitalize, formatDate } from '@/lib/format';
+import { capitalize } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import type { BalanceReport } from '../api/get-account-balance';
 import type { AccountSummary } from '@/lib/staff';

@@ -1,6 +1,6 @@
 import type { SWRInfiniteResponse } from 'swr/infinite';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDate } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import type { HistoryPage } from '../api/get-account-history';
 import { CreditChange } from './credit-change';
 import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';

@@ -1,6 +1,7 @@
 import type { SWRResponse } from 'swr';
 import { Spinner } from '@/components/ui/spinner';
-import { formatCents, formatDate } from '@/lib/format';
+import { formatCents } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import type { AccountView } from '../api/get-account';
 import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
 import { RefundDialog } from './refund-dialog';

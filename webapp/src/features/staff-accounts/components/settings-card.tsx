@@ -1,5 +1,6 @@
 import { StaffCard } from '@/components/staff/staff-card';
-import { formatCents, formatDate } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
+import { formatCents } from '@/lib/format';
 import { STAFF_TIME_FORMAT } from '@/lib/staff';
 import type { AccountSettings } from '../api/get-account';
 

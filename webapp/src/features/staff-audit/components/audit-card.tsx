@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { SWRInfiniteResponse } from 'swr/infinite';
 import { Spinner } from '@/components/ui/spinner';
 import { serverMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import { paths } from '@/config/paths';
 import type { AuditPage } from '../api/get-audit';
 import { STAFF_TIME_FORMAT } from '@/lib/staff';

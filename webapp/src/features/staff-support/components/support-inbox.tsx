@@ -5,7 +5,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { paths } from '@/config/paths';
 import { SUPPORT_STATUSES, useSupportInbox, type SupportStatus } from '../api/get-support-inbox';
-import { formatDate } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
 import { LoadMore } from '@/components/staff/load-more';
 import { SupportStatusBadge } from './support-status-badge';

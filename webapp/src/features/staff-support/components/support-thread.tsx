@@ -9,7 +9,7 @@ import { toast } from '@/components/ui/toast-store';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { paths } from '@/config/paths';
 import { ApiError, serverMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import { SUPPORT_STATUSES, type SupportStatus } from '../api/get-support-inbox';
 import type { SupportThread as Thread } from '../api/get-support-request';
 import { replySchema, replySupportRequest, type ReplyInput } from '../api/reply-support-request';

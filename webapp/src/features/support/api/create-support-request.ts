@@ -1,5 +1,5 @@
 import { useSWRConfig } from 'swr';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { api } from '@/lib/api-client';
 import { getSupportRequests, supportRequestsKey } from './get-support-requests';
 

@@ -1,5 +1,6 @@
 import { ExternalLink } from 'lucide-react';
-import { formatCents, formatDate } from '@/lib/format';
+import { formatCents } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import type { Transaction } from '../api/get-transactions';
 import { TransactionStatusBadge } from './transaction-status-badge';
 
@@ -49,7 +50,10 @@ export function TransactionsTable({
                       <span className="sr-only"> invoice for {t.description}</span>
                     </a>
                   ) : (
-                    <span className="muted">—</span>
+                    <span className="muted">
+                      <span aria-hidden>—</span>
+                      <span className="sr-only">No invoice</span>
+                    </span>
                   )}
                 </td>
               )}

@@ -3,7 +3,7 @@ import { Download } from 'lucide-react';
 import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDate } from '@/lib/format';
+import { formatDate } from '@/lib/dates';
 import { liveRefresh } from '@/lib/swr-config';
 import { lastDays, usageDailyCsvUrl, useUsageDaily, type UsageDay } from '../api/get-usage-daily';
 import './daily-usage-chart.css';

@@ -1,5 +1,5 @@
 import useSWR, { useSWRConfig } from 'swr';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { api } from '@/lib/api-client';
 
 /** The webhook event types an endpoint can receive (the server's list; the developer guide documents each body). */
