@@ -10,7 +10,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, baseURL, createListing, creditsAvailable, screenshot, signUp, toast, uniqueEmail } from './support.ts';
+import { apiFailures, apiKeyOf, baseURL, buyCredits, createListing, creditsAvailable, screenshot, signUp, toast, uniqueEmail } from './support.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
@@ -34,12 +34,8 @@ test.describe.serial('auto-recharge', () => {
     page = await context.newPage();
     failures.watch(page);
     await signUp(context.request, email, PASSWORD);
-    await page.goto('/checkout?credits=100');
-    await page.getByRole('button', { name: 'Pay $9.99' }).click();
-    await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
-    const profile = await context.request.get('/api/user/profile');
-    apiKey = ((await profile.json()) as { apiKey: string }).apiKey;
-    expect(apiKey).toBeTruthy();
+    await buyCredits(page, 100, '$9.99');
+    apiKey = await apiKeyOf(context.request);
   });
 
   test.afterAll(async () => {

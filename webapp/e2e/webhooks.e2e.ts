@@ -13,7 +13,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, baseURL, screenshot, signUp, toast, uniqueEmail } from './support.ts';
+import { apiFailures, baseURL, buyCredits, screenshot, signUp, toast, uniqueEmail } from './support.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 
@@ -94,9 +94,7 @@ test.describe.serial('webhooks', () => {
   });
 
   test('buying credits delivers payment.succeeded and credits.granted, signed', async () => {
-    await page.goto('/checkout?credits=100');
-    await page.getByRole('button', { name: 'Pay $9.99' }).click();
-    await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
+    await buyCredits(page, 100, '$9.99');
     await expect.poll(() => ofType('credits.granted').length, { timeout: 20_000 }).toBe(1);
     await expect.poll(() => ofType('payment.succeeded').length, { timeout: 20_000 }).toBe(1);
     for (const r of received) {
