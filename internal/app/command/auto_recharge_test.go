@@ -10,17 +10,13 @@ package command
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/staff"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
@@ -134,31 +130,7 @@ func TestAutoRechargeOneRechargeFor16ConcurrentSpends(t *testing.T) {
 	e.saveCard(r, payments.OutcomeSucceeded)
 	e.enableRecharge(r, 10, 5000)
 
-	store := eventstore.New(e.pool)
-	batcher := store.NewBatcher(eventstore.BatcherOptions{MaxBatch: 8})
-	t.Cleanup(batcher.Close)
-	other := accounts.NewRepository(store, e.now)
-	other.UseGroupCommit(batcher)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	otherCmd := New(Deps{Accounts: other, Auth: e.auth, Keys: e.keys, KeyCache: auth.NewKeyCache(e.auth, 10), Now: e.now, Log: log})
-	const n = 16
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		h := e.cmd.CreateListing
-		if i%2 == 1 {
-			h = otherCmd.CreateListing
-		}
-		wg.Go(func() {
-			_, errs[i] = h.Handle(ctx, CreateListing{Spend: e.spend(r, ""), Product: testProduct})
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("spend %d: %v", i, err)
-		}
-	}
+	e.spendTogether(r, e.secondProcess(nil), 16)
 	if ev := e.events(r.AccountID); ev["RechargeRequested"] != 1 {
 		t.Fatalf("events %v, want one RechargeRequested", ev)
 	}
@@ -186,7 +158,7 @@ func TestAutoRechargeOneRechargeFor16ConcurrentSpends(t *testing.T) {
 	if got := e.count(`SELECT count(*) FROM payment_intents WHERE account_id = $1 AND kind = 'credits' AND status = 'succeeded'`, r.AccountID); got != 1 {
 		t.Fatalf("%d paid payment_intents rows, want 1", got)
 	}
-	proj := projections.NewProjector(e.pool, e.repo.Store(), log, projections.All()...)
+	proj := projections.NewProjector(e.pool, e.repo.Store(), slog.New(slog.DiscardHandler), projections.All()...)
 	if err := proj.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}

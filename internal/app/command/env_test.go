@@ -243,3 +243,42 @@ func (e *env) subscribed(email string) Registered {
 	}
 	return r
 }
+
+// secondProcess is the use cases of a second API process on e's database:
+// its own repository, committing through a group commit; configure sets
+// what that process's repository does besides (alerts, say).
+func (e *env) secondProcess(configure func(*accounts.Repository)) Commands {
+	store := eventstore.New(e.pool)
+	batcher := store.NewBatcher(eventstore.BatcherOptions{MaxBatch: 8})
+	e.t.Cleanup(batcher.Close)
+	other := accounts.NewRepository(store, e.now)
+	other.UseGroupCommit(batcher)
+	if configure != nil {
+		configure(other)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return New(Deps{Accounts: other, Auth: e.auth, Keys: e.keys, KeyCache: auth.NewKeyCache(e.auth, 10), Now: e.now, Log: log})
+}
+
+// spendTogether makes n spends of r at once, every other one through
+// other's use cases; each must succeed.
+func (e *env) spendTogether(r Registered, other Commands, n int) {
+	e.t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		h := e.cmd.CreateListing
+		if i%2 == 1 {
+			h = other.CreateListing
+		}
+		wg.Go(func() {
+			_, errs[i] = h.Handle(context.Background(), CreateListing{Spend: e.spend(r, ""), Product: testProduct})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			e.t.Fatalf("spend %d: %v", i, err)
+		}
+	}
+}

@@ -8,17 +8,13 @@ package command
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
-	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
 	"github.com/a2e-automation/app/projections"
 )
@@ -104,33 +100,9 @@ func TestLowBalanceAlertMailsOncePerCrossingUnderConcurrency(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	store := eventstore.New(e.pool)
-	batcher := store.NewBatcher(eventstore.BatcherOptions{MaxBatch: 8})
-	t.Cleanup(batcher.Close)
-	other := accounts.NewRepository(store, e.now)
-	other.UseGroupCommit(batcher)
-	other.UseAlerts(accounts.AlertMails("Test Product", "http://localhost:8080"))
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	otherCmd := New(Deps{Accounts: other, Auth: e.auth, Keys: e.keys, KeyCache: auth.NewKeyCache(e.auth, 10), Now: e.now, Log: log})
-
-	const n = 16
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		h := e.cmd.CreateListing
-		if i%2 == 1 {
-			h = otherCmd.CreateListing
-		}
-		wg.Go(func() {
-			_, errs[i] = h.Handle(ctx, CreateListing{Spend: e.spend(r, ""), Product: testProduct})
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("spend %d: %v", i, err)
-		}
-	}
+	e.spendTogether(r, e.secondProcess(func(other *accounts.Repository) {
+		other.UseAlerts(accounts.AlertMails("Test Product", "http://localhost:8080"))
+	}), 16)
 	a := e.account(r.AccountID)
 	if a.Balance(e.now()) != 4 || !a.LowBalance() {
 		t.Fatalf("balance %d, low %v; want 4 and true", a.Balance(e.now()), a.LowBalance())
@@ -151,7 +123,7 @@ func TestLowBalanceAlertMailsOncePerCrossingUnderConcurrency(t *testing.T) {
 	}
 
 	// The read side says so, and a rebuild sends nothing again.
-	proj := projections.NewProjector(e.pool, e.repo.Store(), log, projections.All()...)
+	proj := projections.NewProjector(e.pool, e.repo.Store(), slog.New(slog.DiscardHandler), projections.All()...)
 	if err := proj.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
