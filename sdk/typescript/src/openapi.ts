@@ -114,37 +114,7 @@ export interface webhooks {
          * Credits were added: a subscription cycle, a purchase, a staff adjustment or a promotion.
          * @description POSTed to each enabled endpoint subscribed to credits.granted, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "credits.granted";
-                        data?: components["schemas"]["WebhookData_credits_granted"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookCreditsGranted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -164,37 +134,7 @@ export interface webhooks {
          * Monthly credits expire soon (the expiry reminder the seller set).
          * @description POSTed to each enabled endpoint subscribed to credits.expiring, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "credits.expiring";
-                        data?: components["schemas"]["WebhookData_credits_expiring"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookCreditsExpiring"];
         delete?: never;
         options?: never;
         head?: never;
@@ -214,37 +154,7 @@ export interface webhooks {
          * The unspent rest of a grant expired.
          * @description POSTed to each enabled endpoint subscribed to credits.expired, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "credits.expired";
-                        data?: components["schemas"]["WebhookData_credits_expired"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookCreditsExpired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -264,37 +174,7 @@ export interface webhooks {
          * Available credits fell below the low-balance threshold the seller set.
          * @description POSTed to each enabled endpoint subscribed to balance.low, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "balance.low";
-                        data?: components["schemas"]["WebhookData_balance_low"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookBalanceLow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -314,37 +194,7 @@ export interface webhooks {
          * Available credits are back at or above the threshold after balance.low.
          * @description POSTed to each enabled endpoint subscribed to balance.recovered, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "balance.recovered";
-                        data?: components["schemas"]["WebhookData_balance_recovered"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookBalanceRecovered"];
         delete?: never;
         options?: never;
         head?: never;
@@ -364,37 +214,7 @@ export interface webhooks {
          * A payment was taken: the subscription or a credit pack.
          * @description POSTed to each enabled endpoint subscribed to payment.succeeded, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "payment.succeeded";
-                        data?: components["schemas"]["WebhookData_payment_succeeded"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookPaymentSucceeded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -414,37 +234,7 @@ export interface webhooks {
          * A payment was refunded, in full or in part.
          * @description POSTed to each enabled endpoint subscribed to payment.refunded, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "payment.refunded";
-                        data?: components["schemas"]["WebhookData_payment_refunded"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookPaymentRefunded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -464,37 +254,7 @@ export interface webhooks {
          * The subscription changed: activated, renewed, past due, cancelled (at the period end), resumed or ended.
          * @description POSTed to each enabled endpoint subscribed to subscription.updated, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "subscription.updated";
-                        data?: components["schemas"]["WebhookData_subscription_updated"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookSubscriptionUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -514,37 +274,7 @@ export interface webhooks {
          * An API key was created: the account's first, one the seller added, or a rotation's replacement (the previous key works on until previousRetiresAt, or stopped at once).
          * @description POSTed to each enabled endpoint subscribed to api_key.created, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "api_key.created";
-                        data?: components["schemas"]["WebhookData_api_key_created"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookApiKeyCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -564,37 +294,7 @@ export interface webhooks {
          * An API key stopped working: revoked by the seller, its expiry came, or its rotation's grace ended.
          * @description POSTed to each enabled endpoint subscribed to api_key.revoked, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
-                    "A2E-Signature": string;
-                    /** @description The delivery (one per event and endpoint); a resend keeps it. */
-                    "A2E-Delivery-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEvent"] & {
-                        /** @constant */
-                        type?: "api_key.revoked";
-                        data?: components["schemas"]["WebhookData_api_key_revoked"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookApiKeyRevoked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1537,6 +1237,316 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhookCreditsGranted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "credits.granted";
+                    data?: components["schemas"]["WebhookData_credits_granted"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCreditsExpiring: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "credits.expiring";
+                    data?: components["schemas"]["WebhookData_credits_expiring"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCreditsExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "credits.expired";
+                    data?: components["schemas"]["WebhookData_credits_expired"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBalanceLow: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "balance.low";
+                    data?: components["schemas"]["WebhookData_balance_low"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBalanceRecovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "balance.recovered";
+                    data?: components["schemas"]["WebhookData_balance_recovered"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "payment.succeeded";
+                    data?: components["schemas"]["WebhookData_payment_succeeded"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "payment.refunded";
+                    data?: components["schemas"]["WebhookData_payment_refunded"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "subscription.updated";
+                    data?: components["schemas"]["WebhookData_subscription_updated"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookApiKeyCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "api_key.created";
+                    data?: components["schemas"]["WebhookData_api_key_created"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookApiKeyRevoked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "api_key.revoked";
+                    data?: components["schemas"]["WebhookData_api_key_revoked"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
