@@ -26,6 +26,9 @@ type Account struct {
 	// OtherCredits are promotional and support-granted credits left.
 	// MonthlyCredits + PurchasedCredits + OtherCredits = CreditsAvailable.
 	OtherCredits int64 `json:"otherCredits"`
+	// Mode is "test" for a test-mode key (its figures are the sandbox's
+	// test credits), "" for a live one.
+	Mode string `json:"mode,omitempty"`
 	// RateLimit is the key's rate limit after this call; nil if not told.
 	RateLimit *RateLimit `json:"-"`
 }
@@ -43,5 +46,13 @@ func (s *AccountService) Retrieve(ctx context.Context) (*Account, error) {
 	return &Account{Email: a.Email, CreditsAvailable: a.CreditsAvailable, SubscriptionStatus: string(a.SubscriptionStatus),
 		SpendingFrozen: a.SpendingFrozen, CreditDebt: a.CreditDebt, MonthlyCredits: a.MonthlyCredits,
 		MonthlyCreditsExpireAt: a.MonthlyCreditsExpireAt, PurchasedCredits: a.PurchasedCredits, OtherCredits: a.OtherCredits,
-		RateLimit: limit}, nil
+		Mode: modeOf(a.Mode), RateLimit: limit}, nil
+}
+
+// modeOf is the account's mode, "" when the answer names none (live).
+func modeOf(m *api.AccountMode) string {
+	if m == nil {
+		return ""
+	}
+	return string(*m)
 }

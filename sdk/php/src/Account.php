@@ -9,7 +9,9 @@ use A2E\Internal\ApiFields;
 /** The account's credits and standing. json_encode() gives the API's field names. */
 final class Account implements \JsonSerializable
 {
-    use ApiFields;
+    use ApiFields {
+        jsonSerialize as private apiFields;
+    }
 
     /**
      * @param string      $email                  the seller's email
@@ -23,6 +25,7 @@ final class Account implements \JsonSerializable
      * @param int         $otherCredits           promotional and support-granted credits left;
      *                                            monthly + purchased + other = creditsAvailable
      * @param RateLimit|null $rateLimit           the key's rate limit after this call
+     * @param string|null $mode                   "test" for a test-mode key (the sandbox's test credits); null when live
      */
     public function __construct(
         public readonly string $email,
@@ -35,6 +38,7 @@ final class Account implements \JsonSerializable
         public readonly int $purchasedCredits,
         public readonly int $otherCredits,
         public readonly ?RateLimit $rateLimit = null,
+        public readonly ?string $mode = null,
     ) {
     }
 
@@ -52,6 +56,17 @@ final class Account implements \JsonSerializable
             (int) ($data['purchasedCredits'] ?? 0),
             (int) ($data['otherCredits'] ?? 0),
             $rateLimit,
+            isset($data['mode']) ? (string) $data['mode'] : null,
         );
+    }
+
+    /** The API's fields: mode only in test mode, as the API answers it. */
+    public function jsonSerialize(): array
+    {
+        $fields = $this->apiFields();
+        if ($this->mode === null) {
+            unset($fields['mode']);
+        }
+        return $fields;
     }
 }

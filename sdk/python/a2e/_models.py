@@ -124,6 +124,7 @@ class Account:
         purchased_credits: bought credit packs' credits left; they never expire.
         other_credits: promotional and support-granted credits left. Monthly,
             purchased and other credits add up to ``credits_available``.
+        mode: ``"test"`` for a test-mode key (the figures are the sandbox's test credits); None for a live one.
         rate_limit: the key's rate limit after this call.
     """
 
@@ -136,6 +137,7 @@ class Account:
     monthly_credits_expire_at: Optional[datetime]
     purchased_credits: int
     other_credits: int
+    mode: Optional[str] = None
     rate_limit: Optional[RateLimit] = _rate_limit()
 
     @classmethod
@@ -151,6 +153,7 @@ class Account:
             monthly_credits_expire_at=parse_timestamp(expire_at) if expire_at else None,
             purchased_credits=data["purchasedCredits"],
             other_credits=data["otherCredits"],
+            mode=data.get("mode"),
         )
 
 

@@ -8,6 +8,11 @@ import (
 	"time"
 )
 
+// Defines values for AccountMode.
+const (
+	Test AccountMode = "test"
+)
+
 // Defines values for AccountSubscriptionStatus.
 const (
 	Active     AccountSubscriptionStatus = "active"
@@ -67,6 +72,9 @@ type Account struct {
 	CreditsAvailable int64  `json:"creditsAvailable"`
 	Email            string `json:"email"`
 
+	// Mode Present only in test mode (an a2e_test_ key): the credit figures are then the sandbox's test credits (desktop API guide, Test mode).
+	Mode *AccountMode `json:"mode,omitempty"`
+
 	// MonthlyCredits The subscription's credits left; they expire at monthlyCreditsExpireAt.
 	MonthlyCredits int64 `json:"monthlyCredits"`
 
@@ -86,6 +94,9 @@ type Account struct {
 	SubscriptionStatus AccountSubscriptionStatus `json:"subscriptionStatus"`
 }
 
+// AccountMode Present only in test mode (an a2e_test_ key): the credit figures are then the sandbox's test credits (desktop API guide, Test mode).
+type AccountMode string
+
 // AccountSubscriptionStatus cancelling: cancelled, still active until the end of the paid period
 type AccountSubscriptionStatus string
 
@@ -96,7 +107,7 @@ type Error struct {
 	// - `invalid_request`: 400: a field, the JSON or a header is wrong
 	// - `unauthenticated`: 401 (/api): not signed in, or the session ended
 	// - `api_key_missing`: 401 (/v1): no X-API-Key header
-	// - `api_key_invalid`: 401 (/v1): a key that is not an account's current one
+	// - `api_key_invalid`: 401 (/v1): a key that does not work: unknown, revoked, expired, or rotated and past its grace
 	// - `insufficient_credits`: 402: no credits left
 	// - `spend_limit_reached`: 402 (/v1): a spend limit the seller set is reached; see resetsAt
 	// - `forbidden`: 403: the caller may not do it
@@ -128,7 +139,7 @@ type Error struct {
 // - `invalid_request`: 400: a field, the JSON or a header is wrong
 // - `unauthenticated`: 401 (/api): not signed in, or the session ended
 // - `api_key_missing`: 401 (/v1): no X-API-Key header
-// - `api_key_invalid`: 401 (/v1): a key that is not an account's current one
+// - `api_key_invalid`: 401 (/v1): a key that does not work: unknown, revoked, expired, or rotated and past its grace
 // - `insufficient_credits`: 402: no credits left
 // - `spend_limit_reached`: 402 (/v1): a spend limit the seller set is reached; see resetsAt
 // - `forbidden`: 403: the caller may not do it
