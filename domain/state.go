@@ -99,96 +99,17 @@ type subscription struct {
 	ChangedAt *time.Time `json:"changedAt,omitempty"`
 }
 
-// apply changes s by e, recorded at at.
+// apply changes s by e, recorded at at: each concern applies the events
+// it owns and reports whether e was one of them.
 func (s *state) apply(e Event, at time.Time) {
-	if e, ok := e.(SubscriptionEnded); ok && e.SubscriptionID != "" && !s.Subscription.cancelling(e.SubscriptionID) {
-		if s.EndedSubscriptions == nil {
-			s.EndedSubscriptions = make(map[string]time.Time)
-		}
-		if _, ok := s.EndedSubscriptions[e.SubscriptionID]; !ok {
-			s.EndedSubscriptions[e.SubscriptionID] = at
-		}
-	}
-	if s.Limits.apply(e, at) || s.Recharge.apply(e, at) {
+	s.noteEnded(e, at)
+	switch {
+	case s.Limits.apply(e, at), s.Recharge.apply(e, at), s.Subscription.apply(e, at),
+		s.applyAlert(e), s.applyWebhook(e), s.applyKey(e, at),
+		s.applyIdentity(e), s.applyCredits(e, at), s.applyPayment(e), s.applyDispute(e):
 		return
 	}
-	if s.Subscription.apply(e, at) || s.applyAlert(e) || s.applyWebhook(e) || s.applyKey(e, at) {
-		return
-	}
-	switch e := e.(type) {
-	case AccountRegistered:
-		s.ID, s.Email = e.AccountID, e.Email
-		s.Subscription.Status = StatusInactive
-	case EmailVerified:
-		s.Verified = true
-	case CreditsGranted:
-		if s.GrantIDs == nil {
-			s.GrantIDs = make(map[string]bool)
-		}
-		s.GrantIDs[e.GrantID] = true
-		g := Grant{ID: e.GrantID, Source: e.Source, Amount: e.Amount, Remaining: e.Amount, GrantedAt: at}
-		if e.ExpiresAt != nil {
-			g.ExpiresAt = timePtr(*e.ExpiresAt)
-		}
-		s.Grants = append(s.Grants, g)
-	case CreditsSpent:
-		s.take(e.Draws)
-	case CreditsDebited:
-		s.take(e.Draws)
-	case CreditsExpired:
-		s.take([]Draw{{GrantID: e.GrantID, Amount: e.Amount}})
-	case PaymentRecorded:
-		if s.Payments == nil {
-			s.Payments = make(map[string][]string)
-		}
-		s.Payments[e.PaymentID] = append(s.Payments[e.PaymentID], e.Status)
-		if e.Status == PaymentPaid || e.Status == PaymentNeedsReview {
-			if s.Paid == nil {
-				s.Paid = make(map[string]*paidPayment)
-			}
-			grant := e.GrantID
-			if grant == "" && e.Kind == PaymentKindCredits {
-				grant = "purchase:" + e.PaymentID // before PaymentRecorded named its grant
-			}
-			p := &paidPayment{Kind: e.Kind, AmountCents: e.AmountCents, Credits: e.Credits, GrantID: grant, Status: e.Status}
-			if e.Status == PaymentNeedsReview {
-				p.Credits, p.GrantID = 0, "" // it bought nothing: a refund takes nothing back
-			}
-			s.Paid[e.PaymentID] = p
-		}
-	case PaymentRefunded:
-		if p := s.Paid[e.PaymentID]; p != nil {
-			p.RefundedCents, p.Status = e.AmountCents, e.Status
-		}
-	case CreditsRevoked:
-		s.take(e.Draws)
-		s.Debt += e.Debt
-		if p := s.Paid[e.PaymentID]; p != nil {
-			p.Revoked += e.Share
-		}
-	case DebtRepaid:
-		s.take(e.Draws)
-		s.Debt -= e.Amount
-	case DisputeOpened:
-		if s.Disputes == nil {
-			s.Disputes = make(map[string]string)
-		}
-		s.Disputes[e.DisputeID] = disputeOpen
-		if s.DisputedPayments == nil {
-			s.DisputedPayments = make(map[string]string)
-		}
-		s.DisputedPayments[e.DisputeID] = e.PaymentID
-		if p := s.Paid[e.PaymentID]; p != nil {
-			p.Status = PaymentDisputed
-		}
-	case DisputeClosed:
-		if s.Disputes == nil {
-			s.Disputes = make(map[string]string)
-		}
-		s.Disputes[e.DisputeID] = e.Outcome
-		if p := s.Paid[e.PaymentID]; p != nil {
-			p.Status = e.PaymentStatus
-		}
+	switch e.(type) {
 	case PasswordChanged, ListingRequested, VeroCheckPerformed, SoftwareDownloaded, StaffNoteRecorded:
 		// Facts for history and the read models; no rule of the account reads them.
 	default:

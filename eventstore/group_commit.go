@@ -85,7 +85,7 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	for j, i := range group {
 		groupCmds[j] = cmds[i]
 	}
-	res, err := s.transact(ctx, groupCmds, false)
+	res, err := s.transactGroup(ctx, groupCmds)
 	if err != nil && !errors.Is(err, ErrCommitUnknown) {
 		// Nothing was written: each command on its own, as if alone.
 		alone = append(group, alone...)

@@ -17,8 +17,24 @@ type pendingWrite struct {
 	first    int // index of its first event in the batch's positions
 }
 
+// transactOne runs Update's command alone (decideAlone).
+func (s *Store) transactOne(ctx context.Context, c Command) ([]Outcome, error) {
+	return s.transact(ctx, []Command{c}, decideAlone)
+}
+
+// transactGroup runs a group commit's commands together (decideGroup).
+func (s *Store) transactGroup(ctx context.Context, cmds []Command) ([]Outcome, error) {
+	return s.transact(ctx, cmds, decideGroup)
+}
+
+// decideStep decides the commands of a transaction on their snapshots and
+// returns every command's outcome so far, the writes of those that write,
+// and how many events they append: decideAlone or decideGroup.
+type decideStep func(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapshot, replays map[int]Outcome) (out []Outcome, writes []pendingWrite, events int, err error)
+
 // transact runs commands on distinct streams in one transaction: Update's
-// (one command, alone) and UpdateMany's (a group commit). It locks the
+// (one command, transactOne) and UpdateMany's (a group commit,
+// transactGroup). It locks the
 // streams' rows in a fixed order and finds the replays in one round trip,
 // decides each command on its own snapshot, draws the positions, writes
 // every head, event and idempotency key and the commit's wake-up message
@@ -30,7 +46,7 @@ type pendingWrite struct {
 // A refusal is its command's outcome. Alone, a refusal rolls back whatever
 // the decider wrote; in a group, a decider that wrote and then refused
 // fails the transaction, so that everyone runs again alone.
-func (s *Store) transact(ctx context.Context, cmds []Command, alone bool) ([]Outcome, error) {
+func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep) ([]Outcome, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
@@ -41,7 +57,7 @@ func (s *Store) transact(ctx context.Context, cmds []Command, alone bool) ([]Out
 	if err != nil {
 		return nil, err
 	}
-	out, writes, events, err := decideAll(ctx, tx, cmds, snaps, replays, alone)
+	out, writes, events, err := decide(ctx, tx, cmds, snaps, replays)
 	if err != nil || len(writes) == 0 {
 		return out, err // nothing to commit: refusals and replays only, or a refusal alone
 	}
@@ -69,27 +85,37 @@ func (s *Store) transact(ctx context.Context, cmds []Command, alone bool) ([]Out
 	return out, nil
 }
 
-// decideAll decides each command that is not a replay on its own snapshot,
-// in cmds' order, and returns every command's outcome so far, the writes of
-// those that write, and how many events they append. Alone, a refusal is
-// returned as the outcome with no writes (the caller's rollback undoes what
-// the decider wrote); in a group, a refusal is its command's outcome unless
-// the decider wrote in the shared transaction, which fails the group.
-func decideAll(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapshot, replays map[int]Outcome, alone bool) (out []Outcome, writes []pendingWrite, events int, err error) {
+// decideAlone decides Update's one command. A refusal is returned as its
+// outcome with no writes: the caller's rollback undoes what the decider
+// wrote.
+func decideAlone(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapshot, replays map[int]Outcome) ([]Outcome, []pendingWrite, int, error) {
+	out := make([]Outcome, 1)
+	if r, ok := replays[0]; ok {
+		out[0] = r
+		return out, nil, 0, nil
+	}
+	d, wrote, err := decideOne(ctx, tx, cmds[0], snaps[0])
+	if err != nil {
+		out[0].Err = err
+		return out, nil, 0, nil
+	}
+	writes, events := accept(out, nil, 0, 0, cmds[0], snaps[0], d, wrote)
+	return out, writes, events, nil
+}
+
+// decideGroup decides each command of a group commit that is not a replay,
+// in cmds' order. A refusal is its command's outcome unless the decider
+// wrote in the shared transaction, which fails the group.
+func decideGroup(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapshot, replays map[int]Outcome) (out []Outcome, writes []pendingWrite, events int, err error) {
 	out = make([]Outcome, len(cmds))
 	for i, c := range cmds {
 		if r, ok := replays[i]; ok {
 			out[i] = r
 			continue
 		}
-		wtx := &writeWatch{Tx: tx}
-		d, err := c.Decide(callerContext(ctx, c.Context), wtx, snaps[i])
+		d, wrote, err := decideOne(ctx, tx, c, snaps[i])
 		if err != nil {
-			if alone {
-				out[i].Err = err
-				return out, nil, 0, nil
-			}
-			if wtx.wrote || tx.Conn().PgConn().TxStatus() != 'T' {
+			if wrote || tx.Conn().PgConn().TxStatus() != 'T' {
 				// A refusal must write nothing, as in Update, but this
 				// decider wrote in the shared transaction (or lost it): run
 				// everyone on their own.
@@ -98,13 +124,28 @@ func decideAll(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapshot,
 			out[i].Err = err
 			continue
 		}
-		out[i].Result = Result{StreamVersion: snaps[i].Version, Result: d.Result}
-		if len(d.Events) > 0 || (d.State != nil && snaps[i].Version > 0) || c.Opts.IdempotencyKey != "" || wtx.wrote {
-			writes = append(writes, pendingWrite{index: i, snap: snaps[i], decision: d, first: events})
-			events += len(d.Events)
-		}
+		writes, events = accept(out, writes, events, i, c, snaps[i], d, wrote)
 	}
 	return out, writes, events, nil
+}
+
+// decideOne runs c's decider on snap and reports whether it wrote in tx
+// (writeWatch): a command that only writes operational rows still commits.
+func decideOne(ctx context.Context, tx pgx.Tx, c Command, snap Snapshot) (Decision, bool, error) {
+	wtx := &writeWatch{Tx: tx}
+	d, err := c.Decide(callerContext(ctx, c.Context), wtx, snap)
+	return d, wtx.wrote, err
+}
+
+// accept makes command i's decision d its outcome and, when it writes
+// anything, a pending write whose events follow the events so far.
+func accept(out []Outcome, writes []pendingWrite, events, i int, c Command, snap Snapshot, d Decision, wrote bool) ([]pendingWrite, int) {
+	out[i].Result = Result{StreamVersion: snap.Version, Result: d.Result}
+	if len(d.Events) > 0 || (d.State != nil && snap.Version > 0) || c.Opts.IdempotencyKey != "" || wrote {
+		writes = append(writes, pendingWrite{index: i, snap: snap, decision: d, first: events})
+		events += len(d.Events)
+	}
+	return writes, events
 }
 
 // queueWrites queues every write's head, snapshot, events and idempotency

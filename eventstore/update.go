@@ -78,7 +78,7 @@ func (s *Store) Update(ctx context.Context, stream string, opts UpdateOptions, d
 
 // updateOnce is one attempt of Update: transact with the command alone.
 func (s *Store) updateOnce(ctx context.Context, stream string, opts UpdateOptions, decide DecideFunc) (Result, error) {
-	out, err := s.transact(ctx, []Command{{Stream: stream, Opts: opts, Decide: decide}}, true)
+	out, err := s.transactOne(ctx, Command{Stream: stream, Opts: opts, Decide: decide})
 	if err != nil {
 		return Result{}, err
 	}

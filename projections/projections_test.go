@@ -37,7 +37,7 @@ func newFixture(t testing.TB) *fixture {
 func (f *fixture) register(t testing.TB) string {
 	t.Helper()
 	id := uuid.NewString()
-	_, err := f.repo.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, now time.Time) (*domain.Account, error) {
+	_, err := f.repo.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ accounts.Work, now time.Time) (*domain.Account, error) {
 		return domain.Register(id, "seller-"+id[:8]+"@example.com", domain.APIKeyMaterial{KeyID: "k-" + id, Prefix: "a2e_" + id[:6], Hash: "h-" + id, Encrypted: "enc-" + id}, now)
 	})
 	if err != nil {

@@ -44,21 +44,23 @@ func (r *Reader) db(ctx context.Context) *pgxpool.Pool {
 // (yet: the projector may not have applied its registration).
 var ErrNoProfile = errors.New("no profile for this account")
 
-// Profile is an account's row in profiles.
+// Profile is an account's row in profiles. Its json tags are the names
+// GET /api/user/profile answers a plain column with (cmd/api's
+// profileResponse embeds it); "-" marks what the handler derives or hides.
 type Profile struct {
-	AccountID               string
-	Email                   string
-	IsVerified              bool
-	SubscriptionStatus      string
-	SubscriptionRenewalDate *time.Time
-	SubscriptionEndsAt      *time.Time // while cancelling
-	CreditDebt              int64
-	SpendingFrozen          bool // a payment dispute is open
-	APIKeyEncrypted         string
-	CreditsAvailable        int64
-	ListingsCreated         int64
-	VeroChecks              int64
-	LowBalance              bool // a low-balance alert stands (issue 33)
+	AccountID               string     `json:"-"`
+	Email                   string     `json:"email"`
+	IsVerified              bool       `json:"isVerified"`
+	SubscriptionStatus      string     `json:"-"`              // answered as StatusAt(now)
+	SubscriptionRenewalDate *time.Time `json:"-"`              // answered in RFC 3339
+	SubscriptionEndsAt      *time.Time `json:"-"`              // while cancelling
+	CreditDebt              int64      `json:"creditDebt"`     // credits owed; the next grant repays them first
+	SpendingFrozen          bool       `json:"spendingFrozen"` // a payment dispute is open
+	APIKeyEncrypted         string     `json:"-"`
+	CreditsAvailable        int64      `json:"creditsAvailable"`
+	ListingsCreated         int64      `json:"listingsCreated"`
+	VeroChecks              int64      `json:"veroChecks"`
+	LowBalance              bool       `json:"lowBalance"` // a low-balance alert stands (issue 33)
 }
 
 // StatusAt is the subscription status at now (domain.StatusAt): a

@@ -10,26 +10,20 @@ import (
 	"github.com/a2e-automation/app/internal/app/query"
 )
 
+// profileResponse is GET /api/user/profile. The read table's plain columns
+// come from the embedded row under their json tags (projections.Profile), so
+// a new one is added there, not here; the fields below are derived.
 type profileResponse struct {
-	Email                   string  `json:"email"`
-	IsVerified              bool    `json:"isVerified"`
+	query.Profile
 	SubscriptionStatus      string  `json:"subscriptionStatus"`
 	SubscriptionRenewalDate *string `json:"subscriptionRenewalDate"` // RFC 3339, or null
 	SubscriptionEndsAt      *string `json:"subscriptionEndsAt"`      // RFC 3339 while cancelling, else null
 	// PremiumAccess: the plan's benefits (the software download) are
 	// available; CanSubscribe: a new subscription may start. The server's
 	// rules (domain), so the webapp never works them out.
-	PremiumAccess    bool   `json:"premiumAccess"`
-	CanSubscribe     bool   `json:"canSubscribe"`
-	APIKey           string `json:"apiKey"`
-	CreditsAvailable int64  `json:"creditsAvailable"`
-	CreditDebt       int64  `json:"creditDebt"`     // credits owed; the next grant repays them first
-	SpendingFrozen   bool   `json:"spendingFrozen"` // a payment dispute is open
-	ListingsCreated  int64  `json:"listingsCreated"`
-	VeroChecks       int64  `json:"veroChecks"`
-	// LowBalance: a low-balance alert stands (issue 33): the dashboard's
-	// banner shows until the balance recovers.
-	LowBalance bool `json:"lowBalance"`
+	PremiumAccess bool   `json:"premiumAccess"`
+	CanSubscribe  bool   `json:"canSubscribe"`
+	APIKey        string `json:"apiKey"`
 }
 
 // rfc3339 is t as the API writes times, nil for none.
@@ -58,13 +52,8 @@ func handleProfile(d Deps) http.HandlerFunc {
 			writeError(w, r, d.Log, err)
 			return
 		}
-		res := profileResponse{
-			Email: p.Email, IsVerified: p.IsVerified, SubscriptionStatus: p.Status,
-			SubscriptionRenewalDate: rfc3339(p.SubscriptionRenewalDate), CreditsAvailable: p.CreditsAvailable,
-			CreditDebt: p.CreditDebt, SpendingFrozen: p.SpendingFrozen, ListingsCreated: p.ListingsCreated, VeroChecks: p.VeroChecks,
-			APIKey:     p.APIKey,
-			LowBalance: p.LowBalance,
-		}
+		res := profileResponse{Profile: p, SubscriptionStatus: p.Status,
+			SubscriptionRenewalDate: rfc3339(p.SubscriptionRenewalDate), APIKey: p.APIKey}
 		res.PremiumAccess = domain.StatusHasPremiumAccess(res.SubscriptionStatus)
 		res.CanSubscribe = domain.StatusAllowsSubscribing(res.SubscriptionStatus)
 		if res.SubscriptionStatus == domain.StatusCancelling {

@@ -25,7 +25,8 @@ func TestProfile(t *testing.T) {
 	}
 
 	r, p := get()
-	want := profileResponse{Email: "profile@example.com", SubscriptionStatus: "inactive", APIKey: s.APIKey, CanSubscribe: true}
+	want := profileResponse{SubscriptionStatus: "inactive", APIKey: s.APIKey, CanSubscribe: true}
+	want.Email = "profile@example.com"
 	if r.status != http.StatusOK || p != want {
 		t.Fatalf("new profile = %d %s", r.status, r.body)
 	}

@@ -24,34 +24,25 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/app"
-	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/app/query"
 	"github.com/a2e-automation/app/internal/auth"
 	"github.com/a2e-automation/app/internal/config"
-	"github.com/a2e-automation/app/internal/dbmetrics"
 	"github.com/a2e-automation/app/internal/downloads"
 	"github.com/a2e-automation/app/internal/eventbus"
 	"github.com/a2e-automation/app/internal/listings"
 	"github.com/a2e-automation/app/internal/mail"
 	"github.com/a2e-automation/app/internal/metrics"
-	"github.com/a2e-automation/app/internal/pages"
-	"github.com/a2e-automation/app/internal/payments"
 	"github.com/a2e-automation/app/internal/pgpool"
 	"github.com/a2e-automation/app/internal/replica"
 	"github.com/a2e-automation/app/internal/retention"
-	"github.com/a2e-automation/app/internal/sandbox"
 	"github.com/a2e-automation/app/internal/staff"
-	"github.com/a2e-automation/app/internal/staffaudit"
 	"github.com/a2e-automation/app/internal/startup"
-	"github.com/a2e-automation/app/internal/supportrequests"
-	"github.com/a2e-automation/app/internal/vero"
 	"github.com/a2e-automation/app/internal/webhooks"
 	"github.com/a2e-automation/app/migrations"
 	"github.com/a2e-automation/app/projections"
@@ -115,7 +106,7 @@ type wiring struct {
 
 // newDeps builds the HTTP layer's services on an open database; the tests
 // build theirs the same way. Handlers receive the application and services,
-// never the pool.
+// never the pool. The steps are in wiring.go.
 func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring, error) {
 	pool := db.Pool
 	reads := replica.New(pool, db.ReadPool, 0, log) // READ_DATABASE_URL, else the primary
@@ -123,102 +114,39 @@ func newDeps(cfg config.Config, log *slog.Logger, db *startup.Database) (wiring,
 	if err != nil {
 		return wiring{}, err
 	}
-	// In production an installer that is not a Windows executable is never
-	// served, and its absence stops the start-up here.
-	installers := downloads.NewInstallers(cfg.DownloadsDir, !cfg.IsDevelopment(), downloads.WithLogger(log))
-	if err := checkInstaller(cfg, log, installers); err != nil {
-		return wiring{}, err
-	}
-	sitePages := pages.New(cfg.PagesDir, pages.Vars{ProductName: cfg.ProductName, SupportEmail: cfg.SupportEmail, APIBaseURL: cfg.BaseURL})
-	checkPages(cfg, log, sitePages)
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		dbmetrics.New(pool, log))
-	// The VeRO check answers from vero_brands: an empty table would call
-	// every brand unprotected, so a failed seed stops the start-up.
-	seedCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := vero.Seed(seedCtx, pool); err != nil {
-		return wiring{}, err
-	}
-	mailer, err := mail.New(cfg.SMTPURL, cfg.MailFrom, cfg.SMTPTimeout, pool, log)
+	installers, sitePages, err := newSite(cfg, log)
 	if err != nil {
 		return wiring{}, err
 	}
-	sender := mail.NewSender(pool, mailer, log, mail.SenderOptions{Timeout: cfg.SMTPTimeout, GiveUpAfter: cfg.MailGiveUpAfter})
-	if err := sender.Register(reg); err != nil {
+	reg := newRegistry(pool, log)
+	if err := seedVero(pool); err != nil {
+		return wiring{}, err
+	}
+	sender, err := newMailSender(cfg, pool, log, reg)
+	if err != nil {
 		return wiring{}, err
 	}
 	store := eventstore.New(pool)
-	repo := accounts.NewRepository(store, nil)
-	repo.UseAlerts(accounts.AlertMails(cfg.ProductName, cfg.BaseURL))          // balance alerts, mailed in the deciding transaction
-	repo.UseRechargeMail(accounts.RechargeMails(cfg.ProductName, cfg.BaseURL)) // auto-recharge's mails, likewise
-	if cfg.GroupCommit {
-		b := store.NewBatcher(eventstore.BatcherOptions{
-			Lanes: cfg.GroupCommitLanes, InFlight: cfg.GroupCommitInFlight, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
-		})
-		repo.UseGroupCommit(b)
-		reg.MustRegister(
-			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commits_total",
-				Help: "Group commits (transactions of the spend path's batcher) run."},
-				func() float64 { n, _ := b.Stats(); return float64(n) }),
-			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commit_commands_total",
-				Help: "Commands the group commits carried; divided by group_commits_total, the mean batch."},
-				func() float64 { _, n := b.Stats(); return float64(n) }),
-			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "group_commit_seconds_total",
-				Help: "Time the group commits took, summed; divided by group_commits_total, the mean latency."},
-				func() float64 { return b.Busy().Seconds() }))
-	}
-	provider, err := startup.PaymentProvider(cfg)
+	repo := newAccounts(cfg, store, reg)
+	s, err := newServices(cfg, log, pool, reg, repo, sender)
 	if err != nil {
 		return wiring{}, err
 	}
-	lims, err := newLimits(cfg, reg, log)
-	if err != nil {
-		return wiring{}, err
-	}
-	authStore := auth.NewStore(pool, cfg.Secret).WithSessionPolicy(sessionPolicy(cfg))
-	resets := authStore.NewResetWorker(func(to, token string) mail.Message {
-		return resetMail(cfg.ProductName, cfg.BaseURL, to, token)
-	}, sender.Nudge, log)
-	support := supportrequests.NewStore(pool)
-	paymentService := payments.NewService(pool, repo, provider, cfg.StripeWebhookSecret, log,
-		payments.WithBilling(cfg.ProductName, cfg.BaseURL, sender.Nudge))
-	keyCache := auth.NewKeyCache(authStore, auth.DefaultKeyCacheSize)
-	sandboxes := sandbox.New(pool)
-	audit := staffaudit.New(pool)
-	hooks, err := webhooks.NewStore(pool, cfg.Secret)
-	if err != nil {
-		return wiring{}, err
-	}
-	var commands command.Commands
-	hookWorker := webhooks.NewWorker(pool, hooks, webhooks.NewDispatcher(pool, store), webhookPolicy(cfg),
-		func(ctx context.Context, accountID, id, reason string) error {
-			return commands.DisableWebhookEndpoint.Handle(ctx, accountID, id, reason)
-		}, log, webhooks.Options{})
-	commands = command.New(command.Deps{
-		Accounts: repo, Auth: authStore, Keys: keys, KeyCache: keyCache, Sandbox: sandboxes, Now: time.Now, Log: log, MailQueued: sender.Nudge,
-		VerificationMail: func(to, code string) mail.Message { return verificationMail(cfg.ProductName, to, code) },
-		Support:          support, SupportMail: supportMail(cfg.SupportEmail),
-		SupportReplyMail: supportReplyMail(cfg.ProductName, cfg.SupportEmail, cfg.BaseURL),
-		Payments:         paymentService,
-		Webhooks:         hooks, WebhookPolicy: webhookPolicy(cfg), WebhooksQueued: hookWorker.Nudge,
-		WebhookDisabledMail: webhooks.DisabledMail(cfg.ProductName, cfg.BaseURL),
-	})
+	commands, hookWorker := newCommands(cfg, log, pool, store, repo, keys, s, sender)
 	projector := projections.NewProjector(pool, store, log, projections.All()...)
 	reader := projections.NewReader(pool).WithReads(reads)
 	mailbox := mail.NewMailbox(pool, log)
 	queries := query.New(query.Sources{
-		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys, KeyLister: authStore, Sandbox: sandboxes,
-		Listings: listings.NewLedger(store).WithReads(reads), Support: support,
-		Staff: query.StaffConsoleOf(staff.NewConsole(pool, repo, cfg.Secret)), Audit: audit,
-		Pages: sitePages, Mailbox: mailbox, DailyUsage: query.NewUsage(pool, reads), Webhooks: hooks, Now: repo.Now, Log: log,
+		ReadTables: reader, Projector: projector, Accounts: repo, Keys: keys, KeyLister: s.auth, Sandbox: s.sandboxes,
+		Listings: listings.NewLedger(store).WithReads(reads), Support: s.support,
+		Staff: query.StaffConsoleOf(staff.NewConsole(pool, repo, cfg.Secret)), Audit: s.audit,
+		Pages: sitePages, Mailbox: mailbox, DailyUsage: query.NewUsage(pool, reads), Webhooks: s.hooks, Now: repo.Now, Log: log,
 	})
 	return wiring{Deps: Deps{
 		App:    app.Application{Commands: commands, Queries: queries},
-		Config: cfg, Log: log, Auth: authStore, APIKeys: keyCache, Limits: lims, Audit: audit,
-		Payments: paymentService, Downloads: downloads.NewService(installers, repo, cfg.Secret),
-		Projections: projector, Resets: resets, Mail: sender, Webhooks: hookWorker, Registry: reg, Readiness: db.Readiness(),
+		Config: cfg, Log: log, Auth: s.auth, APIKeys: s.keyCache, Limits: s.limits, Audit: s.audit,
+		Payments: s.payments, Downloads: downloads.NewService(installers, repo, cfg.Secret),
+		Projections: projector, Resets: s.resets, Mail: sender, Webhooks: hookWorker, Registry: reg, Readiness: db.Readiness(),
 	}, Accounts: repo, Keys: keys, Reader: reader, Mailbox: mailbox}, nil
 }
 

@@ -122,15 +122,20 @@ func (r *Repository) decider(id string, cmd Command) eventstore.DecideFunc {
 	}
 }
 
+// Creation decides a new account: it returns the account's first state
+// and records what must commit with its events (credentials, API key rows)
+// through w's typed methods, never seeing the transaction.
+type Creation func(ctx context.Context, w Work, now time.Time) (*domain.Account, error)
+
 // Create runs create for a new account id; it fails with a conflict when
 // the account already exists.
-func (r *Repository) Create(ctx context.Context, id string, opts eventstore.UpdateOptions, create func(ctx context.Context, tx pgx.Tx, now time.Time) (*domain.Account, error)) (eventstore.Result, error) {
+func (r *Repository) Create(ctx context.Context, id string, opts eventstore.UpdateOptions, create Creation) (eventstore.Result, error) {
 	return r.store.Update(ctx, domain.StreamID(id), opts, func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
 		if snap.Version != 0 {
 			return eventstore.Decision{}, domain.Errorf(domain.CodeConflict, "Account already exists")
 		}
 		now := r.Now()
-		a, err := create(ctx, tx, now)
+		a, err := create(ctx, Work{tx: tx}, now)
 		if err != nil {
 			return eventstore.Decision{}, err
 		}

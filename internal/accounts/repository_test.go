@@ -37,7 +37,7 @@ func newRepo(t testing.TB) (*accounts.Repository, *clock) {
 func TestCreateTwiceConflicts(t *testing.T) {
 	r, _ := newRepo(t)
 	id := accountstest.Register(t, r)
-	_, err := r.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, now time.Time) (*domain.Account, error) {
+	_, err := r.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ accounts.Work, now time.Time) (*domain.Account, error) {
 		return domain.Register(id, "other@example.com", domain.APIKeyMaterial{KeyID: "k", Prefix: "p", Hash: "h", Encrypted: "e"}, now)
 	})
 	if domain.ErrorCode(err) != domain.CodeConflict {

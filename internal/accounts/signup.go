@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
@@ -26,10 +25,10 @@ type Signup struct {
 }
 
 // Register opens an account: its credentials and API key lookup rows
-// (auth.CreateCredentials) and its first events, in one transaction. passwordHash is already hashed.
+// (Work.CreateCredentials) and its first events, in one transaction. passwordHash is already hashed.
 func (r *Repository) Register(ctx context.Context, keys *apikeys.Keys, email, passwordHash string, md eventstore.Metadata) (Signup, error) {
 	s := Signup{AccountID: uuid.NewString(), Email: domain.NormalizeEmail(email)}
-	res, err := r.Create(ctx, s.AccountID, eventstore.UpdateOptions{Metadata: md}, func(ctx context.Context, tx pgx.Tx, now time.Time) (*domain.Account, error) {
+	res, err := r.Create(ctx, s.AccountID, eventstore.UpdateOptions{Metadata: md}, func(ctx context.Context, w Work, now time.Time) (*domain.Account, error) {
 		plain, material, err := keys.Generate()
 		if err != nil {
 			return nil, err
@@ -38,7 +37,7 @@ func (r *Repository) Register(ctx context.Context, keys *apikeys.Keys, email, pa
 		if err != nil {
 			return nil, err
 		}
-		if err := auth.CreateCredentials(ctx, tx, s.AccountID, a.Email(), passwordHash, material, now); err != nil {
+		if err := w.CreateCredentials(ctx, s.AccountID, a.Email(), passwordHash, material, now); err != nil {
 			return nil, err
 		}
 		s.APIKey = plain

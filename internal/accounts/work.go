@@ -86,3 +86,30 @@ func (w Work) DisableWebhookEndpoint(ctx context.Context, s *webhooks.Store, acc
 func (w Work) ApplyKeyEvents(ctx context.Context, accountID string, events []domain.Event, now time.Time) error {
 	return auth.ApplyKeyEvents(ctx, w.tx, accountID, events, now)
 }
+
+// CreateCredentials stores a new account's credentials and API key lookup
+// row with its first events (auth.CreateCredentials).
+func (w Work) CreateCredentials(ctx context.Context, accountID, email, passwordHash string, key domain.APIKeyMaterial, now time.Time) error {
+	return auth.CreateCredentials(ctx, w.tx, accountID, email, passwordHash, key, now)
+}
+
+// Row is an operational row another package's storage writes with an
+// account change (a settled checkout, a saved card, a staff request marked
+// applied): a typed value whose method receives the transaction, so no
+// caller's closure does.
+type Row interface {
+	SaveIn(ctx context.Context, tx pgx.Tx) error
+}
+
+// Save writes rows with the change, in order; a nil row is skipped.
+func (w Work) Save(ctx context.Context, rows ...Row) error {
+	for _, row := range rows {
+		if row == nil {
+			continue
+		}
+		if err := row.SaveIn(ctx, w.tx); err != nil {
+			return err
+		}
+	}
+	return nil
+}

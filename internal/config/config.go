@@ -96,6 +96,22 @@ const (
 // APP_ENV the rules are production's: a deployment that forgets a variable
 // refuses to start instead of running with development's open defaults.
 func Load(getenv func(string) string) (Config, error) {
+	c, err := read(getenv)
+	if err != nil {
+		return Config{}, err
+	}
+	c.derive()
+	if err := c.check(); err != nil {
+		return Config{}, err
+	}
+	if err := c.applyEnv(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// read parses each declared variable (variables.go), its default when unset.
+func read(getenv func(string) string) (Config, error) {
 	var c Config
 	for _, v := range variables {
 		value := strings.TrimSpace(getenv(v.Name))
@@ -106,8 +122,12 @@ func Load(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("%s %w", v.Name, err)
 		}
 	}
-	// Defaults worked out from other variables. The display name is quoted
-	// as RFC 5322 needs, whatever PRODUCT_NAME holds.
+	return c, nil
+}
+
+// derive fills the defaults worked out from other variables. The display
+// name is quoted as RFC 5322 needs, whatever PRODUCT_NAME holds.
+func (c *Config) derive() {
 	if c.MailFrom == "" {
 		c.MailFrom = (&mail.Address{Name: c.ProductName, Address: "no-reply@localhost"}).String()
 	}
@@ -115,31 +135,39 @@ func Load(getenv func(string) string) (Config, error) {
 		c.BaseURL = fmt.Sprintf("http://localhost:%d", c.Port)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+}
+
+// check validates the variables that depend on one another.
+func (c *Config) check() error {
 	if c.GroupCommitLanes*c.GroupCommitInFlight > 8 {
 		// Each running group commit holds one of the API pool's connections.
-		return Config{}, fmt.Errorf("GROUP_COMMIT_LANES × GROUP_COMMIT_IN_FLIGHT must be at most 8 (each holds a database connection), not %d × %d",
+		return fmt.Errorf("GROUP_COMMIT_LANES × GROUP_COMMIT_IN_FLIGHT must be at most 8 (each holds a database connection), not %d × %d",
 			c.GroupCommitLanes, c.GroupCommitInFlight)
 	}
 	var err error
 	if c.MessageTransport, c.NATSURL, err = transport(c.MessageTransport, c.NATSURL); err != nil {
-		return Config{}, err
+		return err
 	}
 	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") {
-		return Config{}, fmt.Errorf("REDIS_URL must be a redis:// or rediss:// address, not %q", c.RedisURL)
+		return fmt.Errorf("REDIS_URL must be a redis:// or rediss:// address, not %q", c.RedisURL)
 	}
+	return nil
+}
+
+// applyEnv applies APP_ENV's rules: development's secret, production's
+// required variables.
+func (c *Config) applyEnv() error {
 	switch c.Env {
 	case Development:
 		if c.Secret == "" {
 			c.Secret = DevelopmentSecret
 		}
+		return nil
 	case Production:
-		if err := c.validateProduction(); err != nil {
-			return Config{}, err
-		}
+		return c.validateProduction()
 	default:
-		return Config{}, fmt.Errorf("APP_ENV must be %q or %q, not %q", Production, Development, c.Env)
+		return fmt.Errorf("APP_ENV must be %q or %q, not %q", Production, Development, c.Env)
 	}
-	return c, nil
 }
 
 // Message transports (MESSAGE_TRANSPORT).

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/catalog"
 	"github.com/a2e-automation/app/internal/mail"
 )
@@ -17,14 +16,14 @@ import (
 // (first payment, renewal, credit pack) and refund, a notice when a
 // renewal payment fails, and one when a subscription is set to end. The
 // outbox delivers them after commit, once (mail.Enqueue).
-func (s *Service) queueBillingMail(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) error {
+func (s *Service) queueBillingMail(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) error {
 	for _, ev := range a.Changes() {
 		m, ok := s.billingMail(ev)
 		if !ok {
 			continue
 		}
 		m.To = a.Email()
-		if err := mail.Enqueue(ctx, tx, mail.KindBilling, m, now); err != nil {
+		if err := w.Mail(ctx, mail.KindBilling, m, now); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/catalog"
 )
 
@@ -230,10 +231,23 @@ type SavedCard struct {
 	Card                           domain.Card
 }
 
-func (c *SavedCard) save(ctx context.Context, tx pgx.Tx, accountID string, at time.Time) error {
+// savedCardRow is a SavedCard's rows for accountID, written at (accounts.Row).
+type savedCardRow struct {
+	card      *SavedCard
+	accountID string
+	at        time.Time
+}
+
+// row is c's rows for accountID; nil when there is no card.
+func (c *SavedCard) row(accountID string, at time.Time) accounts.Row {
 	if c == nil {
 		return nil
 	}
+	return savedCardRow{card: c, accountID: accountID, at: at}
+}
+
+func (r savedCardRow) SaveIn(ctx context.Context, tx pgx.Tx) error {
+	c, accountID, at := r.card, r.accountID, r.at
 	if _, err := tx.Exec(ctx, `INSERT INTO payment_methods (account_id, payment_method_id, brand, last4, updated_at)
 		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account_id) DO UPDATE
 		SET payment_method_id = EXCLUDED.payment_method_id, brand = EXCLUDED.brand, last4 = EXCLUDED.last4, updated_at = EXCLUDED.updated_at`,

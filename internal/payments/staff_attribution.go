@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/internal/accounts"
 )
 
 // Attribution is the staff members and reasons of the console requests an
@@ -84,14 +86,24 @@ func joinText(have, more, sep string) string {
 	return have + sep + more
 }
 
-// save marks the attributed requests applied by event eventID, in the
-// event's transaction.
-func (at *Attribution) save(ctx context.Context, tx pgx.Tx, eventID string) error {
+// attributionRow marks the attributed requests applied by event eventID,
+// in the event's transaction (accounts.Row).
+type attributionRow struct {
+	at      *Attribution
+	eventID string
+}
+
+// row is at's mark for eventID; nil when nothing is attributed.
+func (at *Attribution) row(eventID string) accounts.Row {
 	if at == nil {
 		return nil
 	}
+	return attributionRow{at: at, eventID: eventID}
+}
+
+func (r attributionRow) SaveIn(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `UPDATE provider_requests SET applied_event = $2 WHERE idempotency_key = ANY($1) AND applied_event IS NULL`,
-		at.keys, eventID); err != nil {
+		r.at.keys, r.eventID); err != nil {
 		return fmt.Errorf("attribute staff requests: %w", err)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/accounts"
 )
 
 // ErrInvalidWebhook is matched (errors.Is) by every refused webhook: no
@@ -117,7 +118,7 @@ type AccountChange struct {
 // Record runs c on its account, in one transaction with what the
 // provider's storage keeps of it, then wakes the mail sender.
 func (s *Service) Record(ctx context.Context, c AccountChange) (eventstore.Result, error) {
-	res, err := s.accounts.Update(ctx, c.AccountID, c.Options, func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
+	res, err := s.accounts.Change(ctx, c.AccountID, c.Options, func(ctx context.Context, w accounts.Work, a *domain.Account, now time.Time) (any, error) {
 		at := now
 		if c.At.After(at) {
 			at = c.At
@@ -125,16 +126,10 @@ func (s *Service) Record(ctx context.Context, c AccountChange) (eventstore.Resul
 		if err := c.Decide(a, at); err != nil {
 			return nil, err
 		}
-		if err := s.queueBillingMail(ctx, tx, a, at); err != nil {
+		if err := s.queueBillingMail(ctx, w, a, at); err != nil {
 			return nil, err
 		}
-		if err := c.Staff.save(ctx, tx, c.EventID); err != nil {
-			return nil, err
-		}
-		if err := c.SavesCard.save(ctx, tx, c.AccountID, at); err != nil {
-			return nil, err
-		}
-		return nil, c.Settles.save(ctx, tx)
+		return nil, w.Save(ctx, c.Staff.row(c.EventID), c.SavesCard.row(c.AccountID, at), c.Settles)
 	})
 	if err == nil {
 		s.mailQueued()
@@ -152,7 +147,8 @@ func eventHash(ev stripe.Event) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (st *Settlement) save(ctx context.Context, tx pgx.Tx) error {
+// SaveIn marks the settled checkout paid or failed (accounts.Row).
+func (st *Settlement) SaveIn(ctx context.Context, tx pgx.Tx) error {
 	if st == nil {
 		return nil
 	}

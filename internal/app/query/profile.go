@@ -34,8 +34,8 @@ var ErrProfilePending = errors.New("profile not projected yet")
 // longer decrypts).
 type Profile struct {
 	projections.Profile
-	Status string
-	APIKey string
+	Status string `json:"-"`
+	APIKey string `json:"-"`
 }
 
 // ProfileHandler reads the signed-in seller's profile.

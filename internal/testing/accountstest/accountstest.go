@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
@@ -18,7 +17,7 @@ import (
 func Register(tb testing.TB, r *accounts.Repository) string {
 	tb.Helper()
 	id := uuid.NewString()
-	_, err := r.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, now time.Time) (*domain.Account, error) {
+	_, err := r.Create(context.Background(), id, eventstore.UpdateOptions{}, func(_ context.Context, _ accounts.Work, now time.Time) (*domain.Account, error) {
 		return domain.Register(id, id+"@example.com", domain.APIKeyMaterial{KeyID: "k1", Prefix: "a2e_k1", Hash: "h-" + id, Encrypted: "enc"}, now)
 	})
 	if err != nil {
