@@ -65,7 +65,7 @@ func handleWebapp(d Deps) http.HandlerFunc {
 			}
 			w.Header().Add("Vary", "Cookie") // a signed-in page's preloads depend on the session
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write(withPreloads(w, body, files))
+			_, _ = w.Write(withPreloads(body, files))
 			return
 		}
 		serveFile(w, r, index)
