@@ -45,41 +45,28 @@ const routeModules: Record<string, { module: string; signedIn?: boolean }> = {
   [paths.checkout]: { module: 'src/app/routes/app/checkout.tsx', signedIn: true },
 };
 
-// dist/preload.json: for each route above, the chunks its page needs beyond
-// the entry's (its own, the layout's, what they import statically, their
-// CSS), so that bin/api names them in the HTML answer (<link
-// rel="modulepreload">, Link headers) and the browser fetches them with the
-// entry chunk instead of after it has run (issue 38 item 2).
+// dist/preload.json: for each route above, the chunks of its page (and of
+// the layout, signed in) with their CSS, so that bin/api names them in the
+// HTML answer (<link rel="modulepreload">) and the browser fetches them
+// with the entry chunk instead of after it has run (issue 38 item 2); their
+// own imports follow as soon as they arrive. Not every shared chunk they
+// import: thirty small requests ahead of the first paint cost Lighthouse's
+// mobile run more than the chain they save (webapp/README.md, Performance).
 function preloadManifest(): Plugin {
   return {
     name: 'a2e-preload-manifest',
     apply: 'build',
     generateBundle(_, bundle) {
-      const chunks = Object.values(bundle).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
       const byModule = new Map<string, Rollup.OutputChunk>();
-      for (const c of chunks) if (c.facadeModuleId) byModule.set(c.facadeModuleId, c);
-      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-      const chunkOf = (module: string) => {
+      for (const o of Object.values(bundle)) if (o.type === 'chunk' && o.facadeModuleId) byModule.set(o.facadeModuleId, o);
+      const files = (module: string) => {
         const c = byModule.get(fileURLToPath(new URL(module, import.meta.url)));
         if (!c) this.error(`preload manifest: no chunk for ${module} (is it still a lazy route in router.tsx?)`);
-        return c;
-      };
-      const files = (roots: Rollup.OutputChunk[]) => {
-        const js = new Set<string>();
-        const css = new Set<string>();
-        const visit = (c: Rollup.OutputChunk) => {
-          if (c.isEntry || js.has(c.fileName)) return;
-          js.add(c.fileName);
-          c.viteMetadata?.importedCss.forEach((f) => css.add(f));
-          c.imports.forEach((f) => byFile.get(f) && visit(byFile.get(f)!));
-        };
-        roots.forEach(visit);
-        return [...js, ...css].map((f) => `/${f}`);
+        return [c.fileName, ...(c.viteMetadata?.importedCss ?? [])].map((f) => `/${f}`);
       };
       const out: Record<string, { signedIn: boolean; files: string[] }> = {};
       for (const [route, { module, signedIn = false }] of Object.entries(routeModules)) {
-        const roots = signedIn ? [chunkOf(layoutModule), chunkOf(module)] : [chunkOf(module)];
-        out[route] = { signedIn, files: files(roots) };
+        out[route] = { signedIn, files: signedIn ? [...files(layoutModule), ...files(module)] : files(module) };
       }
       this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify(out) });
     },
