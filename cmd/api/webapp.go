@@ -16,7 +16,8 @@ import (
 // browser accepts one), every other path the app's index.html, so client
 // routes load and unknown paths show the app's 404 screen, with a 404
 // status when no route of the app's routes.json matches. Dot-files (such as
-// Vite's .vite/manifest.json) are never served.
+// Vite's .vite/manifest.json) are never served. The HTML answer of a route
+// in the build's preload.json names that route's chunks (webapp_preload.go).
 func handleWebapp(d Deps) http.HandlerFunc {
 	dir := d.Config.WebappDir
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -54,6 +55,17 @@ func handleWebapp(d Deps) http.HandlerFunc {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.WriteHeader(http.StatusNotFound)
 			_, _ = w.Write(body)
+			return
+		}
+		if files := routePreloads(dir, clean, sessionToken(d, r) != ""); len(files) > 0 {
+			body, err := os.ReadFile(index)
+			if err != nil {
+				writeError(w, r, d.Log, err)
+				return
+			}
+			w.Header().Add("Vary", "Cookie") // a signed-in page's preloads depend on the session
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(withPreloads(body, files))
 			return
 		}
 		serveFile(w, r, index)

@@ -154,3 +154,82 @@ func TestWebappSignedOutHint(t *testing.T) {
 		t.Errorf("asset: hint %+v", c)
 	}
 }
+
+// Issue 38 item 2: the HTML answer of a route in the build's preload.json
+// names the route's chunks (modulepreload tags in the head, after the
+// entry chunk's), so the browser fetches them with the entry chunk; a
+// signed-in page's only with a session, none twice, nothing outside /assets/.
+func TestWebappPreloadsRouteChunks(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"index.html": "<!doctype html><html><head><title>a2e</title>\n" +
+			`<script type="module" crossorigin src="/assets/index-1.js"></script>` + "\n" +
+			`<link rel="modulepreload" crossorigin href="/assets/jsx-runtime-1.js">` + "\n" +
+			"</head><body><div id=root></div></body></html>",
+		"index.html.br": "BROTLI-INDEX",
+		"routes.json":   `["/","/dashboard","/api-keys","/terms"]`,
+		"preload.json": `{"/":{"signedIn":false,"files":["/assets/landing-1.js","/assets/jsx-runtime-1.js"]},` +
+			`"/dashboard":{"signedIn":true,"files":["/assets/app-layout-1.js","/assets/dashboard-1.js","/assets/jsx-runtime-1.js","/assets/cards-1.css","https://elsewhere.example/x.js"]}}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := newTestEnv(t, func(c *config.Config) { c.WebappDir = dir })
+	session := &http.Cookie{Name: sessionCookie, Value: "token"}
+
+	r := e.do(request{method: "GET", path: "/Dashboard/", cookie: session, header: map[string]string{"Accept-Encoding": "br"}})
+	body := string(r.body)
+	if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=utf-8" || r.header.Get("Content-Encoding") != "" {
+		t.Fatalf("GET /dashboard = %d %s %s %q", r.status, r.header.Get("Content-Type"), r.header.Get("Content-Encoding"), body)
+	}
+	head, _, ok := strings.Cut(body, "</head>")
+	if !ok {
+		t.Fatalf("no head in %q", body)
+	}
+	for _, tag := range []string{
+		`<link rel="modulepreload" crossorigin href="/assets/app-layout-1.js">`,
+		`<link rel="modulepreload" crossorigin href="/assets/dashboard-1.js">`,
+		`<link rel="preload" as="style" crossorigin href="/assets/cards-1.css">`,
+	} {
+		if !strings.Contains(head, tag) {
+			t.Errorf("the dashboard's head lacks %s: %q", tag, head)
+		}
+	}
+	if n := strings.Count(body, "/assets/jsx-runtime-1.js"); n != 1 {
+		t.Errorf("jsx-runtime named %d times, want once (Vite's own tag): %q", n, body)
+	}
+	if strings.Contains(body, "elsewhere.example") {
+		t.Errorf("a file outside /assets/ was preloaded: %q", body)
+	}
+	if strings.Index(body, "/assets/index-1.js") > strings.Index(body, "/assets/app-layout-1.js") {
+		t.Errorf("the route's chunks come before the entry chunk: %q", body)
+	}
+	// Not in Link headers: Chromium would fetch them ahead of the entry chunk.
+	if got := r.header.Values("Link"); len(got) != 0 {
+		t.Errorf("Link headers = %q, want none", got)
+	}
+	if !strings.Contains(strings.Join(r.header.Values("Vary"), ","), "Cookie") {
+		t.Errorf("Vary = %q, want Cookie", r.header.Values("Vary"))
+	}
+
+	// Signed out, the dashboard's code is not fetched for nothing: the app
+	// sends the visitor to the sign-in page.
+	r = e.do(request{method: "GET", path: "/dashboard"})
+	if r.status != 200 || strings.Contains(string(r.body), "/assets/dashboard-1.js") {
+		t.Errorf("signed out /dashboard = %d %q, want no preloads", r.status, r.body)
+	}
+	// A public page's chunks, signed out too.
+	r = e.do(request{method: "GET", path: "/"})
+	if !strings.Contains(string(r.body), `<link rel="modulepreload" crossorigin href="/assets/landing-1.js">`) {
+		t.Errorf("GET / = %q, want the landing chunk preloaded", r.body)
+	}
+	// A route without an entry, and HEAD: the page as built.
+	r = e.do(request{method: "GET", path: "/terms", header: map[string]string{"Accept-Encoding": "br"}})
+	if r.status != 200 || string(r.body) != "BROTLI-INDEX" {
+		t.Errorf("GET /terms = %d %q, want the precompressed index.html", r.status, r.body)
+	}
+	if r := e.do(request{method: "HEAD", path: "/dashboard", cookie: session}); r.status != 200 || len(r.body) != 0 || r.header.Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Errorf("HEAD /dashboard = %d %q %s", r.status, r.body, r.header.Get("Content-Type"))
+	}
+}
