@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/listings"
@@ -128,8 +129,9 @@ func handleSandboxGetListing(d Deps) http.HandlerFunc {
 	}
 }
 
-// sandboxListingPage is GET /v1/listings in test mode: the newest test
-// listings up to limit (no cursor: nextCursor is always null).
+// sandboxListingPage is GET /v1/listings in test mode: the test listings,
+// newest first, paged as the live read-back is (limit, cursor, nextCursor
+// null on the last page).
 type sandboxListingPage struct {
 	Data       []sandboxListing `json:"data"`
 	NextCursor *string          `json:"nextCursor"`
@@ -137,9 +139,20 @@ type sandboxListingPage struct {
 
 func handleSandboxListings(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		q, err := listingQueryOf(r.URL.Query())
-		if err == nil && q.Cursor != "" {
-			err = invalid(map[string]string{"cursor": "cursor is not available in test mode"})
+		// A test-mode cursor is the sandbox's own (created_at and id), so it
+		// is checked here and the live parameter rules do the rest.
+		vals := r.URL.Query()
+		cursor := vals["cursor"]
+		vals.Del("cursor")
+		q, err := listingQueryOf(vals)
+		if err == nil && len(cursor) > 0 {
+			if len(cursor) != 1 {
+				err = invalid(map[string]string{"cursor": "cursor must be given once"})
+			} else if cerr := sandbox.CheckCursor(cursor[0]); cerr != nil {
+				err = invalid(map[string]string{"cursor": domain.ErrorMessage(cerr)})
+			} else {
+				q.Cursor = cursor[0]
+			}
 		}
 		if err != nil {
 			writeError(w, r, d.Log, err)
@@ -148,7 +161,7 @@ func handleSandboxListings(d Deps) http.HandlerFunc {
 		if q.Limit == 0 {
 			q.Limit = listings.DefaultLimit
 		}
-		found, err := d.App.Queries.Sandbox.Listings(r.Context(), apiAccount(r.Context()), q.Limit, q.IdempotencyKey)
+		found, next, err := d.App.Queries.Sandbox.Listings(r.Context(), apiAccount(r.Context()), q.Limit, q.Cursor, q.IdempotencyKey)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -156,6 +169,9 @@ func handleSandboxListings(d Deps) http.HandlerFunc {
 		res := sandboxListingPage{Data: make([]sandboxListing, 0, len(found))}
 		for _, l := range found {
 			res.Data = append(res.Data, sandboxListingOf(l, false))
+		}
+		if next != "" {
+			res.NextCursor = &next
 		}
 		encode(w, http.StatusOK, res)
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/config"
@@ -151,5 +153,91 @@ func TestTestTriggers(t *testing.T) {
 	}
 	for _, asin := range []string{"B0TEST0402", "B0TEST0429", "B0TEST0503", "B0TEST0504"} {
 		expect(t, asin+" with a live key", trigger(s.APIKey, asin, nil), 201, "")
+	}
+}
+
+// Test mode's read-back pages as the live one does: limit, nextCursor
+// until the last page (null there), every listing once, newest first; a
+// cursor no page handed out (a live one among them) is 400 with the field.
+// An Idempotency-Key used again with another body is 422
+// idempotency_key_reused and spends nothing; the same body replays.
+func TestTestModeCursorAndIdempotency(t *testing.T) {
+	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1 << 20 })
+	s := e.seedAccount("test-mode-pages@example.com")
+	k := e.createKey(s, map[string]any{"name": "Sandbox", "mode": "test"})
+	made := map[string]bool{}
+	for range 5 {
+		var l struct{ ID string }
+		r := spendWith(e, k.APIKey)
+		expect(t, "a test spend", r, 201, "")
+		r.json(t, &l)
+		made[l.ID] = true
+	}
+	type page struct {
+		Data []struct {
+			ID        string
+			CreatedAt time.Time
+		}
+		NextCursor *string
+	}
+	seen, path, pages := map[string]bool{}, "/v1/listings?limit=2", 0
+	var prev time.Time
+	for {
+		var p page
+		r := testCall(e, "GET", path, k.APIKey, nil, nil)
+		expect(t, "a test-mode page", r, 200, "")
+		r.json(t, &p)
+		pages++
+		for _, l := range p.Data {
+			if seen[l.ID] || !made[l.ID] {
+				t.Fatalf("page %d: listing %s seen twice or not made", pages, l.ID)
+			}
+			if !prev.IsZero() && l.CreatedAt.After(prev) {
+				t.Fatalf("page %d: %s is newer than the one before it", pages, l.ID)
+			}
+			seen[l.ID], prev = true, l.CreatedAt
+		}
+		if p.NextCursor == nil {
+			break
+		}
+		if len(p.Data) != 2 {
+			t.Fatalf("page %d has %d listings and a nextCursor", pages, len(p.Data))
+		}
+		path = "/v1/listings?limit=2&cursor=" + *p.NextCursor
+	}
+	if pages != 3 || len(seen) != 5 {
+		t.Fatalf("%d pages, %d listings read back, want 3 pages and 5", pages, len(seen))
+	}
+	liveCursor := base64.RawURLEncoding.EncodeToString([]byte("l2.12"))
+	for _, bad := range []string{liveCursor, "bm90LWEtY3Vyc29y", "MTIz", "%21"} {
+		r := testCall(e, "GET", "/v1/listings?cursor="+bad, k.APIKey, nil, nil)
+		if r.status != 400 || errorBodyOf(t, "test-mode cursor "+bad, r).Code != CodeInvalidRequest {
+			t.Fatalf("test-mode cursor %s = %d %s", bad, r.status, r.body)
+		}
+		if !strings.Contains(string(r.body), `"cursor"`) {
+			t.Fatalf("cursor %s: %s does not name the field", bad, r.body)
+		}
+	}
+
+	spend := func(url string) response {
+		return testCall(e, "POST", "/v1/listings", k.APIKey, map[string]string{"amazonUrl": url}, map[string]string{"Idempotency-Key": "same-key"})
+	}
+	var acct struct{ CreditsAvailable int64 }
+	first := spend(productURL)
+	expect(t, "the first use of the key", first, 201, "")
+	testCall(e, "GET", "/v1/account", k.APIKey, nil, nil).json(t, &acct)
+	before := acct.CreditsAvailable
+	again := spend(productURL)
+	expect(t, "the same body again", again, 201, "")
+	if again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("the same body again was not a replay: %v", again.header)
+	}
+	other := spend("https://www.amazon.com/dp/B0OTHER001")
+	if other.status != 422 || errorBodyOf(t, "another body under the key", other).Code != CodeIdempotencyKeyReused {
+		t.Fatalf("another body under a used Idempotency-Key = %d %s", other.status, other.body)
+	}
+	testCall(e, "GET", "/v1/account", k.APIKey, nil, nil).json(t, &acct)
+	if acct.CreditsAvailable != before {
+		t.Fatalf("test credits %d after the replay and the refused reuse, want %d", acct.CreditsAvailable, before)
 	}
 }
