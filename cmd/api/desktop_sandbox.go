@@ -17,7 +17,8 @@ import (
 // Test mode (issue 34, item 2): a request whose X-API-Key is an a2e_test_
 // key is served here, from the account's sandbox, never by the live
 // handlers: GET /v1/account (mode "test", the test credits),
-// POST /v1/listings (a test credit; the test triggers) and the read-backs,
+// POST /v1/listings (a test credit; the test triggers), POST /v1/vero-checks
+// (a test credit; the real list's answer) and the read-backs,
 // which see only test listings. Anything else goes on to the live routes,
 // whose spend decision refuses a test key (domain.Account.RequireAPIKey).
 // The live path pays one prefix check per request.
@@ -31,6 +32,7 @@ func withSandbox(d Deps) func(http.Handler) http.Handler {
 		sb.Use(withAPIKey(d)) // the key looked up in api_keys each time, as for the free reads
 		sb.Get("/v1/account", handleSandboxAccount(d))
 		sb.Post("/v1/listings", handleSandboxListing(d))
+		sb.Post("/v1/vero-checks", handleSandboxVeroCheck(d))
 		sb.Get("/v1/listings", handleSandboxListings(d))
 		sb.Get("/v1/listings/{id}", handleSandboxGetListing(d))
 		live := func(w http.ResponseWriter, r *http.Request) {
@@ -115,6 +117,34 @@ func handleSandboxListing(d Deps) http.HandlerFunc {
 			w.Header().Set("Idempotent-Replayed", "true")
 		}
 		encode(w, http.StatusCreated, sandboxListingOf(l, true))
+	}
+}
+
+// sandboxVeroCheck is POST /v1/vero-checks in test mode: the live answer's
+// fields, with the test credits left, and mode "test".
+type sandboxVeroCheck struct {
+	command.VeroCheckResult
+	Mode string `json:"mode"` // "test"
+}
+
+func handleSandboxVeroCheck(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, idem, err := decodeMetered[veroCheckRequest](r, listings.KeyPrefix)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		c, replayed, err := d.App.Commands.SandboxVeroCheck.Handle(r.Context(), command.SandboxVeroCheck{
+			AccountID: apiAccount(r.Context()), APIKeyHash: apiKeyHash(r.Context()), IdempotencyKey: idem.sent, Brand: req.Brand})
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		if replayed {
+			w.Header().Set("Idempotent-Replayed", "true")
+		}
+		encode(w, http.StatusOK, sandboxVeroCheck{VeroCheckResult: command.VeroCheckResult{ID: c.ID, Brand: c.Brand,
+			Protected: c.Protected, CreditsRemaining: c.CreditsRemaining}, Mode: "test"})
 	}
 }
 

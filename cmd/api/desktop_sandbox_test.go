@@ -98,7 +98,11 @@ func TestTestModeIsolation(t *testing.T) {
 	if len(page.Data) != 100 || page.Data[0].ID != last.ID || page.Data[0].Mode != "test" {
 		t.Fatalf("test read-back: %d listings, first %+v", len(page.Data), page.Data[0])
 	}
-	expect(t, "a VeRO check with a test key", testCall(e, "POST", "/v1/vero-checks", k.APIKey, map[string]string{"brand": "Nike"}, nil), 401, "")
+	// The sandbox is empty: a test VeRO check is 402, never paid from the real balance.
+	r = testCall(e, "POST", "/v1/vero-checks", k.APIKey, map[string]string{"brand": "Nike"}, nil)
+	if r.status != 402 || errorBodyOf(t, "a VeRO check from an empty sandbox", r).Code != CodeInsufficientCredits {
+		t.Fatalf("a VeRO check from an empty sandbox = %d %s", r.status, r.body)
+	}
 
 	r = e.do(request{method: "POST", path: "/api/sandbox/reset", cookie: s.Cookie})
 	if r.status != 200 || !strings.Contains(string(r.body), `"credits":1000`) {
@@ -240,4 +244,73 @@ func TestTestModeCursorAndIdempotency(t *testing.T) {
 	if acct.CreditsAvailable != before {
 		t.Fatalf("test credits %d after the replay and the refused reuse, want %d", acct.CreditsAvailable, before)
 	}
+}
+
+// A VeRO check with a test key answers from the real list and takes a test
+// credit, never a real one (no VeroCheckPerformed event, the balance
+// untouched); its Idempotency-Key replays it uncharged, and another brand
+// under that key is 422; a bad brand is the live 400.
+func TestTestModeVeroCheck(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedAccount("test-mode-vero@example.com")
+	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(3, domain.SourcePurchase, nil)).LastPosition)
+	k := e.createKey(s, map[string]any{"name": "Sandbox", "mode": "test"})
+	check := func(brand, idem string) response {
+		var extra map[string]string
+		if idem != "" {
+			extra = map[string]string{"Idempotency-Key": idem}
+		}
+		return testCall(e, "POST", "/v1/vero-checks", k.APIKey, map[string]string{"brand": brand}, extra)
+	}
+	type answer struct {
+		ID, Brand, Mode  string
+		Protected        bool
+		CreditsRemaining int64
+	}
+	var first, again, other answer
+	r := check("  louis   VUITTON ", "vero-1")
+	expect(t, "a test VeRO check", r, 200, "")
+	r.json(t, &first)
+	if first.ID == "" || first.Brand != "louis VUITTON" || !first.Protected || first.Mode != "test" || first.CreditsRemaining != 999 {
+		t.Fatalf("test VeRO check = %s", r.body)
+	}
+	r = check("louis VUITTON", "vero-1")
+	expect(t, "the same check again", r, 200, "")
+	r.json(t, &again)
+	if again != first || r.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay = %s %v, want %+v", r.body, r.header, first)
+	}
+	r = check("Acme Unbranded", "vero-1")
+	if r.status != 422 || errorBodyOf(t, "another brand under the key", r).Code != CodeIdempotencyKeyReused {
+		t.Fatalf("another brand under a used Idempotency-Key = %d %s", r.status, r.body)
+	}
+	r = check("Acme Unbranded", "")
+	expect(t, "a second test VeRO check", r, 200, "")
+	r.json(t, &other)
+	if other.Protected || other.CreditsRemaining != 998 {
+		t.Fatalf("second test VeRO check = %s", r.body)
+	}
+	r = check("   ", "")
+	if r.status != 400 || !strings.Contains(string(r.body), `"brand"`) {
+		t.Fatalf("an empty brand = %d %s", r.status, r.body)
+	}
+
+	var acct struct{ CreditsAvailable int64 }
+	testCall(e, "GET", "/v1/account", k.APIKey, nil, nil).json(t, &acct)
+	if acct.CreditsAvailable != 998 {
+		t.Fatalf("test credits %d after two test VeRO checks, want 998", acct.CreditsAvailable)
+	}
+	acc, err := e.repo().FromSnapshot(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bal := acc.Balance(e.repo().Now()); bal != 3 {
+		t.Fatalf("real balance %d after test VeRO checks, want 3", bal)
+	}
+	var checks int64
+	if err := e.deps.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream_id = $1 AND event_type = 'VeroCheckPerformed'`,
+		"account-"+s.ID).Scan(&checks); err != nil || checks != 0 {
+		t.Fatalf("%d VeroCheckPerformed events (%v), want 0", checks, err)
+	}
+	expect(t, "a live VeRO check", testCall(e, "POST", "/v1/vero-checks", s.APIKey, map[string]string{"brand": "Nike"}, nil), 200, "")
 }

@@ -52,22 +52,8 @@ func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 // returns the first listing (replayed) and charges nothing.
 func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, asin, url string) (l Listing, replayed bool, err error) {
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var keyID string
-		err := tx.QueryRow(ctx, `SELECT key_id FROM api_keys WHERE key_hash = $1 AND account_id = $2 AND mode = 'test'
-			AND (expires_at IS NULL OR expires_at > now()) AND (retires_at IS NULL OR retires_at > now())`, keyHash, accountID).Scan(&keyID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return ErrKeyNotWorking
-		}
+		keyID, credits, err := lockBalance(ctx, tx, accountID, keyHash)
 		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_balances (account_id, credits) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-			accountID, StartingCredits); err != nil {
-			return err
-		}
-		// The balance row is locked first, so two requests with one key wait for each other.
-		var credits int64
-		if err := tx.QueryRow(ctx, `SELECT credits FROM sandbox_balances WHERE account_id = $1 FOR UPDATE`, accountID).Scan(&credits); err != nil {
 			return err
 		}
 		if idempotencyKey != "" {
@@ -116,6 +102,27 @@ func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, a
 		err = fmt.Errorf("sandbox spend: %w", err)
 	}
 	return l, replayed, err
+}
+
+// lockBalance checks that keyHash is a working test key of accountID and
+// locks the account's sandbox balance row (made at StartingCredits on first
+// use), so two spends of one account wait for each other. It returns the
+// key's id and the test credits.
+func lockBalance(ctx context.Context, tx pgx.Tx, accountID, keyHash string) (keyID string, credits int64, err error) {
+	err = tx.QueryRow(ctx, `SELECT key_id FROM api_keys WHERE key_hash = $1 AND account_id = $2 AND mode = 'test'
+		AND (expires_at IS NULL OR expires_at > now()) AND (retires_at IS NULL OR retires_at > now())`, keyHash, accountID).Scan(&keyID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", 0, ErrKeyNotWorking
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO sandbox_balances (account_id, credits) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+		accountID, StartingCredits); err != nil {
+		return "", 0, err
+	}
+	err = tx.QueryRow(ctx, `SELECT credits FROM sandbox_balances WHERE account_id = $1 FOR UPDATE`, accountID).Scan(&credits)
+	return keyID, credits, err
 }
 
 const listingColumns = `SELECT id::text, asin, amazon_url, key_id, coalesce(idempotency_key, ''), created_at, credits_after FROM sandbox_listings`
