@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/apikeys"
 	"github.com/a2e-automation/app/internal/app/command"
 	"github.com/a2e-automation/app/internal/listings"
@@ -16,7 +17,8 @@ import (
 // Test mode (issue 34, item 2): a request whose X-API-Key is an a2e_test_
 // key is served here, from the account's sandbox, never by the live
 // handlers: GET /v1/account (mode "test", the test credits),
-// POST /v1/listings (a test credit; the test triggers) and the read-backs,
+// POST /v1/listings (a test credit; the test triggers), POST /v1/vero-checks
+// (a test credit; the real list's answer) and the read-backs,
 // which see only test listings. Anything else goes on to the live routes,
 // whose spend decision refuses a test key (domain.Account.RequireAPIKey).
 // The live path pays one prefix check per request.
@@ -30,6 +32,7 @@ func withSandbox(d Deps) func(http.Handler) http.Handler {
 		sb.Use(withAPIKey(d)) // the key looked up in api_keys each time, as for the free reads
 		sb.Get("/v1/account", handleSandboxAccount(d))
 		sb.Post("/v1/listings", handleSandboxListing(d))
+		sb.Post("/v1/vero-checks", handleSandboxVeroCheck(d))
 		sb.Get("/v1/listings", handleSandboxListings(d))
 		sb.Get("/v1/listings/{id}", handleSandboxGetListing(d))
 		live := func(w http.ResponseWriter, r *http.Request) {
@@ -117,6 +120,34 @@ func handleSandboxListing(d Deps) http.HandlerFunc {
 	}
 }
 
+// sandboxVeroCheck is POST /v1/vero-checks in test mode: the live answer's
+// fields, with the test credits left, and mode "test".
+type sandboxVeroCheck struct {
+	command.VeroCheckResult
+	Mode string `json:"mode"` // "test"
+}
+
+func handleSandboxVeroCheck(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, idem, err := decodeMetered[veroCheckRequest](r, listings.KeyPrefix)
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		c, replayed, err := d.App.Commands.SandboxVeroCheck.Handle(r.Context(), command.SandboxVeroCheck{
+			AccountID: apiAccount(r.Context()), APIKeyHash: apiKeyHash(r.Context()), IdempotencyKey: idem.sent, Brand: req.Brand})
+		if err != nil {
+			writeError(w, r, d.Log, err)
+			return
+		}
+		if replayed {
+			w.Header().Set("Idempotent-Replayed", "true")
+		}
+		encode(w, http.StatusOK, sandboxVeroCheck{VeroCheckResult: command.VeroCheckResult{ID: c.ID, Brand: c.Brand,
+			Protected: c.Protected, CreditsRemaining: c.CreditsRemaining}, Mode: "test"})
+	}
+}
+
 func handleSandboxGetListing(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		l, err := d.App.Queries.Sandbox.Listing(r.Context(), apiAccount(r.Context()), chi.URLParam(r, "id"))
@@ -128,8 +159,9 @@ func handleSandboxGetListing(d Deps) http.HandlerFunc {
 	}
 }
 
-// sandboxListingPage is GET /v1/listings in test mode: the newest test
-// listings up to limit (no cursor: nextCursor is always null).
+// sandboxListingPage is GET /v1/listings in test mode: the test listings,
+// newest first, paged as the live read-back is (limit, cursor, nextCursor
+// null on the last page).
 type sandboxListingPage struct {
 	Data       []sandboxListing `json:"data"`
 	NextCursor *string          `json:"nextCursor"`
@@ -137,9 +169,20 @@ type sandboxListingPage struct {
 
 func handleSandboxListings(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		q, err := listingQueryOf(r.URL.Query())
-		if err == nil && q.Cursor != "" {
-			err = invalid(map[string]string{"cursor": "cursor is not available in test mode"})
+		// A test-mode cursor is the sandbox's own (created_at and id), so it
+		// is checked here and the live parameter rules do the rest.
+		vals := r.URL.Query()
+		cursor := vals["cursor"]
+		vals.Del("cursor")
+		q, err := listingQueryOf(vals)
+		if err == nil && len(cursor) > 0 {
+			if len(cursor) != 1 {
+				err = invalid(map[string]string{"cursor": "cursor must be given once"})
+			} else if cerr := sandbox.CheckCursor(cursor[0]); cerr != nil {
+				err = invalid(map[string]string{"cursor": domain.ErrorMessage(cerr)})
+			} else {
+				q.Cursor = cursor[0]
+			}
 		}
 		if err != nil {
 			writeError(w, r, d.Log, err)
@@ -148,7 +191,7 @@ func handleSandboxListings(d Deps) http.HandlerFunc {
 		if q.Limit == 0 {
 			q.Limit = listings.DefaultLimit
 		}
-		found, err := d.App.Queries.Sandbox.Listings(r.Context(), apiAccount(r.Context()), q.Limit, q.IdempotencyKey)
+		found, next, err := d.App.Queries.Sandbox.Listings(r.Context(), apiAccount(r.Context()), q.Limit, q.Cursor, q.IdempotencyKey)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -156,6 +199,9 @@ func handleSandboxListings(d Deps) http.HandlerFunc {
 		res := sandboxListingPage{Data: make([]sandboxListing, 0, len(found))}
 		for _, l := range found {
 			res.Data = append(res.Data, sandboxListingOf(l, false))
+		}
+		if next != "" {
+			res.NextCursor = &next
 		}
 		encode(w, http.StatusOK, res)
 	}

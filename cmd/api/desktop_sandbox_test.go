@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/config"
@@ -96,7 +98,11 @@ func TestTestModeIsolation(t *testing.T) {
 	if len(page.Data) != 100 || page.Data[0].ID != last.ID || page.Data[0].Mode != "test" {
 		t.Fatalf("test read-back: %d listings, first %+v", len(page.Data), page.Data[0])
 	}
-	expect(t, "a VeRO check with a test key", testCall(e, "POST", "/v1/vero-checks", k.APIKey, map[string]string{"brand": "Nike"}, nil), 401, "")
+	// The sandbox is empty: a test VeRO check is 402, never paid from the real balance.
+	r = testCall(e, "POST", "/v1/vero-checks", k.APIKey, map[string]string{"brand": "Nike"}, nil)
+	if r.status != 402 || errorBodyOf(t, "a VeRO check from an empty sandbox", r).Code != CodeInsufficientCredits {
+		t.Fatalf("a VeRO check from an empty sandbox = %d %s", r.status, r.body)
+	}
 
 	r = e.do(request{method: "POST", path: "/api/sandbox/reset", cookie: s.Cookie})
 	if r.status != 200 || !strings.Contains(string(r.body), `"credits":1000`) {
@@ -152,4 +158,159 @@ func TestTestTriggers(t *testing.T) {
 	for _, asin := range []string{"B0TEST0402", "B0TEST0429", "B0TEST0503", "B0TEST0504"} {
 		expect(t, asin+" with a live key", trigger(s.APIKey, asin, nil), 201, "")
 	}
+}
+
+// Test mode's read-back pages as the live one does: limit, nextCursor
+// until the last page (null there), every listing once, newest first; a
+// cursor no page handed out (a live one among them) is 400 with the field.
+// An Idempotency-Key used again with another body is 422
+// idempotency_key_reused and spends nothing; the same body replays.
+func TestTestModeCursorAndIdempotency(t *testing.T) {
+	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1 << 20 })
+	s := e.seedAccount("test-mode-pages@example.com")
+	k := e.createKey(s, map[string]any{"name": "Sandbox", "mode": "test"})
+	made := map[string]bool{}
+	for range 5 {
+		var l struct{ ID string }
+		r := spendWith(e, k.APIKey)
+		expect(t, "a test spend", r, 201, "")
+		r.json(t, &l)
+		made[l.ID] = true
+	}
+	type page struct {
+		Data []struct {
+			ID        string
+			CreatedAt time.Time
+		}
+		NextCursor *string
+	}
+	seen, path, pages := map[string]bool{}, "/v1/listings?limit=2", 0
+	var prev time.Time
+	for {
+		var p page
+		r := testCall(e, "GET", path, k.APIKey, nil, nil)
+		expect(t, "a test-mode page", r, 200, "")
+		r.json(t, &p)
+		pages++
+		for _, l := range p.Data {
+			if seen[l.ID] || !made[l.ID] {
+				t.Fatalf("page %d: listing %s seen twice or not made", pages, l.ID)
+			}
+			if !prev.IsZero() && l.CreatedAt.After(prev) {
+				t.Fatalf("page %d: %s is newer than the one before it", pages, l.ID)
+			}
+			seen[l.ID], prev = true, l.CreatedAt
+		}
+		if p.NextCursor == nil {
+			break
+		}
+		if len(p.Data) != 2 {
+			t.Fatalf("page %d has %d listings and a nextCursor", pages, len(p.Data))
+		}
+		path = "/v1/listings?limit=2&cursor=" + *p.NextCursor
+	}
+	if pages != 3 || len(seen) != 5 {
+		t.Fatalf("%d pages, %d listings read back, want 3 pages and 5", pages, len(seen))
+	}
+	liveCursor := base64.RawURLEncoding.EncodeToString([]byte("l2.12"))
+	for _, bad := range []string{liveCursor, "bm90LWEtY3Vyc29y", "MTIz", "%21"} {
+		r := testCall(e, "GET", "/v1/listings?cursor="+bad, k.APIKey, nil, nil)
+		if r.status != 400 || errorBodyOf(t, "test-mode cursor "+bad, r).Code != CodeInvalidRequest {
+			t.Fatalf("test-mode cursor %s = %d %s", bad, r.status, r.body)
+		}
+		if !strings.Contains(string(r.body), `"cursor"`) {
+			t.Fatalf("cursor %s: %s does not name the field", bad, r.body)
+		}
+	}
+
+	spend := func(url string) response {
+		return testCall(e, "POST", "/v1/listings", k.APIKey, map[string]string{"amazonUrl": url}, map[string]string{"Idempotency-Key": "same-key"})
+	}
+	var acct struct{ CreditsAvailable int64 }
+	first := spend(productURL)
+	expect(t, "the first use of the key", first, 201, "")
+	testCall(e, "GET", "/v1/account", k.APIKey, nil, nil).json(t, &acct)
+	before := acct.CreditsAvailable
+	again := spend(productURL)
+	expect(t, "the same body again", again, 201, "")
+	if again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("the same body again was not a replay: %v", again.header)
+	}
+	other := spend("https://www.amazon.com/dp/B0OTHER001")
+	if other.status != 422 || errorBodyOf(t, "another body under the key", other).Code != CodeIdempotencyKeyReused {
+		t.Fatalf("another body under a used Idempotency-Key = %d %s", other.status, other.body)
+	}
+	testCall(e, "GET", "/v1/account", k.APIKey, nil, nil).json(t, &acct)
+	if acct.CreditsAvailable != before {
+		t.Fatalf("test credits %d after the replay and the refused reuse, want %d", acct.CreditsAvailable, before)
+	}
+}
+
+// A VeRO check with a test key answers from the real list and takes a test
+// credit, never a real one (no VeroCheckPerformed event, the balance
+// untouched); its Idempotency-Key replays it uncharged, and another brand
+// under that key is 422; a bad brand is the live 400.
+func TestTestModeVeroCheck(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedAccount("test-mode-vero@example.com")
+	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(3, domain.SourcePurchase, nil)).LastPosition)
+	k := e.createKey(s, map[string]any{"name": "Sandbox", "mode": "test"})
+	check := func(brand, idem string) response {
+		var extra map[string]string
+		if idem != "" {
+			extra = map[string]string{"Idempotency-Key": idem}
+		}
+		return testCall(e, "POST", "/v1/vero-checks", k.APIKey, map[string]string{"brand": brand}, extra)
+	}
+	type answer struct {
+		ID, Brand, Mode  string
+		Protected        bool
+		CreditsRemaining int64
+	}
+	var first, again, other answer
+	r := check("  louis   VUITTON ", "vero-1")
+	expect(t, "a test VeRO check", r, 200, "")
+	r.json(t, &first)
+	if first.ID == "" || first.Brand != "louis VUITTON" || !first.Protected || first.Mode != "test" || first.CreditsRemaining != 999 {
+		t.Fatalf("test VeRO check = %s", r.body)
+	}
+	r = check("louis VUITTON", "vero-1")
+	expect(t, "the same check again", r, 200, "")
+	r.json(t, &again)
+	if again != first || r.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay = %s %v, want %+v", r.body, r.header, first)
+	}
+	r = check("Acme Unbranded", "vero-1")
+	if r.status != 422 || errorBodyOf(t, "another brand under the key", r).Code != CodeIdempotencyKeyReused {
+		t.Fatalf("another brand under a used Idempotency-Key = %d %s", r.status, r.body)
+	}
+	r = check("Acme Unbranded", "")
+	expect(t, "a second test VeRO check", r, 200, "")
+	r.json(t, &other)
+	if other.Protected || other.CreditsRemaining != 998 {
+		t.Fatalf("second test VeRO check = %s", r.body)
+	}
+	r = check("   ", "")
+	if r.status != 400 || !strings.Contains(string(r.body), `"brand"`) {
+		t.Fatalf("an empty brand = %d %s", r.status, r.body)
+	}
+
+	var acct struct{ CreditsAvailable int64 }
+	testCall(e, "GET", "/v1/account", k.APIKey, nil, nil).json(t, &acct)
+	if acct.CreditsAvailable != 998 {
+		t.Fatalf("test credits %d after two test VeRO checks, want 998", acct.CreditsAvailable)
+	}
+	acc, err := e.repo().FromSnapshot(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bal := acc.Balance(e.repo().Now()); bal != 3 {
+		t.Fatalf("real balance %d after test VeRO checks, want 3", bal)
+	}
+	var checks int64
+	if err := e.deps.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream_id = $1 AND event_type = 'VeroCheckPerformed'`,
+		"account-"+s.ID).Scan(&checks); err != nil || checks != 0 {
+		t.Fatalf("%d VeroCheckPerformed events (%v), want 0", checks, err)
+	}
+	expect(t, "a live VeRO check", testCall(e, "POST", "/v1/vero-checks", s.APIKey, map[string]string{"brand": "Nike"}, nil), 200, "")
 }

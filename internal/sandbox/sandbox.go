@@ -8,8 +8,11 @@ package sandbox
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
 )
 
 // StartingCredits is a sandbox's balance at first and after a reset.
@@ -48,26 +52,15 @@ func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 // returns the first listing (replayed) and charges nothing.
 func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, asin, url string) (l Listing, replayed bool, err error) {
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var keyID string
-		err := tx.QueryRow(ctx, `SELECT key_id FROM api_keys WHERE key_hash = $1 AND account_id = $2 AND mode = 'test'
-			AND (expires_at IS NULL OR expires_at > now()) AND (retires_at IS NULL OR retires_at > now())`, keyHash, accountID).Scan(&keyID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return ErrKeyNotWorking
-		}
+		keyID, credits, err := lockBalance(ctx, tx, accountID, keyHash)
 		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_balances (account_id, credits) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-			accountID, StartingCredits); err != nil {
-			return err
-		}
-		// The balance row is locked first, so two requests with one key wait for each other.
-		var credits int64
-		if err := tx.QueryRow(ctx, `SELECT credits FROM sandbox_balances WHERE account_id = $1 FOR UPDATE`, accountID).Scan(&credits); err != nil {
 			return err
 		}
 		if idempotencyKey != "" {
 			first, err := scanListing(tx.QueryRow(ctx, listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey))
+			if err == nil && first.AmazonURL != url {
+				return eventstore.ErrIdempotencyKeyReused // as live mode: another request under a used key
+			}
 			if err == nil {
 				l, replayed = first, true
 				return nil
@@ -98,6 +91,9 @@ func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, a
 		// reads the first back.
 		var first Listing
 		first, err = scanListing(s.pool.QueryRow(ctx, listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey))
+		if err == nil && first.AmazonURL != url {
+			return Listing{}, false, eventstore.ErrIdempotencyKeyReused
+		}
 		if err == nil {
 			return first, true, nil
 		}
@@ -106,6 +102,27 @@ func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, a
 		err = fmt.Errorf("sandbox spend: %w", err)
 	}
 	return l, replayed, err
+}
+
+// lockBalance checks that keyHash is a working test key of accountID and
+// locks the account's sandbox balance row (made at StartingCredits on first
+// use), so two spends of one account wait for each other. It returns the
+// key's id and the test credits.
+func lockBalance(ctx context.Context, tx pgx.Tx, accountID, keyHash string) (keyID string, credits int64, err error) {
+	err = tx.QueryRow(ctx, `SELECT key_id FROM api_keys WHERE key_hash = $1 AND account_id = $2 AND mode = 'test'
+		AND (expires_at IS NULL OR expires_at > now()) AND (retires_at IS NULL OR retires_at > now())`, keyHash, accountID).Scan(&keyID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", 0, ErrKeyNotWorking
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO sandbox_balances (account_id, credits) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+		accountID, StartingCredits); err != nil {
+		return "", 0, err
+	}
+	err = tx.QueryRow(ctx, `SELECT credits FROM sandbox_balances WHERE account_id = $1 FOR UPDATE`, accountID).Scan(&credits)
+	return keyID, credits, err
 }
 
 const listingColumns = `SELECT id::text, asin, amazon_url, key_id, coalesce(idempotency_key, ''), created_at, credits_after FROM sandbox_listings`
@@ -152,16 +169,66 @@ func (s *Store) Listing(ctx context.Context, accountID, id string) (Listing, err
 	return l, err
 }
 
-// Listings returns accountID's newest test listings, up to limit, or the
-// one idempotencyKey made.
-func (s *Store) Listings(ctx context.Context, accountID string, limit int, idempotencyKey string) ([]Listing, error) {
-	q, args := listingColumns+` WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, []any{accountID, limit}
-	if idempotencyKey != "" {
+// ErrBadCursor is a cursor that no test-mode page handed out.
+var ErrBadCursor = domain.Errorf(domain.CodeInvalid, "cursor is not a nextCursor this API returned in test mode")
+
+const cursorPrefix = "sandbox:"
+
+// A cursor is the last listing of a page: its created_at (microseconds)
+// and id, the order of the read-back, so the next page starts after it.
+func encodeCursor(l Listing) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(l.CreatedAt.UnixMicro(), 10) + ":" + l.ID))
+}
+
+func decodeCursor(c string) (time.Time, string, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return time.Time{}, "", ErrBadCursor
+	}
+	rest, ok := strings.CutPrefix(string(raw), cursorPrefix)
+	micros, id, ok2 := strings.Cut(rest, ":")
+	n, err := strconv.ParseInt(micros, 10, 64)
+	if !ok || !ok2 || err != nil || n <= 0 || uuid.Validate(id) != nil {
+		return time.Time{}, "", ErrBadCursor
+	}
+	return time.UnixMicro(n), id, nil
+}
+
+// CheckCursor is ErrBadCursor for a cursor no test-mode page handed out.
+func CheckCursor(c string) error {
+	_, _, err := decodeCursor(c)
+	return err
+}
+
+// Listings returns a page of accountID's test listings, newest first: up to
+// limit, older than cursor (a nextCursor, or "" for the first page), and
+// the cursor of the next page ("" on the last). With idempotencyKey set it
+// returns the one listing that key made.
+func (s *Store) Listings(ctx context.Context, accountID string, limit int, cursor, idempotencyKey string) ([]Listing, string, error) {
+	q, args := listingColumns+` WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, []any{accountID, limit + 1}
+	switch {
+	case idempotencyKey != "":
 		q, args = listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, []any{accountID, idempotencyKey}
+	case cursor != "":
+		at, id, err := decodeCursor(cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		q = listingColumns + ` WHERE account_id = $1 AND (created_at, id) < ($3, $4) ORDER BY created_at DESC, id DESC LIMIT $2`
+		args = append(args, at, id)
 	}
 	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox listings: %w", err)
+		return nil, "", fmt.Errorf("sandbox listings: %w", err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Listing, error) { return scanListing(r) })
+	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Listing, error) { return scanListing(r) })
+	if err != nil {
+		return nil, "", fmt.Errorf("sandbox listings: %w", err)
+	}
+	next := ""
+	if idempotencyKey == "" && len(found) > limit {
+		found = found[:limit]
+		next = encodeCursor(found[limit-1])
+	}
+	return found, next, nil
 }

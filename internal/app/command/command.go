@@ -70,6 +70,7 @@ type Commands struct {
 	ExpireAPIKeys        ExpireAPIKeysHandler // and its sweeper, run by the API process
 	// Test mode (issue 34): a test key's listings and the sandbox's reset.
 	CreateSandboxListing CreateSandboxListingHandler
+	SandboxVeroCheck     SandboxVeroCheckHandler
 	ResetSandbox         ResetSandboxHandler
 	ExpireCredits        ExpireCreditsHandler // and its sweeper, run by the API process
 	SetAlerts            SetAlertsHandler     // balance alerts (issue 33)
@@ -136,6 +137,7 @@ func New(d Deps) Commands {
 		RevokeAPIKey:         RevokeAPIKeyHandler{accounts: d.Accounts},
 		ExpireAPIKeys:        ExpireAPIKeysHandler{accounts: d.Accounts, auth: d.Auth},
 		CreateSandboxListing: CreateSandboxListingHandler{sandbox: d.Sandbox},
+		SandboxVeroCheck:     SandboxVeroCheckHandler{sandbox: d.Sandbox},
 		ResetSandbox:         ResetSandboxHandler{sandbox: d.Sandbox},
 		ExpireCredits:        ExpireCreditsHandler{accounts: d.Accounts},
 		SetAlerts:            SetAlertsHandler{accounts: d.Accounts},

@@ -10,7 +10,7 @@ import (
 type SandboxReader interface {
 	Credits(ctx context.Context, accountID string) (int64, error)
 	Listing(ctx context.Context, accountID, id string) (sandbox.Listing, error)
-	Listings(ctx context.Context, accountID string, limit int, idempotencyKey string) ([]sandbox.Listing, error)
+	Listings(ctx context.Context, accountID string, limit int, cursor, idempotencyKey string) ([]sandbox.Listing, string, error)
 }
 
 // SandboxHandler answers test mode's reads: GET /v1/account's test credits
@@ -29,7 +29,8 @@ func (h SandboxHandler) Listing(ctx context.Context, accountID, id string) (sand
 	return h.sandbox.Listing(ctx, accountID, id)
 }
 
-// Listings is accountID's newest test listings, or the one idempotencyKey made.
-func (h SandboxHandler) Listings(ctx context.Context, accountID string, limit int, idempotencyKey string) ([]sandbox.Listing, error) {
-	return h.sandbox.Listings(ctx, accountID, limit, idempotencyKey)
+// Listings is a page of accountID's test listings (newest first, older
+// than cursor) and the next page's cursor, or the one idempotencyKey made.
+func (h SandboxHandler) Listings(ctx context.Context, accountID string, limit int, cursor, idempotencyKey string) ([]sandbox.Listing, string, error) {
+	return h.sandbox.Listings(ctx, accountID, limit, cursor, idempotencyKey)
 }
