@@ -159,6 +159,16 @@ func everyEventType(t *testing.T, f *fixture) {
 			return acc.RequestListing(fmt.Sprintf("l-%d", n), "B000TEST01", "", now)
 		}
 	}
+	// b's listings are made with its key, as /v1 makes them: the spend
+	// names it (usage_daily_keys).
+	keyed := func(n int) func(*domain.Account, time.Time) error {
+		return func(acc *domain.Account, now time.Time) error {
+			if err := acc.RequireAPIKey("h-"+acc.ID(), now); err != nil {
+				return err
+			}
+			return listing(n)(acc, now)
+		}
+	}
 	steps := []struct {
 		id  string
 		cmd func(*domain.Account, time.Time) error
@@ -212,8 +222,8 @@ func everyEventType(t *testing.T, f *fixture) {
 		{b, bought(payB, 10)},
 		{c, paid(payC, 100, 999)},
 		{a, listing(1)}, // CreditsSpent, ListingRequested
-		{b, listing(1)},
-		{b, listing(2)},
+		{b, keyed(1)},
+		{b, keyed(2)},
 		{a, func(acc *domain.Account, now time.Time) error { return acc.PerformVeroCheck("v-1", "Nike", true, now) }},
 		{b, listing(3)},
 		{a, func(acc *domain.Account, now time.Time) error { return acc.RecordDownload("windows", "2.4.0", now) }},

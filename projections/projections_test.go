@@ -91,7 +91,7 @@ func (f *fixture) activity(t *testing.T, id string, round int) int64 {
 func dump(t *testing.T, pool *pgxpool.Pool) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	for table, order := range map[string]string{"profiles": "account_id", "usage_statistics": "account_id, day", "transactions": "payment_id", "usage_daily": "account_id, day"} {
+	for table, order := range map[string]string{"profiles": "account_id", "usage_statistics": "account_id, day", "transactions": "payment_id", "usage_daily": "account_id, day", "usage_daily_keys": "account_id, key_id, day"} {
 		rows, err := pool.Query(context.Background(), `SELECT row_to_json(x)::text FROM `+table+` x ORDER BY `+order)
 		if err != nil {
 			t.Fatal(err)

@@ -1,8 +1,12 @@
 package projections
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -13,14 +17,16 @@ import (
 // UsageDaily projects usage per account and UTC day for GET
 // /api/usage/daily and its CSV (issue 35): credits spent, listings
 // created, VeRO checks and credits taken back by refunds. A day with no
-// usage has no row; the query fills it with zeros.
+// usage has no row; the query fills it with zeros. Beside it,
+// usage_daily_keys keeps the same per API key from the spends that name
+// their key (credits, listings, VeRO checks): usage by key.
 type UsageDaily struct{}
 
 // Name implements Projection.
 func (UsageDaily) Name() string { return "usage_daily" }
 
 // Tables implements Projection.
-func (UsageDaily) Tables() []string { return []string{"usage_daily"} }
+func (UsageDaily) Tables() []string { return []string{"usage_daily", "usage_daily_keys"} }
 
 // dayRow is what a batch adds to a usage_daily row.
 type dayRow struct{ credits, listings, vero, refunded int64 }
@@ -54,7 +60,7 @@ func usageDayOf(ev domain.Event) (dayRow, error) {
 func (UsageDaily) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
 	keys, adds, err := sumByAccountDay(recs, evs, usageDayOf)
 	if err != nil || len(keys) == 0 {
-		return err
+		return err // a batch without usage has no spend of a key either
 	}
 	n := len(keys)
 	ids, days := make([]string, 0, n), make([]string, 0, n)
@@ -64,12 +70,71 @@ func (UsageDaily) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventst
 		ids, days = append(ids, k.account), append(days, k.day)
 		credits, listings, vero, refunded = append(credits, a.credits), append(listings, a.listings), append(vero, a.vero), append(refunded, a.refunded)
 	}
+	if err := applyKeyDays(ctx, tx, t, recs, evs); err != nil {
+		return err
+	}
 	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_daily")+` AS u (account_id, day, credits, listings, vero_checks, refunded)
 		SELECT * FROM unnest($1::uuid[], $2::date[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
 		ON CONFLICT (account_id, day) DO UPDATE SET credits = u.credits + excluded.credits, listings = u.listings + excluded.listings,
 			vero_checks = u.vero_checks + excluded.vero_checks, refunded = u.refunded + excluded.refunded`,
 		ids, days, credits, listings, vero, refunded); err != nil {
 		return fmt.Errorf("write usage_daily: %w", err)
+	}
+	return nil
+}
+
+// keyDay is an account's usage with one API key on one UTC day.
+type keyDay struct{ account, key, day string }
+
+// applyKeyDays adds the batch's spends made with a key to
+// usage_daily_keys: what each spend took, and a listing or a VeRO check by
+// its operation. A spend that names no key (made otherwise) counts in
+// usage_daily only.
+func applyKeyDays(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
+	adds := map[keyDay]dayRow{}
+	var order []keyDay
+	for i, rec := range recs {
+		e, ok := evs[i].(domain.CreditsSpent)
+		if !ok || e.KeyID == "" {
+			continue
+		}
+		id, err := accountID(rec)
+		if err != nil {
+			return err
+		}
+		add := dayRow{credits: e.Amount}
+		switch e.Operation {
+		case domain.OperationListing:
+			add.listings = 1
+		case domain.OperationVeroCheck:
+			add.vero = 1
+		}
+		k := keyDay{account: id, key: e.KeyID, day: rec.RecordedAt.UTC().Format(time.DateOnly)}
+		if _, seen := adds[k]; !seen {
+			order = append(order, k)
+		}
+		adds[k] = adds[k].plus(add)
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	slices.SortFunc(order, func(a, b keyDay) int {
+		return cmp.Or(strings.Compare(a.account, b.account), strings.Compare(a.key, b.key), strings.Compare(a.day, b.day))
+	})
+	n := len(order)
+	ids, keys, days := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	credits, listings, vero := make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	for _, k := range order {
+		a := adds[k]
+		ids, keys, days = append(ids, k.account), append(keys, k.key), append(days, k.day)
+		credits, listings, vero = append(credits, a.credits), append(listings, a.listings), append(vero, a.vero)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_daily_keys")+` AS u (account_id, key_id, day, credits, listings, vero_checks)
+		SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::bigint[], $5::bigint[], $6::bigint[])
+		ON CONFLICT (account_id, key_id, day) DO UPDATE SET credits = u.credits + excluded.credits,
+			listings = u.listings + excluded.listings, vero_checks = u.vero_checks + excluded.vero_checks`,
+		ids, keys, days, credits, listings, vero); err != nil {
+		return fmt.Errorf("write usage_daily_keys: %w", err)
 	}
 	return nil
 }

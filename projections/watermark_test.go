@@ -139,7 +139,7 @@ func BenchmarkLiveCatchUp(b *testing.B) {
 	ctx := context.Background()
 	events, _ := spendLog(b, f)
 	reset := func(b *testing.B) {
-		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, usage_daily, projection_checkpoints, projection_watermarks`); err != nil {
+		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, usage_daily, usage_daily_keys, projection_checkpoints, projection_watermarks`); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -204,7 +204,7 @@ func BenchmarkLiveCatchUpUnderWrites(b *testing.B) {
 	var took time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, usage_daily, projection_checkpoints, projection_watermarks`); err != nil {
+		if _, err := f.pool.Exec(ctx, `TRUNCATE profiles, usage_statistics, transactions, usage_daily, usage_daily_keys, projection_checkpoints, projection_watermarks`); err != nil {
 			b.Fatal(err)
 		}
 		head := func() int64 {

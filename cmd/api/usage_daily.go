@@ -32,26 +32,35 @@ type usageDailyResponse struct {
 // client.
 const csvFlushEvery = 500
 
-// dateRange reads the request's from and to; a bad one is a 400 naming its
-// field. Filtering by API key (&key=ID) needs keys with ids, which do not
-// exist yet: a key is refused rather than ignored.
-func dateRange(r *http.Request) (query.Range, error) {
+// maxKeyIDLength bounds the key filter: a key's id (GET /api/api-keys) is
+// far shorter.
+const maxKeyIDLength = 100
+
+// dateRange reads the request's from and to, and the API key filter
+// (&key=ID, a key's id from GET /api/api-keys) where byKey allows one; a bad
+// one is a 400 naming its field. A key that is not the seller's has no
+// usage: its days are zeros (the rows read are the seller's only).
+func dateRange(r *http.Request, byKey bool) (query.Range, error) {
 	q := r.URL.Query()
-	if q.Has("key") {
-		return query.Range{}, invalid(map[string]string{"key": "key: filtering by API key is not available yet"})
+	if q.Has("key") && !byKey {
+		return query.Range{}, invalid(map[string]string{"key": "key: payments are not made with an API key; filter usage by key instead"})
+	}
+	if k := q.Get("key"); q.Has("key") && (k == "" || len(k) > maxKeyIDLength) {
+		return query.Range{}, invalid(map[string]string{"key": "key must be the id of one of your API keys"})
 	}
 	rg, err := query.ParseRange(q.Get("from"), q.Get("to"), time.Now())
 	if re, ok := errors.AsType[*query.RangeError](err); ok {
 		return query.Range{}, invalid(map[string]string{re.Field: re.Message})
 	}
+	rg.KeyID = q.Get("key")
 	return rg, err
 }
 
 // handleUsageDaily answers GET /api/usage/daily: every day of the range,
-// oldest first, days without usage with zeros.
+// oldest first, days without usage with zeros; with key, that key's.
 func handleUsageDaily(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rg, err := dateRange(r)
+		rg, err := dateRange(r, true)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -70,10 +79,11 @@ func handleUsageDaily(d Deps) http.HandlerFunc {
 	}
 }
 
-// handleUsageDailyCSV answers GET /api/usage/daily.csv.
+// handleUsageDailyCSV answers GET /api/usage/daily.csv (with key, that
+// key's days).
 func handleUsageDailyCSV(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rg, err := dateRange(r)
+		rg, err := dateRange(r, true)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -92,7 +102,7 @@ func handleUsageDailyCSV(d Deps) http.HandlerFunc {
 // made on the range's days, oldest first; amount in US dollars.
 func handleTransactionsCSV(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rg, err := dateRange(r)
+		rg, err := dateRange(r, false)
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

@@ -117,11 +117,17 @@ func TestUsageDaily(t *testing.T) {
 			"?from=2026-03-01&to=2026-3-2":   "to",
 			"?from=2026-03-02&to=2026-03-01": "to",  // reversed
 			"?from=2025-01-01&to=2026-01-02": "to",  // 367 days
-			"?key=k1":                        "key", // not before keys have ids
+			"?key=":                          "key", // empty
 		} {
 			r := e.do(request{method: "GET", path: path + query, cookie: s.Cookie})
 			if p := r.problem(t); r.status != http.StatusBadRequest || p.Errors[field] == "" || p.Message == "" {
 				t.Errorf("%s%s = %d %s; want 400 naming %s", path, query, r.status, r.body, field)
+			}
+		}
+		if path == "/api/transactions.csv" { // payments are not made with a key
+			r := e.do(request{method: "GET", path: path + "?key=k1", cookie: s.Cookie})
+			if p := r.problem(t); r.status != http.StatusBadRequest || p.Errors["key"] == "" {
+				t.Errorf("%s?key=k1 = %d %s; want 400 naming key", path, r.status, r.body)
 			}
 		}
 		if r := e.do(request{method: "GET", path: path}); r.status != http.StatusUnauthorized {
@@ -297,4 +303,66 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// Usage by key (issue 35 item 5, issue 34 item 1): spends made with the
+// Default key and with a second key are each their key's, on the day and
+// in the CSV; a key that is not the seller's has no usage; the days without
+// a key are everything, as before.
+func TestUsageDailyByKey(t *testing.T) {
+	e := newTestEnv(t)
+	s := e.seedAccount("daily-keys@example.com")
+	other := e.seedAccount("other-daily-keys@example.com")
+	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(10, domain.SourcePurchase, nil)).LastPosition)
+	keys := e.keysOf(s)
+	laptop := e.createKey(s, map[string]any{"name": "Laptop"})
+	for _, key := range []string{s.APIKey, laptop.APIKey, laptop.APIKey} {
+		expect(t, "a spend", spendWith(e, key), 201, "")
+	}
+	otherKey := e.keysOf(other)[0]
+	var last int64
+	if err := e.deps.Pool.QueryRow(context.Background(), `SELECT max(global_position) FROM events`).Scan(&last); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor(last)
+
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	span := "?from=" + today.AddDate(0, 0, -1).Format(time.DateOnly) + "&to=" + today.AddDate(0, 0, 1).Format(time.DateOnly)
+	sum := func(query string) usageDayResponse {
+		t.Helper()
+		r := e.do(request{method: "GET", path: "/api/usage/daily" + span + query, cookie: s.Cookie})
+		var u usageDailyResponse
+		if r.status != http.StatusOK {
+			t.Fatalf("daily usage%s = %d %s", query, r.status, r.body)
+		}
+		r.json(t, &u)
+		var total usageDayResponse
+		for _, d := range u.Days {
+			total.Credits, total.Listings, total.VeroChecks, total.Refunded = total.Credits+d.Credits, total.Listings+d.Listings,
+				total.VeroChecks+d.VeroChecks, total.Refunded+d.Refunded
+		}
+		return total
+	}
+	for query, want := range map[string]usageDayResponse{
+		"":                    {Credits: 3, Listings: 3},
+		"&key=" + keys[0].ID:  {Credits: 1, Listings: 1},
+		"&key=" + laptop.ID:   {Credits: 2, Listings: 2},
+		"&key=" + otherKey.ID: {}, // another seller's key: none of s's usage
+		"&key=no-such-key-id": {},
+	} {
+		if got := sum(query); got != want {
+			t.Errorf("usage%s = %+v, want %+v", query, got, want)
+		}
+	}
+	rows := readCSV(t, e.do(request{method: "GET", path: "/api/usage/daily.csv" + span + "&key=" + laptop.ID, cookie: s.Cookie}),
+		"usage-daily-"+today.AddDate(0, 0, -1).Format(time.DateOnly)+"-to-"+today.AddDate(0, 0, 1).Format(time.DateOnly)+".csv")
+	var credits int
+	for _, row := range rows[1:] {
+		var n int
+		fmt.Sscan(row[1], &n)
+		credits += n
+	}
+	if credits != 2 {
+		t.Fatalf("the Laptop key's CSV counts %d credits, want 2: %v", credits, rows)
+	}
 }

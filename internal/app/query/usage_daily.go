@@ -19,8 +19,12 @@ const MaxRangeDays = 366
 // the last 30 UTC days, today included (the dashboard's chart).
 const DefaultRangeDays = 30
 
-// Range is a span of whole UTC days, From and To included.
-type Range struct{ From, To time.Time }
+// Range is a span of whole UTC days, From and To included; KeyID, when
+// set, keeps only the usage of that API key.
+type Range struct {
+	From, To time.Time
+	KeyID    string
+}
 
 // Days is how many days r covers.
 func (r Range) Days() int { return int(r.To.Sub(r.From).Hours()/24) + 1 }
@@ -105,13 +109,23 @@ func (q *Usage) db(ctx context.Context) *pgxpool.Pool {
 }
 
 // EachDay calls fn with every day of r, oldest first; a day without usage
-// (no usage_daily row) comes with zeros, so the days are contiguous.
+// (no usage_daily row) comes with zeros, so the days are contiguous. With
+// r.KeyID, the days are that key's (usage_daily_keys; refunds, which are no
+// key's, are zero).
 func (q *Usage) EachDay(ctx context.Context, accountID string, r Range, fn func(Day) error) error {
-	rows, err := q.db(ctx).Query(ctx, `SELECT d::date, coalesce(u.credits, 0), coalesce(u.listings, 0),
-			coalesce(u.vero_checks, 0), coalesce(u.refunded, 0)
+	sql := `SELECT d::date, coalesce(u.credits, 0), coalesce(u.listings, 0), coalesce(u.vero_checks, 0), coalesce(u.refunded, 0)
 		FROM generate_series($2::date, $3::date, interval '1 day') AS d
 		LEFT JOIN usage_daily u ON u.account_id = $1 AND u.day = d::date
-		ORDER BY d`, accountID, r.From, r.To)
+		ORDER BY d`
+	args := []any{accountID, r.From, r.To}
+	if r.KeyID != "" {
+		sql = `SELECT d::date, coalesce(u.credits, 0), coalesce(u.listings, 0), coalesce(u.vero_checks, 0), 0::bigint
+		FROM generate_series($2::date, $3::date, interval '1 day') AS d
+		LEFT JOIN usage_daily_keys u ON u.account_id = $1 AND u.key_id = $4 AND u.day = d::date
+		ORDER BY d`
+		args = append(args, r.KeyID)
+	}
+	rows, err := q.db(ctx).Query(ctx, sql, args...)
 	if err != nil {
 		return fmt.Errorf("load daily usage: %w", err)
 	}
