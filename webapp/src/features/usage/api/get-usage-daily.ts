@@ -15,8 +15,8 @@ export type UsageDay = {
 
 export type UsageDaily = { days: UsageDay[] };
 
-/** A YYYY-MM-DD range of UTC days, both included. */
-export type DayRange = { from: string; to: string };
+/** A YYYY-MM-DD range of UTC days, both included; `key`, an API key's id, keeps only that key's usage. */
+export type DayRange = { from: string; to: string; key?: string };
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -27,7 +27,7 @@ export function lastDays(days: number, now: Date = new Date()): DayRange {
   return { from: isoDay(from), to: isoDay(now) };
 }
 
-const query = ({ from, to }: DayRange) => `from=${from}&to=${to}`;
+const query = ({ from, to, key }: DayRange) => `from=${from}&to=${to}` + (key ? `&key=${encodeURIComponent(key)}` : '');
 
 export const usageDailyKey = (range: DayRange) => `/api/usage/daily?${query(range)}`;
 
@@ -38,4 +38,17 @@ export const usageDailyCsvUrl = (range: DayRange) => `/api/usage/daily.csv?${que
 export function useUsageDaily(range: DayRange, options?: SWRConfiguration<UsageDaily>) {
   const key = usageDailyKey(range);
   return useSWR<UsageDaily>(key, () => api.get<UsageDaily>(key), options);
+}
+
+/** A key usage can be filtered by (GET /api/api-keys: the seller's keys). */
+export type KeyChoice = { id: string; name: string; prefix: string; mode: 'live' | 'test' };
+
+/**
+ * The seller's live keys, to filter usage by (test keys spend test credits,
+ * which are not usage). The same request as the API Keys page's, so the
+ * two share one cached answer.
+ */
+export function useKeyChoices() {
+  const { data } = useSWR<KeyChoice[]>('/api/api-keys', () => api.get<KeyChoice[]>('/api/api-keys'));
+  return (data ?? []).filter((k) => k.mode === 'live');
 }

@@ -64,6 +64,28 @@ describe('daily usage chart', () => {
     expect(await screen.findByRole('heading', { name: 'Could not load daily usage' })).toBeInTheDocument();
     await waitFor(() => expect(app.callsTo('GET', '/api/usage/daily').length).toBeGreaterThan(0));
   });
+
+  it('filters by API key when the seller has several: the chart and its CSV are the chosen key’s', async () => {
+    const keys = [
+      { id: 'k-default', name: 'Default', prefix: 'a2e_live_ab', mode: 'live', isDefault: true },
+      { id: 'k-laptop', name: 'Laptop', prefix: 'a2e_live_cd', mode: 'live', isDefault: false },
+      { id: 'k-test', name: 'Sandbox', prefix: 'a2e_test_ef', mode: 'test', isDefault: false },
+    ];
+    const app = renderApp('/dashboard', {
+      'GET /api/usage/daily': usageDailyReply({ [day(0)]: 7 }),
+      'GET /api/api-keys': { body: keys },
+    });
+    const picker = await screen.findByLabelText('API key');
+    expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toEqual(['All keys', 'Default (a2e_live_ab…)', 'Laptop (a2e_live_cd…)']);
+    await app.user.selectOptions(picker, 'k-laptop');
+    const { from, to } = lastDays(30);
+    await waitFor(() =>
+      expect(app.calls.filter((c) => c.path === '/api/usage/daily').map((c) => new URL(c.url, 'http://x').search)).toContain(
+        `?from=${from}&to=${to}&key=k-laptop`,
+      ),
+    );
+    expect(screen.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', `/api/usage/daily.csv?from=${from}&to=${to}&key=k-laptop`);
+  });
 });
 
 describe('transactions CSV', () => {

@@ -5,7 +5,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDate } from '@/lib/dates';
 import { liveRefresh } from '@/lib/swr-config';
-import { lastDays, usageDailyCsvUrl, useUsageDaily, type UsageDay } from '../api/get-usage-daily';
+import { lastDays, usageDailyCsvUrl, useKeyChoices, useUsageDaily, type UsageDay } from '../api/get-usage-daily';
 import './daily-usage-chart.css';
 
 /** The chart covers the last 30 UTC days, today included. */
@@ -140,8 +140,12 @@ function DaysTable({ days }: { days: UsageDay[] }) {
  * their CSV. `live` follows the desktop client's spends without a reload.
  */
 export function DailyUsageCard({ live = false, now }: { live?: boolean; now?: Date }) {
-  const [range] = useState(() => lastDays(CHART_DAYS, now));
+  const [days30] = useState(() => lastDays(CHART_DAYS, now));
+  const [key, setKey] = useState('');
+  const keys = useKeyChoices();
+  const range = key ? { ...days30, key } : days30;
   const { data, error, mutate } = useUsageDaily(range, live ? liveRefresh : undefined);
+  const keyPickerId = useId();
   const [picked, setPicked] = useState<number | null>(null);
   const titleId = useId();
   const days = data?.days ?? [];
@@ -149,6 +153,19 @@ export function DailyUsageCard({ live = false, now }: { live?: boolean; now?: Da
   return (
     <Card>
       <CardHeader title="Daily Usage" description={`Credits used per day over the last ${CHART_DAYS} days (UTC).`} />
+      {keys.length > 1 && (
+        <div className="daily-usage-key">
+          <label htmlFor={keyPickerId}>API key</label>
+          <select id={keyPickerId} className="input" value={key} onChange={(e) => setKey(e.target.value)}>
+            <option value="">All keys</option>
+            {keys.map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.name} ({k.prefix}…)
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {!data && !error && <Spinner label="Loading daily usage" />}
       {!data && error && <LoadError what="daily usage" onRetry={() => void mutate()} />}
       {days.length > 0 && (
