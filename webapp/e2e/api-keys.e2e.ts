@@ -7,7 +7,7 @@
  * spends sandbox credits only, and the sandbox resets to 1,000. The page fits
  * 390 px and is axe clean. Screenshots in test-results/screenshots/api-keys-<step>.png.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
 import { apiFailures, apiKeyOf, baseURL, buyCredits, createListing, screenshot, signUp, toast, uniqueEmail } from './support.ts';
 
@@ -19,6 +19,15 @@ test.afterEach(async ({}, testInfo) => failures.report(testInfo));
 
 function keyItem(page: Page, name: string) {
   return page.getByRole('list', { name: 'API keys' }).getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
+}
+
+/** The key a SecretField in scope holds: shown if still masked (it is until asked), then read. */
+async function revealedKey(scope: Locator): Promise<string> {
+  await expect(scope.getByRole('textbox', { name: 'API Key' }).first()).toBeVisible();
+  const show = scope.getByRole('button', { name: 'Show API key' });
+  if ((await show.count()) > 0) await show.first().click();
+  await expect(scope.getByRole('button', { name: 'Hide API key' }).first()).toBeVisible();
+  return scope.getByRole('textbox', { name: 'API Key' }).first().inputValue();
 }
 
 async function credits(page: Page) {
@@ -59,7 +68,7 @@ test.describe.serial('api keys', () => {
     await expect(toast(page, 'API Key Created')).toBeVisible();
     const shown = page.getByRole('status', { name: 'Key created' });
     await expect(shown).toContainText('Office PC');
-    officeKey = await shown.getByRole('textbox', { name: 'API Key' }).inputValue();
+    officeKey = await revealedKey(shown);
     expect(officeKey).toMatch(/^a2e_/);
     expect(officeKey).not.toBe(defaultKey);
     const office = keyItem(page, 'Office PC');
@@ -77,7 +86,9 @@ test.describe.serial('api keys', () => {
 
     // The examples can be written with the chosen key.
     await page.getByLabel('Key in the examples').selectOption({ label: `Office PC (${officeKey.slice(0, 10)}…)` });
-    await expect(page.locator('pre[data-snippet="curl"]')).toContainText(officeKey);
+    // Shown masked, as the key field shows it (its copy button copies the key itself).
+    await expect(page.locator('pre[data-snippet="curl"]')).toContainText(`X-API-Key: ${officeKey.slice(0, 4)}•`);
+    await expect(page.locator('pre[data-snippet="curl"]')).toContainText(`${officeKey.slice(-4)}"`);
   });
 
   test('rotates the Default key with a one-hour grace: old and new keys both work', async () => {
@@ -87,7 +98,7 @@ test.describe.serial('api keys', () => {
     await dialog.getByRole('button', { name: 'Rotate key' }).click();
     await expect(toast(page, 'API Key Rotated')).toBeVisible();
     const shown = page.getByRole('status', { name: 'Key rotated' });
-    const newKey = await shown.getByRole('textbox', { name: 'API Key' }).inputValue();
+    const newKey = await revealedKey(shown);
     expect(newKey).not.toBe(defaultKey);
     await expect(page.getByText('Rotated', { exact: true })).toBeVisible();
     await screenshot(page, 'api-keys', 'rotated');
@@ -96,7 +107,9 @@ test.describe.serial('api keys', () => {
       expect(made.status, made.body).toBe(201);
     }
     // The profile's key (the Default card) is the new one.
-    await expect(page.getByRole('textbox', { name: 'API Key' }).first()).toHaveValue(newKey);
+    const defaultCard = page.getByRole('main');
+    await defaultCard.getByRole('button', { name: 'Show API key' }).first().click();
+    await expect(defaultCard.getByRole('textbox', { name: 'API Key' }).first()).toHaveValue(newKey);
   });
 
   test('revokes the second key with a confirmation: refused at once', async () => {

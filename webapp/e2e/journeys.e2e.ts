@@ -128,7 +128,7 @@ test('the desktop API guide: tables, examples on this server, no serious accessi
   await page.goto('/docs/desktop-api');
   expect((await content).status(), 'GET /api/pages/desktop-api').toBe(200);
   await expect(page.getByRole('heading', { level: 1, name: 'Desktop API guide' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'commit_outcome_unknown' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'commit_outcome_unknown', exact: true })).toBeVisible();
   await expect(page.getByText(`${baseURL()}/v1/listings`).first()).toBeVisible();
   await screenshot(page, 'public', 'desktop-api');
   await expectNoSeriousA11yViolations(page, '/docs/desktop-api');
