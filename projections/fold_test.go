@@ -20,7 +20,7 @@ func TestFoldsArePure(t *testing.T) {
 	ends := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 
 	t.Run("profile", func(t *testing.T) {
-		var row profileRow
+		var row Profile
 		exists := false
 		for i, ev := range []domain.Event{
 			domain.CreditsGranted{Amount: 9},         // before the row exists: nothing
@@ -42,8 +42,10 @@ func TestFoldsArePure(t *testing.T) {
 				row, exists = next, true
 			}
 		}
-		want := profileRow{id: id, email: "a@x.y", status: "cancelling", endsAt: &ends, available: 10 - 3 - 2 - 1, used: 3,
-			listings: 1, debt: 3, disputes: 1, registered: at(1).RecordedAt, updated: at(9).RecordedAt}
+		spent := at(4).RecordedAt
+		want := Profile{AccountID: id, Email: "a@x.y", SubscriptionStatus: "cancelling", SubscriptionEndsAt: &ends,
+			CreditsAvailable: 10 - 3 - 2 - 1, CreditsUsed: 3, ListingsCreated: 1, CreditDebt: 3, OpenDisputes: 1,
+			RegisteredAt: at(1).RecordedAt, UpdatedAt: at(9).RecordedAt, LastSpendAt: &spent}
 		if !reflect.DeepEqual(row, want) {
 			t.Fatalf("folded profile\n got %+v\nwant %+v", row, want)
 		}

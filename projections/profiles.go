@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"time"
 
@@ -23,80 +24,101 @@ func (Profiles) Name() string { return "profiles" }
 // Tables implements Projection.
 func (Profiles) Tables() []string { return []string{"profiles"} }
 
-// profileRow is a profiles row in memory.
-type profileRow struct {
-	id, email, status, prefix, encrypted       string
-	verified                                   bool
-	renewal, endsAt                            *time.Time
-	available, used, listings, vero, downloads int64
-	debt                                       int64
-	disputes                                   int32
-	registered, updated                        time.Time
-	// The alert settings (nil: off) and whether a low-balance alert stands.
-	lowBalanceCredits *int64
-	reminderDays      *int32
-	lowBalance        bool
+// Profile is an account's row in profiles, declared once: each field's db
+// tag names its column ("-": not a column), from which the projection's load
+// and upsert and Reader.Profile's SELECT are derived (profileColumns); its
+// json tag is the name GET /api/user/profile answers it under ("-": not
+// answered, or answered by the handler in a shape of its own). The fields
+// answered keep their order: it is the answer's. docs/application-layer.md
+// says how to add one.
+type Profile struct {
+	AccountID               string     `db:"account_id,uuid" json:"-"`
+	Email                   string     `db:"email" json:"email"`
+	IsVerified              bool       `db:"is_verified" json:"isVerified"`
+	SubscriptionStatus      string     `db:"subscription_status" json:"-"`       // answered as StatusAt(now)
+	SubscriptionRenewalDate *time.Time `db:"subscription_renewal_date" json:"-"` // answered in RFC 3339
+	SubscriptionEndsAt      *time.Time `db:"subscription_ends_at" json:"-"`      // while cancelling
+	CreditDebt              int64      `db:"credit_debt" json:"creditDebt"`      // credits owed; the next grant repays them first
+	SpendingFrozen          bool       `db:"-" json:"spendingFrozen"`            // OpenDisputes > 0, set by Reader.Profile
+	APIKeyPrefix            string     `db:"api_key_prefix" json:"-"`
+	APIKeyEncrypted         string     `db:"api_key_encrypted" json:"-"` // answered decrypted (query.Profile)
+	CreditsAvailable        int64      `db:"credits_available" json:"creditsAvailable"`
+	CreditsUsed             int64      `db:"credits_used" json:"-"`
+	ListingsCreated         int64      `db:"listings_created" json:"listingsCreated"`
+	VeroChecks              int64      `db:"vero_checks" json:"veroChecks"`
+	Downloads               int64      `db:"downloads" json:"-"`
+	OpenDisputes            int32      `db:"open_disputes" json:"-"`
+	LowBalance              bool       `db:"low_balance" json:"lowBalance"` // a low-balance alert stands (issue 33)
+	LowBalanceCredits       *int64     `db:"low_balance_credits" json:"-"`  // the alert settings (nil: off)
+	ExpiringReminderDays    *int32     `db:"expiring_reminder_days" json:"-"`
+	RegisteredAt            time.Time  `db:"registered_at" json:"-"`
+	UpdatedAt               time.Time  `db:"updated_at" json:"-"`
+	LastSpendAt             *time.Time `db:"last_spend_at" json:"lastSpendAt"` // the last metered spend's time; nil: none yet
 }
+
+// profileColumns is profiles' columns, from Profile's tags, once.
+var profileColumns = newColumnTable(reflect.TypeFor[Profile]())
 
 // foldProfile is the profile's fold: the row after ev, from the row before
 // it (exists: there is one). It reads and writes nothing. AccountRegistered
 // makes a missing row and changes nothing otherwise; every other event
 // changes an existing row, at least its updated_at, and nothing when the row
 // is missing. changed says whether the row is to be written.
-func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev domain.Event) (next profileRow, changed bool, err error) {
+func foldProfile(r Profile, exists bool, id string, rec eventstore.Record, ev domain.Event) (next Profile, changed bool, err error) {
 	if e, ok := ev.(domain.AccountRegistered); ok {
 		if exists {
 			return r, false, nil
 		}
-		return profileRow{id: id, email: e.Email, status: domain.StatusInactive, registered: rec.RecordedAt, updated: rec.RecordedAt}, true, nil
+		return Profile{AccountID: id, Email: e.Email, SubscriptionStatus: domain.StatusInactive, RegisteredAt: rec.RecordedAt, UpdatedAt: rec.RecordedAt}, true, nil
 	}
 	switch e := ev.(type) {
 	case domain.EmailVerified:
-		r.verified = true
+		r.IsVerified = true
 	case domain.APIKeyIssued:
-		r.prefix, r.encrypted = e.Prefix, e.Encrypted
+		r.APIKeyPrefix, r.APIKeyEncrypted = e.Prefix, e.Encrypted
 	case domain.APIKeyRotated:
 		if !e.Secondary { // the profile shows the primary ("Default") key
-			r.prefix, r.encrypted = e.Prefix, e.Encrypted
+			r.APIKeyPrefix, r.APIKeyEncrypted = e.Prefix, e.Encrypted
 		}
 	case domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionResumed,
 		domain.SubscriptionPastDue, domain.SubscriptionCancelled, domain.SubscriptionEnded:
 		// The status and dates the account itself records: one rule, in
 		// domain/subscription.go, not worked out again here.
-		sub := domain.SubscriptionSummary{Status: r.status, RenewsAt: r.renewal, EndsAt: r.endsAt}
+		sub := domain.SubscriptionSummary{Status: r.SubscriptionStatus, RenewsAt: r.SubscriptionRenewalDate, EndsAt: r.SubscriptionEndsAt}
 		next, _ := sub.After(ev, rec.RecordedAt)
-		r.status, r.renewal, r.endsAt = next.Status, next.RenewsAt, next.EndsAt
+		r.SubscriptionStatus, r.SubscriptionRenewalDate, r.SubscriptionEndsAt = next.Status, next.RenewsAt, next.EndsAt
 	case domain.CreditsSpent:
-		r.used += e.Amount
+		at := rec.RecordedAt
+		r.CreditsUsed, r.LastSpendAt = r.CreditsUsed+e.Amount, &at
 	case domain.CreditsRevoked:
-		r.debt += e.Debt
+		r.CreditDebt += e.Debt
 	case domain.DebtRepaid:
-		r.debt -= e.Amount
+		r.CreditDebt -= e.Amount
 	case domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired:
 		// The balance alone, below.
 	case domain.DisputeOpened:
-		r.disputes++
+		r.OpenDisputes++
 	case domain.DisputeClosed:
-		r.disputes--
+		r.OpenDisputes--
 	case domain.ListingRequested:
-		r.listings++
+		r.ListingsCreated++
 	case domain.VeroCheckPerformed:
-		r.vero++
+		r.VeroChecks++
 	case domain.SoftwareDownloaded:
-		r.downloads++
+		r.Downloads++
 	case domain.AlertSettingsChanged:
-		r.lowBalanceCredits, r.reminderDays = e.LowBalanceCredits, nil
+		r.LowBalanceCredits, r.ExpiringReminderDays = e.LowBalanceCredits, nil
 		if e.ExpiringReminderDays != nil {
 			d := int32(*e.ExpiringReminderDays)
-			r.reminderDays = &d
+			r.ExpiringReminderDays = &d
 		}
 		if e.LowBalanceCredits == nil {
-			r.lowBalance = false // as the account's own fold: no threshold, no standing alert
+			r.LowBalance = false // as the account's own fold: no threshold, no standing alert
 		}
 	case domain.LowBalanceAlerted:
-		r.lowBalance = true
+		r.LowBalance = true
 	case domain.BalanceRecovered:
-		r.lowBalance = false
+		r.LowBalance = false
 	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded,
 		domain.ExpiryReminderSent, domain.SpendLimitsSet,
 		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled,
@@ -107,11 +129,11 @@ func foldProfile(r profileRow, exists bool, id string, rec eventstore.Record, ev
 	default:
 		return r, false, unhandled("profiles", ev)
 	}
-	r.available += domain.CreditDelta(ev) // how each event moves the balance: the domain's one rule
+	r.CreditsAvailable += domain.CreditDelta(ev) // how each event moves the balance: the domain's one rule
 	if !exists {
 		return r, false, nil
 	}
-	r.updated = rec.RecordedAt
+	r.UpdatedAt = rec.RecordedAt
 	return r, true, nil
 }
 
@@ -147,26 +169,21 @@ func (Profiles) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstor
 }
 
 // loadProfiles reads the rows of the distinct accounts among ids.
-func loadProfiles(ctx context.Context, tx pgx.Tx, tbl string, ids []string) (map[string]profileRow, error) {
+func loadProfiles(ctx context.Context, tx pgx.Tx, tbl string, ids []string) (map[string]Profile, error) {
 	distinct := slices.Compact(slices.Sorted(slices.Values(ids)))
-	rows := make(map[string]profileRow, len(distinct))
-	q, err := tx.Query(ctx, `SELECT account_id::text, email, is_verified, subscription_status, subscription_renewal_date,
-			api_key_prefix, api_key_encrypted, credits_available, credits_used, listings_created, vero_checks, downloads,
-			registered_at, updated_at, subscription_ends_at, credit_debt, open_disputes,
-			low_balance_credits, expiring_reminder_days, low_balance
-		FROM `+tbl+` WHERE account_id = ANY($1::uuid[])`, distinct)
+	rows := make(map[string]Profile, len(distinct))
+	q, err := tx.Query(ctx, `SELECT `+profileColumns.selectList+` FROM `+tbl+` WHERE account_id = ANY($1::uuid[])`, distinct)
 	if err != nil {
 		return nil, fmt.Errorf("load profiles: %w", err)
 	}
 	defer q.Close()
+	dst := make([]any, 0, len(profileColumns.columns))
 	for q.Next() {
-		var r profileRow
-		if err := q.Scan(&r.id, &r.email, &r.verified, &r.status, &r.renewal, &r.prefix, &r.encrypted,
-			&r.available, &r.used, &r.listings, &r.vero, &r.downloads, &r.registered, &r.updated, &r.endsAt, &r.debt, &r.disputes,
-			&r.lowBalanceCredits, &r.reminderDays, &r.lowBalance); err != nil {
+		var r Profile
+		if err := q.Scan(profileColumns.scanTargets(reflect.ValueOf(&r).Elem(), dst[:0])...); err != nil {
 			return nil, fmt.Errorf("load profiles: %w", err)
 		}
-		rows[r.id] = r
+		rows[r.AccountID] = r
 	}
 	if err := q.Err(); err != nil {
 		return nil, fmt.Errorf("load profiles: %w", err)
@@ -174,52 +191,21 @@ func loadProfiles(ctx context.Context, tx pgx.Tx, tbl string, ids []string) (map
 	return rows, nil
 }
 
-// writeProfiles writes the rows of ids, each once, in one statement (ids
-// sorted: a fixed order of row locks).
-func writeProfiles(ctx context.Context, tx pgx.Tx, tbl string, rows map[string]profileRow, ids []string) error {
+// writeProfiles writes the rows of ids, each once, in one statement: a
+// multi-row upsert of every column from unnest's arrays (ids sorted: a
+// fixed order of row locks).
+func writeProfiles(ctx context.Context, tx pgx.Tx, tbl string, rows map[string]Profile, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	n := len(ids)
-	var (
-		id, email, status, prefix, encrypted       = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
-		verified                                   = make([]bool, 0, n)
-		renewal, endsAt                            = make([]*time.Time, 0, n), make([]*time.Time, 0, n)
-		available, used, listings, vero, downloads = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
-		registered, updated                        = make([]time.Time, 0, n), make([]time.Time, 0, n)
-		debt                                       = make([]int64, 0, n)
-		disputes                                   = make([]int32, 0, n)
-		lowCredits                                 = make([]*int64, 0, n)
-		reminderDays                               = make([]*int32, 0, n)
-		lowBalance                                 = make([]bool, 0, n)
-	)
-	for _, k := range ids {
-		r := rows[k]
-		id, email, status, prefix, encrypted = append(id, r.id), append(email, r.email), append(status, r.status), append(prefix, r.prefix), append(encrypted, r.encrypted)
-		verified, renewal, endsAt = append(verified, r.verified), append(renewal, r.renewal), append(endsAt, r.endsAt)
-		available, used, listings, vero, downloads = append(available, r.available), append(used, r.used), append(listings, r.listings), append(vero, r.vero), append(downloads, r.downloads)
-		registered, updated = append(registered, r.registered), append(updated, r.updated)
-		debt, disputes = append(debt, r.debt), append(disputes, r.disputes)
-		lowCredits, reminderDays, lowBalance = append(lowCredits, r.lowBalanceCredits), append(reminderDays, r.reminderDays), append(lowBalance, r.lowBalance)
+	values := make([]Profile, len(ids))
+	fields := make([]reflect.Value, len(ids))
+	for i, k := range ids {
+		values[i] = rows[k]
+		fields[i] = reflect.ValueOf(&values[i]).Elem()
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (account_id, email, is_verified, subscription_status, subscription_renewal_date,
-			api_key_prefix, api_key_encrypted, credits_available, credits_used, listings_created, vero_checks, downloads,
-			registered_at, updated_at, subscription_ends_at, credit_debt, open_disputes,
-			low_balance_credits, expiring_reminder_days, low_balance)
-		SELECT * FROM unnest($1::uuid[], $2::text[], $3::bool[], $4::text[], $5::timestamptz[], $6::text[], $7::text[],
-			$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::timestamptz[], $14::timestamptz[],
-			$15::timestamptz[], $16::bigint[], $17::int[], $18::bigint[], $19::int[], $20::bool[])
-		ON CONFLICT (account_id) DO UPDATE SET email = excluded.email, is_verified = excluded.is_verified,
-			subscription_status = excluded.subscription_status, subscription_renewal_date = excluded.subscription_renewal_date,
-			api_key_prefix = excluded.api_key_prefix, api_key_encrypted = excluded.api_key_encrypted,
-			credits_available = excluded.credits_available, credits_used = excluded.credits_used,
-			listings_created = excluded.listings_created, vero_checks = excluded.vero_checks, downloads = excluded.downloads,
-			registered_at = excluded.registered_at, updated_at = excluded.updated_at,
-			subscription_ends_at = excluded.subscription_ends_at, credit_debt = excluded.credit_debt, open_disputes = excluded.open_disputes,
-			low_balance_credits = excluded.low_balance_credits, expiring_reminder_days = excluded.expiring_reminder_days,
-			low_balance = excluded.low_balance`,
-		id, email, verified, status, renewal, prefix, encrypted, available, used, listings, vero, downloads, registered, updated,
-		endsAt, debt, disputes, lowCredits, reminderDays, lowBalance)
+	_, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (`+profileColumns.insertList+`) SELECT * FROM `+profileColumns.unnestArgs+`
+		ON CONFLICT (account_id) DO UPDATE SET `+profileColumns.sets, profileColumns.arrays(fields)...)
 	if err != nil {
 		return fmt.Errorf("write profiles: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -44,25 +45,6 @@ func (r *Reader) db(ctx context.Context) *pgxpool.Pool {
 // (yet: the projector may not have applied its registration).
 var ErrNoProfile = errors.New("no profile for this account")
 
-// Profile is an account's row in profiles. Its json tags are the names
-// GET /api/user/profile answers a plain column with (cmd/api's
-// profileResponse embeds it); "-" marks what the handler derives or hides.
-type Profile struct {
-	AccountID               string     `json:"-"`
-	Email                   string     `json:"email"`
-	IsVerified              bool       `json:"isVerified"`
-	SubscriptionStatus      string     `json:"-"`              // answered as StatusAt(now)
-	SubscriptionRenewalDate *time.Time `json:"-"`              // answered in RFC 3339
-	SubscriptionEndsAt      *time.Time `json:"-"`              // while cancelling
-	CreditDebt              int64      `json:"creditDebt"`     // credits owed; the next grant repays them first
-	SpendingFrozen          bool       `json:"spendingFrozen"` // a payment dispute is open
-	APIKeyEncrypted         string     `json:"-"`
-	CreditsAvailable        int64      `json:"creditsAvailable"`
-	ListingsCreated         int64      `json:"listingsCreated"`
-	VeroChecks              int64      `json:"veroChecks"`
-	LowBalance              bool       `json:"lowBalance"` // a low-balance alert stands (issue 33)
-}
-
 // StatusAt is the subscription status at now (domain.StatusAt): a
 // cancelling subscription whose end has passed is cancelled, before the
 // event that records it has been projected.
@@ -70,20 +52,19 @@ func (p Profile) StatusAt(now time.Time) string {
 	return domain.StatusAt(p.SubscriptionStatus, p.SubscriptionEndsAt, now)
 }
 
-// Profile returns the profile of accountID, or ErrNoProfile.
+// Profile returns the profile of accountID (every column of its row), or
+// ErrNoProfile.
 func (r *Reader) Profile(ctx context.Context, accountID string) (Profile, error) {
-	p := Profile{AccountID: accountID}
-	err := r.db(ctx).QueryRow(ctx, `SELECT email, is_verified, subscription_status, subscription_renewal_date, subscription_ends_at,
-			credit_debt, open_disputes > 0, api_key_encrypted, credits_available, listings_created, vero_checks, low_balance
-		FROM profiles WHERE account_id = $1`, accountID).
-		Scan(&p.Email, &p.IsVerified, &p.SubscriptionStatus, &p.SubscriptionRenewalDate, &p.SubscriptionEndsAt,
-			&p.CreditDebt, &p.SpendingFrozen, &p.APIKeyEncrypted, &p.CreditsAvailable, &p.ListingsCreated, &p.VeroChecks, &p.LowBalance)
+	var p Profile
+	err := r.db(ctx).QueryRow(ctx, `SELECT `+profileColumns.selectList+` FROM profiles WHERE account_id = $1`, accountID).
+		Scan(profileColumns.scanTargets(reflect.ValueOf(&p).Elem(), nil)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Profile{}, ErrNoProfile
 	}
 	if err != nil {
 		return Profile{}, fmt.Errorf("load profile: %w", err)
 	}
+	p.SpendingFrozen = p.OpenDisputes > 0
 	return p, nil
 }
 

@@ -53,7 +53,10 @@ func TestReader(t *testing.T) {
 	if p.SubscriptionRenewalDate == nil || !p.SubscriptionRenewalDate.Equal(renewal) {
 		t.Fatalf("renewal date %v", p.SubscriptionRenewalDate)
 	}
-	p.SubscriptionRenewalDate = nil
+	if p.RegisteredAt.IsZero() || p.UpdatedAt.IsZero() {
+		t.Fatalf("registered %v, updated %v", p.RegisteredAt, p.UpdatedAt)
+	}
+	p.SubscriptionRenewalDate, p.RegisteredAt, p.UpdatedAt = nil, time.Time{}, time.Time{}
 	if p != want {
 		t.Fatalf("profile = %+v", p)
 	}
