@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -30,8 +33,8 @@ func TestProfile(t *testing.T) {
 	if r.status != http.StatusOK || p != want {
 		t.Fatalf("new profile = %d %s", r.status, r.body)
 	}
-	if !jsonHasNull(t, r.body, "subscriptionRenewalDate") {
-		t.Fatalf("renewal date not null: %s", r.body)
+	if !jsonHasNull(t, r.body, "subscriptionRenewalDate") || !jsonHasNull(t, r.body, "lastSpendAt") {
+		t.Fatalf("renewal date or last spend not null: %s", r.body)
 	}
 
 	e.subscribe(s.ID)
@@ -47,6 +50,16 @@ func TestProfile(t *testing.T) {
 	if r.status != http.StatusOK || p.SubscriptionStatus != "active" || !p.PremiumAccess || p.CanSubscribe || err != nil || renewal.Before(time.Now().AddDate(0, 0, 27)) ||
 		p.CreditsAvailable != domain.MonthlyCredits-2 || p.ListingsCreated != 1 || p.VeroChecks != 1 {
 		t.Fatalf("subscribed profile = %d %s", r.status, r.body)
+	}
+	if p.LastSpendAt == nil || time.Since(*p.LastSpendAt) > time.Minute {
+		t.Fatalf("last spend after a listing and a check = %v", p.LastSpendAt)
+	}
+	// The answer's fields in the order they always had, lastSpendAt (issue
+	// 37) added after lowBalance.
+	if got := jsonKeys(t, r.body); !slices.Equal(got, []string{"email", "isVerified", "creditDebt", "spendingFrozen", "creditsAvailable",
+		"listingsCreated", "veroChecks", "lowBalance", "lastSpendAt", "subscriptionStatus", "subscriptionRenewalDate",
+		"subscriptionEndsAt", "premiumAccess", "canSubscribe", "apiKey"}) {
+		t.Fatalf("answer's fields %v", got)
 	}
 
 	if r := e.do(request{method: "GET", path: "/api/user/profile"}); r.status != http.StatusUnauthorized {
@@ -66,6 +79,28 @@ func jsonHasNull(t *testing.T, body []byte, field string) bool {
 	response{body: body}.json(t, &m)
 	v, ok := m[field]
 	return ok && v == nil
+}
+
+// jsonKeys is the top-level keys of the JSON object body, in order.
+func jsonKeys(t *testing.T, body []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var keys []string
+	if _, err := dec.Token(); err != nil { // {
+		t.Fatal(err)
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }
 
 func TestProfileWaitsForTheProjector(t *testing.T) {
