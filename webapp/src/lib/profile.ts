@@ -26,6 +26,8 @@ export type Profile = {
   lowBalance?: boolean;
   listingsCreated: number;
   veroChecks: number;
+  /** RFC 3339: when credits were last spent (an API request, listing or VeRO check); null before the first. */
+  lastSpendAt?: string | null;
 };
 
 export const profileKey = accountKeys.profile;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asServerSays, inactiveProfile } from '@/testing/data';
+import { activeProfile, asServerSays, inactiveProfile } from '@/testing/data';
 import { never } from '@/testing/fake-api';
 import { maskSecret } from '@/components/ui/secret-field';
 import { expectNoToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
@@ -31,6 +31,17 @@ describe('dashboard', () => {
     const row = within(table).getByRole('row', { name: /Listings created/ });
     expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '11', '90', '700']);
     expect(screen.getByRole('progressbar', { name: 'Credits used this month' })).toHaveAttribute('aria-valuenow', '50');
+  });
+
+  it("dates the last spend under the credits bar from the profile's lastSpendAt", async () => {
+    renderApp('/dashboard', { 'GET /api/user/profile': { body: { ...activeProfile, lastSpendAt: '2025-02-20T10:00:00Z' } } });
+    expect(await screen.findByText('Last credit spent: Feb 20, 2025')).toBeInTheDocument();
+  });
+
+  it('shows no last spend before the first', async () => {
+    renderApp('/dashboard', { 'GET /api/user/profile': { body: { ...activeProfile, lastSpendAt: null } } });
+    expect(await screen.findByRole('progressbar', { name: 'Credits used this month' })).toBeInTheDocument();
+    expect(screen.queryByText(/^Last credit spent/)).not.toBeInTheDocument();
   });
 
   it('shows the 3 most recent transactions', async () => {

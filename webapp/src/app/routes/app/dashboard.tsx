@@ -100,7 +100,7 @@ export default function DashboardRoute() {
         </Card>
       </div>
 
-      <UsageStatisticsCard live />
+      <UsageStatisticsCard live lastSpendAt={profile.lastSpendAt} />
       <Suspense fallback={<SkeletonCard lines={4} />}>
         <DailyUsageCard live />
       </Suspense>

@@ -3,6 +3,7 @@ import { Progress } from '@/components/ui/progress';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { creditsUsedPercent } from '@/lib/constants';
+import { formatDate } from '@/lib/dates';
 import { liveRefresh } from '@/lib/swr-config';
 import { useUsageStatistics } from '../api/get-usage-statistics';
 
@@ -10,9 +11,10 @@ const number = new Intl.NumberFormat('en-US');
 
 /**
  * The usage table with the figures the API returns, and the credits-used bar;
- * `live` follows the desktop client's spends without a reload.
+ * `live` follows the desktop client's spends without a reload. `lastSpendAt`
+ * (the profile's) dates the last spend under the bar.
  */
-export function UsageStatisticsCard({ live = false }: { live?: boolean }) {
+export function UsageStatisticsCard({ live = false, lastSpendAt }: { live?: boolean; lastSpendAt?: string | null }) {
   const { data, error, mutate } = useUsageStatistics(live ? liveRefresh : undefined);
   const percent = creditsUsedPercent(data?.creditsUsed ?? 0);
   const unused = data !== undefined && data.rows.every((row) => row.total === 0);
@@ -35,6 +37,7 @@ export function UsageStatisticsCard({ live = false }: { live?: boolean }) {
             </div>
             <Progress value={percent} label="Credits used this month" />
           </div>
+          {lastSpendAt && <p className="muted">Last credit spent: {formatDate(lastSpendAt)}</p>}
           <div className="table-wrap" role="region" aria-label="Usage statistics table" tabIndex={0}>
             <table className="table">
               <thead>
