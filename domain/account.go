@@ -95,9 +95,10 @@ func (a *Account) Replay(events []Recorded) error {
 // added paid payments, debt and disputes; format 3 spend limits and the
 // spending they count (an older snapshot lacks the counts); format 4
 // auto-recharge (its in-flight marker and month); format 5 named API keys and
-// the primary key's prefix (issue 34); a snapshot of another format is
-// not restored, and the account is loaded from its stream instead.
-const snapshotFormat = 5
+// the primary key's prefix (issue 34); format 6 the marks of the spend
+// limits' reaches recorded (SpendLimitReached); a snapshot of another format
+// is not restored, and the account is loaded from its stream instead.
+const snapshotFormat = 6
 
 type snapshot struct {
 	Format int   `json:"format"`

@@ -132,6 +132,7 @@ var decoders = map[string]func([]byte) (Event, error){
 	DisputeOpened{}.EventType():           decodeAs[DisputeOpened],
 	DisputeClosed{}.EventType():           decodeAs[DisputeClosed],
 	SpendLimitsSet{}.EventType():          decodeAs[SpendLimitsSet],
+	SpendLimitReached{}.EventType():       decodeAs[SpendLimitReached],
 	AlertSettingsChanged{}.EventType():    decodeAs[AlertSettingsChanged],
 	LowBalanceAlerted{}.EventType():       decodeAs[LowBalanceAlerted],
 	BalanceRecovered{}.EventType():        decodeAs[BalanceRecovered],

@@ -50,6 +50,7 @@ func oneOfEach() []Event {
 		DisputeOpened{DisputeID: "dp_1", PaymentID: "pi_1", AmountCents: 999},
 		DisputeClosed{DisputeID: "dp_1", PaymentID: "pi_1", Outcome: DisputeLost, PaymentStatus: PaymentChargedBack},
 		SpendLimitsSet{DailyCredits: ptr(int64(100)), MonthlyCredits: ptr(int64(2000))},
+		SpendLimitReached{Period: SpendLimitDaily, Limit: 100, Spent: 100, ResetsAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)},
 		AlertSettingsChanged{LowBalanceCredits: ptr(int64(50)), ExpiringReminderDays: ptr(3)},
 		LowBalanceAlerted{Threshold: 50, Available: 49},
 		BalanceRecovered{Threshold: 50, Available: 550},

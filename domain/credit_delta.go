@@ -28,7 +28,7 @@ func CreditDelta(e Event) int64 {
 		SubscriptionActivated, SubscriptionRenewed, SubscriptionPastDue, SubscriptionCancelled,
 		SubscriptionResumed, SubscriptionEnded, ListingRequested, VeroCheckPerformed,
 		SoftwareDownloaded, PaymentRecorded, PaymentRefunded, DisputeOpened, DisputeClosed,
-		StaffNoteRecorded, SpendLimitsSet, AlertSettingsChanged, LowBalanceAlerted, BalanceRecovered, ExpiryReminderSent,
+		StaffNoteRecorded, SpendLimitsSet, SpendLimitReached, AlertSettingsChanged, LowBalanceAlerted, BalanceRecovered, ExpiryReminderSent,
 		WebhookEndpointAdded, WebhookSecretRolled, WebhookEndpointRemoved, WebhookEndpointDisabled,
 		AutoRechargeSet, PaymentMethodSaved, PaymentMethodRemoved, RechargeRequested, RechargeFailed,
 		RechargeNeedsAction, AutoRechargeDisabled:

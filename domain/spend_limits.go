@@ -15,6 +15,19 @@ type SpendLimitsSet struct {
 
 func (SpendLimitsSet) EventType() string { return "SpendLimitsSet" }
 
+// SpendLimitReached records that a metered spend was refused by the Period
+// limit of Limit credits, Spent in the period, which ends at ResetsAt. It
+// is recorded once per period and limit, at the first refused spend
+// (NoteSpendLimitReached), not with each refusal: a refusal writes nothing.
+type SpendLimitReached struct {
+	Period   string    `json:"period"` // SpendLimitDaily or SpendLimitMonthly
+	Limit    int64     `json:"limit"`
+	Spent    int64     `json:"spent"`
+	ResetsAt time.Time `json:"resetsAt"`
+}
+
+func (SpendLimitReached) EventType() string { return "SpendLimitReached" }
+
 // MaxSpendLimit is the largest spend limit accepted: a larger one is a
 // mistake, not a cap.
 const MaxSpendLimit = 10_000_000
@@ -44,12 +57,15 @@ func CheckSpendLimit(v *int64) string {
 
 // SpendLimitError is the refusal of a spend over a limit: its code is
 // CodeSpendLimitReached, and it says which limit, what was spent in its
-// period, and when the period ends.
+// period, and when the period ends. Noted says the limit's reach in this
+// period is already recorded (SpendLimitReached); when it is not, the
+// caller records it after the refusal (NoteSpendLimitReached).
 type SpendLimitError struct {
 	Period   string // SpendLimitDaily or SpendLimitMonthly
 	Limit    int64
 	Spent    int64
 	ResetsAt time.Time
+	Noted    bool
 	err      *Error
 }
 
@@ -72,14 +88,33 @@ type spendLimits struct {
 	// billing month while it lasts.
 	CycleStart time.Time `json:"cycleStart,omitzero"`
 	CycleEnd   time.Time `json:"cycleEnd,omitzero"`
+	// DayNoted is the UTC day, and MonthNoted the billing month, whose
+	// limit's reach is recorded (SpendLimitReached); a new limit clears
+	// its mark, so reaching it is news again.
+	DayNoted   time.Time `json:"dayNoted,omitzero"`
+	MonthNoted time.Time `json:"monthNoted,omitzero"`
 }
 
 // apply folds the events the limits read; it reports whether e is one only
-// they read (SpendLimitsSet).
+// they read (SpendLimitsSet, SpendLimitReached).
 func (l *spendLimits) apply(e Event, at time.Time) bool {
 	switch e := e.(type) {
 	case SpendLimitsSet:
+		if !equalPtr(l.Daily, e.DailyCredits) {
+			l.DayNoted = time.Time{}
+		}
+		if !equalPtr(l.Monthly, e.MonthlyCredits) {
+			l.MonthNoted = time.Time{}
+		}
 		l.Daily, l.Monthly = clonePtr(e.DailyCredits), clonePtr(e.MonthlyCredits)
+		return true
+	case SpendLimitReached:
+		day, month, _ := l.periods(at)
+		if e.Period == SpendLimitMonthly {
+			l.MonthNoted = month
+		} else {
+			l.DayNoted = day
+		}
 		return true
 	case SubscriptionActivated:
 		l.CycleStart, l.CycleEnd = e.PeriodStart.UTC(), e.PeriodEnd.UTC()
@@ -160,19 +195,36 @@ func (a *Account) SetSpendLimits(daily, monthly *int64, now time.Time) error {
 // checkSpendLimits refuses a spend of amount at now that a limit does not
 // allow. When both are reached, the monthly one is named: spending resumes
 // only when it resets.
-func (a *Account) checkSpendLimits(amount int64, now time.Time) error {
+func (a *Account) checkSpendLimits(amount int64, now time.Time) *SpendLimitError {
+	l := &a.s.Limits
 	v := a.SpendLimits(now)
+	day, month, _ := l.periods(now)
 	if v.Monthly != nil && v.SpentThisMonth+amount > *v.Monthly {
-		return spendLimitReached(SpendLimitMonthly, *v.Monthly, v.SpentThisMonth, v.MonthResetsAt)
+		return spendLimitReached(SpendLimitMonthly, *v.Monthly, v.SpentThisMonth, v.MonthResetsAt, l.MonthNoted.Equal(month))
 	}
 	if v.Daily != nil && v.SpentToday+amount > *v.Daily {
-		return spendLimitReached(SpendLimitDaily, *v.Daily, v.SpentToday, v.DayResetsAt)
+		return spendLimitReached(SpendLimitDaily, *v.Daily, v.SpentToday, v.DayResetsAt, l.DayNoted.Equal(day))
 	}
 	return nil
 }
 
-func spendLimitReached(period string, limit, spent int64, resets time.Time) *SpendLimitError {
-	return &SpendLimitError{Period: period, Limit: limit, Spent: spent, ResetsAt: resets,
+// NoteSpendLimitReached records SpendLimitReached when a spend at now
+// would be refused by a limit whose reach in its period is not recorded
+// yet, and reports whether it did. The caller runs it, on the locked
+// account, after a refused spend whose SpendLimitError was not Noted: the
+// refusal itself writes nothing, and of concurrent refusals only the first
+// to run this records the event.
+func (a *Account) NoteSpendLimitReached(now time.Time) bool {
+	e := a.checkSpendLimits(1, now)
+	if e == nil || e.Noted {
+		return false
+	}
+	a.record(SpendLimitReached{Period: e.Period, Limit: e.Limit, Spent: e.Spent, ResetsAt: e.ResetsAt.UTC()}, now)
+	return true
+}
+
+func spendLimitReached(period string, limit, spent int64, resets time.Time, noted bool) *SpendLimitError {
+	return &SpendLimitError{Period: period, Limit: limit, Spent: spent, ResetsAt: resets, Noted: noted,
 		err: Errorf(CodeSpendLimitReached, "Your %s spend limit of %d credits is reached (%d spent); it resets at %s",
 			period, limit, spent, resets.UTC().Format(time.RFC3339))}
 }

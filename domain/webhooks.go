@@ -28,13 +28,14 @@ const (
 	WebhookSubscriptionUpdated = "subscription.updated"
 	WebhookAPIKeyCreated       = "api_key.created"
 	WebhookAPIKeyRevoked       = "api_key.revoked"
+	WebhookSpendLimitReached   = "spend_limit.reached"
 )
 
 // WebhookEventTypes lists the webhook event types, in the guide's order.
 func WebhookEventTypes() []string {
 	return []string{WebhookCreditsGranted, WebhookCreditsExpiring, WebhookCreditsExpired, WebhookBalanceLow,
 		WebhookBalanceRecovered, WebhookPaymentSucceeded, WebhookPaymentRefunded, WebhookSubscriptionUpdated, WebhookAPIKeyCreated,
-		WebhookAPIKeyRevoked}
+		WebhookAPIKeyRevoked, WebhookSpendLimitReached}
 }
 
 // CheckWebhookEvents returns what is wrong with an endpoint's event list,

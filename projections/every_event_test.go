@@ -283,6 +283,19 @@ func everyEventType(t *testing.T, f *fixture) {
 			acc.RemovePaymentMethod(now)
 			return nil
 		}},
+		{c, func(acc *domain.Account, now time.Time) error { // a daily limit of 1 under today's 2 spends
+			one := int64(1)
+			return acc.SetSpendLimits(&one, nil, now)
+		}},
+		{c, func(acc *domain.Account, now time.Time) error { // the next spend is refused: SpendLimitReached
+			if err := acc.RequestListing("l-c3", "B000TEST01", "", now); domain.ErrorCode(err) != domain.CodeSpendLimitReached {
+				return fmt.Errorf("a spend over the daily limit: %v", err)
+			}
+			if !acc.NoteSpendLimitReached(now) {
+				return errors.New("the limit's reach was not noted")
+			}
+			return nil
+		}},
 	}
 	for _, s := range steps {
 		f.do(t, s.id, s.cmd)

@@ -120,7 +120,7 @@ func foldProfile(r Profile, exists bool, id string, rec eventstore.Record, ev do
 	case domain.BalanceRecovered:
 		r.LowBalance = false
 	case domain.PasswordChanged, domain.PaymentRecorded, domain.PaymentRefunded, domain.StaffNoteRecorded,
-		domain.ExpiryReminderSent, domain.SpendLimitsSet,
+		domain.ExpiryReminderSent, domain.SpendLimitsSet, domain.SpendLimitReached,
 		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled,
 		domain.AutoRechargeSet, domain.PaymentMethodSaved, domain.PaymentMethodRemoved, domain.RechargeRequested,
 		domain.RechargeFailed, domain.RechargeNeedsAction, domain.AutoRechargeDisabled,

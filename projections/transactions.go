@@ -78,7 +78,7 @@ func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev do
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsSpent, domain.CreditsDebited,
 		domain.CreditsExpired, domain.CreditsRevoked, domain.DebtRepaid, domain.ListingRequested, domain.VeroCheckPerformed,
-		domain.SoftwareDownloaded, domain.StaffNoteRecorded, domain.SpendLimitsSet,
+		domain.SoftwareDownloaded, domain.StaffNoteRecorded, domain.SpendLimitsSet, domain.SpendLimitReached,
 		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent,
 		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled,
 		domain.AutoRechargeSet, domain.PaymentMethodSaved, domain.PaymentMethodRemoved, domain.RechargeRequested,

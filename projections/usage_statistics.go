@@ -52,7 +52,7 @@ func usageOf(ev domain.Event) (usageRow, error) {
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,
 		domain.SubscriptionResumed, domain.SubscriptionEnded, domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired,
 		domain.CreditsRevoked, domain.DebtRepaid, domain.SoftwareDownloaded, domain.PaymentRecorded, domain.PaymentRefunded,
-		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded, domain.SpendLimitsSet,
+		domain.DisputeOpened, domain.DisputeClosed, domain.StaffNoteRecorded, domain.SpendLimitsSet, domain.SpendLimitReached,
 		domain.AlertSettingsChanged, domain.LowBalanceAlerted, domain.BalanceRecovered, domain.ExpiryReminderSent,
 		domain.WebhookEndpointAdded, domain.WebhookSecretRolled, domain.WebhookEndpointRemoved, domain.WebhookEndpointDisabled,
 		domain.AutoRechargeSet, domain.PaymentMethodSaved, domain.PaymentMethodRemoved, domain.RechargeRequested,

@@ -16,7 +16,8 @@ import (
 // domain.Account.ReviewAlerts, which records LowBalanceAlerted,
 // BalanceRecovered or ExpiryReminderSent when the command's outcome calls
 // for one; the decider then writes each such event's mail to the outbox in
-// the command's own transaction. The alert and its mail commit together or
+// the command's own transaction. SpendLimitReached, recorded by its own
+// command after a refused spend, is mailed the same way. The alert and its mail commit together or
 // not at all, so the mail goes once however many API processes spend at
 // once (the stream's lock orders their decisions, and only the one that
 // crosses records the alert), and a projector rebuild, which only reads the
@@ -78,6 +79,15 @@ func AlertMails(product, baseURL string) AlertMail {
 				Text: fmt.Sprintf("%s of this billing cycle's monthly credits are unspent. They expire at the end of the cycle, "+
 					"on %s at %s UTC, and unused credits are not refunded or carried over.\n\n"+
 					"Purchased credits never expire.", credits(e.Credits), day, e.ExpiresAt.UTC().Format("15:04")) + settings + sign,
+			}
+		case domain.SpendLimitReached: // once per limit and period (the spend limit is the seller's setting)
+			resets := e.ResetsAt.UTC()
+			m = mail.Message{
+				Subject: fmt.Sprintf("Your %s %s spend limit of %s is reached", product, e.Period, credits(e.Limit)),
+				Text: fmt.Sprintf("Your %s spend limit of %s is reached (%s spent). Until it resets on %s at %s UTC, "+
+					"the desktop software's requests that cost credits are refused; nothing is charged for them.\n\n"+
+					"Raise or remove the limit on your dashboard: %s/dashboard", e.Period, credits(e.Limit), credits(e.Spent),
+					resets.Format("January 2, 2006"), resets.Format("15:04"), baseURL) + sign,
 			}
 		default:
 			return mail.Message{}, false

@@ -57,7 +57,7 @@ func settingsOf(a *domain.Account, history []domain.Recorded, now time.Time) Set
 	}
 	for _, h := range history {
 		switch h.Event.(type) {
-		case domain.SpendLimitsSet, domain.AlertSettingsChanged, domain.AutoRechargeSet, domain.PaymentMethodSaved,
+		case domain.SpendLimitsSet, domain.SpendLimitReached, domain.AlertSettingsChanged, domain.AutoRechargeSet, domain.PaymentMethodSaved,
 			domain.PaymentMethodRemoved, domain.RechargeRequested, domain.RechargeFailed, domain.RechargeNeedsAction,
 			domain.AutoRechargeDisabled:
 			summary, _ := Describe(h.Event)

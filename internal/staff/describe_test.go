@@ -38,6 +38,8 @@ func TestDescribe(t *testing.T) {
 		{domain.PaymentRecorded{Status: domain.PaymentPaid, AmountCents: 999, Description: "100 credits"}, 0, "paid of $9.99: 100 credits"},
 		{domain.StaffNoteRecorded{Note: "called back"}, 0, "called back"},
 		{domain.SpendLimitsSet{DailyCredits: new(int64(100))}, 0, "daily 100 credits, monthly none"},
+		{domain.SpendLimitReached{Period: domain.SpendLimitDaily, Limit: 50, Spent: 50}, 0, "Daily spend limit of 50 credits reached (50 spent)"},
+		{domain.SpendLimitReached{Period: domain.SpendLimitMonthly, Limit: 1, Spent: 1}, 0, "Monthly spend limit of 1 credit reached (1 spent)"},
 	} {
 		summary, change := Describe(c.event)
 		if change != c.change || !strings.Contains(summary, c.words) {

@@ -206,6 +206,12 @@ func summarize(ev domain.Event) string {
 		return "Staff note: " + e.Note
 	case domain.SpendLimitsSet:
 		return "Spend limits set: daily " + limitText(e.DailyCredits) + ", monthly " + limitText(e.MonthlyCredits)
+	case domain.SpendLimitReached:
+		period := "Monthly"
+		if e.Period == domain.SpendLimitDaily {
+			period = "Daily"
+		}
+		return fmt.Sprintf("%s spend limit of %d credit%s reached (%d spent)", period, e.Limit, plural(e.Limit), e.Spent)
 	case domain.PaymentRefunded:
 		return fmt.Sprintf("Payment %s %s: %s refunded in total", e.PaymentID, strings.ReplaceAll(e.Status, "_", " "),
 			catalog.Dollars(e.AmountCents))

@@ -39,6 +39,9 @@ func Of(accountID string, ev domain.Event) (typ string, data map[string]any, ok 
 	case domain.BalanceRecovered:
 		typ = domain.WebhookBalanceRecovered
 		d["threshold"], d["available"] = e.Threshold, e.Available
+	case domain.SpendLimitReached:
+		typ = domain.WebhookSpendLimitReached
+		d["period"], d["limit"], d["spent"], d["resetsAt"] = e.Period, e.Limit, e.Spent, e.ResetsAt.UTC().Format(time.RFC3339)
 	case domain.PaymentRecorded:
 		if e.Status != domain.PaymentPaid {
 			return "", nil, false

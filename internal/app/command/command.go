@@ -126,6 +126,7 @@ func New(d Deps) Commands {
 	change := subscriptionChange{accounts: d.Accounts, payments: d.Payments}
 	notes := notifications{accounts: d.Accounts, payments: d.Payments, log: d.Log}
 	sim := simulated{notifications: notes, sim: d.Payments}
+	spend := spender{accounts: d.Accounts, keys: d.KeyCache, log: d.Log}
 	send := SendVerificationCodeHandler{auth: d.Auth, now: d.Now, compose: d.VerificationMail, queued: d.MailQueued}
 	return Commands{
 		VerifyEmail:          VerifyEmailHandler{accounts: d.Accounts, auth: d.Auth},
@@ -141,8 +142,8 @@ func New(d Deps) Commands {
 		ResetSandbox:         ResetSandboxHandler{sandbox: d.Sandbox},
 		ExpireCredits:        ExpireCreditsHandler{accounts: d.Accounts},
 		SetAlerts:            SetAlertsHandler{accounts: d.Accounts},
-		CreateListing:        CreateListingHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
-		VeroCheck:            VeroCheckHandler{spender{accounts: d.Accounts, keys: d.KeyCache}},
+		CreateListing:        CreateListingHandler{spend},
+		VeroCheck:            VeroCheckHandler{spend},
 		SendSupportRequest: SendSupportRequestHandler{accounts: d.Accounts, store: d.Support, now: d.Now,
 			compose: d.SupportMail, queued: d.MailQueued},
 		StartSubscription:  StartSubscriptionHandler{checkout{accounts: d.Accounts, payments: d.Payments}},

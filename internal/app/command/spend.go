@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/a2e-automation/app/domain"
@@ -39,12 +40,15 @@ type Metered struct {
 type spender struct {
 	accounts *accounts.Repository
 	keys     *auth.KeyCache // nil: keys are not remembered
+	log      *slog.Logger
 }
 
 // spend runs cmd, a command that charges a credit and returns its answer,
 // through accounts.Repository.Spend (the group commit when there is one),
 // after checking, on the locked account, that the call's API key is its
-// current one. A failed command keeps nothing, so its retry runs afresh.
+// current one. A failed command keeps nothing, so its retry runs afresh; a
+// spend refused by a limit not yet noted in its period has the limit's
+// reach recorded afterwards (noteSpendLimitReached).
 func (sp spender) spend(ctx context.Context, s Spend, cmd accounts.SpendCommand) (Metered, error) {
 	res, err := sp.accounts.Spend(ctx, s.AccountID, eventstore.UpdateOptions{
 		Metadata: s.Metadata, IdempotencyKey: s.IdempotencyKey, RequestHash: s.RequestHash,
@@ -62,6 +66,7 @@ func (sp spender) spend(ctx context.Context, s Spend, cmd accounts.SpendCommand)
 	if errors.Is(err, domain.ErrAPIKeyNotCurrent) && sp.keys != nil {
 		sp.keys.Forget(s.APIKeyHash)
 	}
+	sp.noteSpendLimitReached(ctx, s, err)
 	if err != nil {
 		return Metered{}, err
 	}

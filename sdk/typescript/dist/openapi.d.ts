@@ -300,6 +300,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "spend_limit.reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A metered call was refused by a spend limit: sent once per limit period (UTC day or billing month), at the first refusal.
+         * @description POSTed to each enabled endpoint subscribed to spend_limit.reached, in the order of the account's log, with a 10 s timeout; any answer but 2xx (a redirect included) is retried with exponential backoff for 3 days. Verify A2E-Signature before trusting the body.
+         */
+        post: operations["webhookSpendLimitReached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -459,7 +479,7 @@ export interface components {
              * @description The event type.
              * @enum {string}
              */
-            type: "credits.granted" | "credits.expiring" | "credits.expired" | "balance.low" | "balance.recovered" | "payment.succeeded" | "payment.refunded" | "subscription.updated" | "api_key.created" | "api_key.revoked";
+            type: "credits.granted" | "credits.expiring" | "credits.expired" | "balance.low" | "balance.recovered" | "payment.succeeded" | "payment.refunded" | "subscription.updated" | "api_key.created" | "api_key.revoked" | "spend_limit.reached";
             /**
              * Format: date-time
              * @description When the ledger recorded the event (UTC).
@@ -653,6 +673,27 @@ export interface components {
              * @enum {string}
              */
             reason: "revoked" | "expired" | "rotated";
+        };
+        WebhookData_spend_limit_reached: {
+            /**
+             * Format: uuid
+             * @description The seller account the event is about.
+             */
+            accountId: string;
+            /**
+             * @description Which limit was reached: credits per UTC day, or per billing month (the subscription's cycle, else the calendar month in UTC). When both are reached, monthly.
+             * @enum {string}
+             */
+            period: "daily" | "monthly";
+            /** @description The limit, in credits, the seller set on the dashboard. */
+            limit: number;
+            /** @description Credits spent in the limit's period when the spend was refused. */
+            spent: number;
+            /**
+             * Format: date-time
+             * @description When the period ends and spending may resume (RFC 3339, UTC).
+             */
+            resetsAt: string;
         };
     };
     responses: {
@@ -1536,6 +1577,37 @@ export interface operations {
                     /** @constant */
                     type?: "api_key.revoked";
                     data?: components["schemas"]["WebhookData_api_key_revoked"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Any other answer, or none within 10 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSpendLimitReached: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint's whsec_ secret>; a second v1 for 24 h after the secret is rolled (signed with the old one). Compare in constant time and refuse an old t. */
+                "A2E-Signature": string;
+                /** @description The delivery (one per event and endpoint); a resend keeps it. */
+                "A2E-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "spend_limit.reached";
+                    data?: components["schemas"]["WebhookData_spend_limit_reached"];
                 };
             };
         };

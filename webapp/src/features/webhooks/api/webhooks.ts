@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'subscription.updated',
   'api_key.created',
   'api_key.revoked',
+  'spend_limit.reached',
 ] as const;
 
 /** The most endpoints an account may have. */
