@@ -63,6 +63,35 @@ func (s *Store) ReadAllDataIn(ctx context.Context, q Querier, afterPosition int6
 	return s.readAllIn(ctx, q, afterPosition, limit, dataColumns)
 }
 
+// ReadTypesDataIn is ReadAllDataIn for a reader of a few event types
+// (the webhook dispatcher): up to limit events of types above
+// afterPosition and at or below the horizon, the others neither sent nor
+// decoded. through is how far the log was read: the last record's
+// position when limit were found, else the horizon, so that the reader's
+// checkpoint moves past the events of other types too.
+func (s *Store) ReadTypesDataIn(ctx context.Context, q Querier, afterPosition int64, limit int, types []string) (recs []Record, through int64, err error) {
+	horizon, err := s.Horizon(ctx, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	if horizon <= afterPosition {
+		return nil, afterPosition, nil
+	}
+	rows, err := q.Query(ctx, `SELECT `+dataColumns+` FROM events
+		WHERE global_position > $1 AND global_position <= $2 AND event_type = ANY($3)
+		ORDER BY global_position LIMIT $4`, afterPosition, horizon, types, limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %d types after %d: %w", len(types), afterPosition, err)
+	}
+	if recs, err = s.scanRecords(rows); err != nil {
+		return nil, 0, err
+	}
+	if len(recs) == limit {
+		return recs, recs[len(recs)-1].GlobalPosition, nil
+	}
+	return recs, horizon, nil
+}
+
 func (s *Store) readAllIn(ctx context.Context, q Querier, afterPosition int64, limit int, columns string) ([]Record, error) {
 	horizon, err := s.Horizon(ctx, q)
 	if err != nil {

@@ -49,6 +49,7 @@ type options struct {
 	seconds                       int
 	levels                        []int
 	pprof                         string
+	levelsOnly                    bool
 	sellers                       int
 	compare                       string // a second server, run side by side (compare.go)
 	rounds                        int    // with compare: rounds per level, alternating the servers
@@ -71,6 +72,9 @@ func run() error {
 	if err := b.levels(ctx); err != nil {
 		return err
 	}
+	if o.levelsOnly {
+		return nil
+	}
 	if err := b.projectorOutage(ctx); err != nil {
 		return err
 	}
@@ -92,6 +96,7 @@ func parseOptions() (options, error) {
 	flag.IntVar(&o.sellers, "sellers", 128, "sellers (one API key each) the clients spread over")
 	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of each level there (api-<n>clients.pprof, projector-<n>clients.pprof)")
 	flag.StringVar(&o.compare, "compare", os.Getenv("BENCH_COMPARE_DATABASE_URL"), "a second server's PostgreSQL URL: run the levels against both side by side, rounds interleaved, and print each one's spends/s and their ratio (nothing else)")
+	flag.BoolVar(&o.levelsOnly, "levels-only", false, "run the levels alone: no projector outage, long transaction or rebuild (quicker A/B runs of -api/-projector builds)")
 	flag.IntVar(&o.rounds, "rounds", 4, "with -compare: rounds per level; each round runs -seconds/rounds against the first server, then as long against the second")
 	flag.Parse()
 	if o.rounds <= 0 || o.seconds < o.rounds {

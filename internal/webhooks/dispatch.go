@@ -62,8 +62,8 @@ func (d *Dispatcher) batch(ctx context.Context, now time.Time) (queued int, more
 	if err != nil {
 		return 0, false, fmt.Errorf("webhook checkpoint: %w", err)
 	}
-	recs, err := d.store.ReadAllDataIn(ctx, tx, pos, dispatchBatch)
-	if err != nil || len(recs) == 0 {
+	recs, through, err := d.store.ReadTypesDataIn(ctx, tx, pos, dispatchBatch, dispatchedTypes)
+	if err != nil || through == pos {
 		return 0, false, err
 	}
 	for _, rec := range recs {
@@ -73,8 +73,7 @@ func (d *Dispatcher) batch(ctx context.Context, now time.Time) (queued int, more
 		}
 		queued += n
 	}
-	last := recs[len(recs)-1].GlobalPosition
-	if _, err := tx.Exec(ctx, `UPDATE webhook_dispatch SET position = $1 WHERE id = 1`, last); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE webhook_dispatch SET position = $1 WHERE id = 1`, through); err != nil {
 		return 0, false, fmt.Errorf("move webhook checkpoint: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {

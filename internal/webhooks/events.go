@@ -96,6 +96,33 @@ func Of(accountID string, ev domain.Event) (typ string, data map[string]any, ok 
 	return typ, d, true
 }
 
+// dispatchedTypes are the stored types of the events the dispatcher reads:
+// those Of may turn into a webhook, and WebhookEndpointAdded, which starts
+// an endpoint's subscription. The log's other events (the spends, most of
+// it) are skipped by the database, never sent or decoded (issue 36).
+// TestDispatchedTypesCoverOf keeps it beside Of's cases.
+var dispatchedTypes = []string{
+	domain.WebhookEndpointAdded{}.EventType(),
+	domain.CreditsGranted{}.EventType(),
+	domain.ExpiryReminderSent{}.EventType(),
+	domain.CreditsExpired{}.EventType(),
+	domain.LowBalanceAlerted{}.EventType(),
+	domain.BalanceRecovered{}.EventType(),
+	domain.PaymentRecorded{}.EventType(),
+	domain.PaymentRefunded{}.EventType(),
+	domain.SubscriptionActivated{}.EventType(),
+	domain.SubscriptionRenewed{}.EventType(),
+	domain.SubscriptionPastDue{}.EventType(),
+	domain.SubscriptionCancelled{}.EventType(),
+	domain.SubscriptionResumed{}.EventType(),
+	domain.SubscriptionEnded{}.EventType(),
+	domain.APIKeyIssued{}.EventType(),
+	domain.APIKeyRotated{}.EventType(),
+	domain.APIKeyCreated{}.EventType(),
+	domain.APIKeyRevoked{}.EventType(),
+	domain.APIKeyExpired{}.EventType(),
+}
+
 func timeOrNil(t *time.Time) any {
 	if t == nil {
 		return nil
