@@ -121,6 +121,7 @@ var dispatchedTypes = []string{
 	domain.APIKeyCreated{}.EventType(),
 	domain.APIKeyRevoked{}.EventType(),
 	domain.APIKeyExpired{}.EventType(),
+	domain.SpendLimitReached{}.EventType(),
 }
 
 func timeOrNil(t *time.Time) any {
