@@ -349,7 +349,8 @@ describe('transactions', () => {
     const app = renderApp('/transactions', { 'GET /api/transactions/pi_t4': { body: receipt } });
     await app.user.click(await screen.findByRole('link', { name: /Receipt\s*for Credit purchase: 500 credits/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Receipt' })).toBeInTheDocument();
-    expect(screen.getByText('$39.99')).toBeInTheDocument();
+    expect(screen.getByText('$39.99 USD')).toBeInTheDocument();
+    expect(app.location()).toBe('/receipts/pi_t4');
   });
 
   it('says when there are none', async () => {
