@@ -250,6 +250,10 @@ type PaymentRecorded struct {
 	// Recharge is the auto-recharge the payment pays ("" for a purchase or
 	// a subscription's): its outcome ends the recharge in flight.
 	Recharge string `json:"recharge,omitempty"`
+	// Card is the card charged when the ledger knows it (an
+	// auto-recharge's, the saved card); nil otherwise. Shown on the
+	// payment's receipt.
+	Card *Card `json:"card,omitempty"`
 }
 
 // PaymentRefunded records a refund of a paid payment: AmountCents is the

@@ -123,6 +123,39 @@ type Transaction struct {
 	AmountCents int64
 	Status      string
 	InvoiceURL  string // empty when there is none
+	Receipt     bool   // it has a receipt (query.HasReceipt), set by the query
+}
+
+// Payment is one payment of the transactions list with what its receipt
+// shows beyond the list's columns (GET /api/transactions/{id}).
+type Payment struct {
+	Transaction
+	Email         string // the account's
+	Credits       int64  // bought; 0 when the payment names none
+	RefundedCents int64  // refunded so far, in total
+	Card          *domain.Card
+}
+
+// Payment returns accountID's payment paymentID; found is false when the
+// account has no such payment (another account's included).
+func (r *Reader) Payment(ctx context.Context, accountID, paymentID string) (p Payment, found bool, err error) {
+	var brand, last4 *string
+	err = r.db(ctx).QueryRow(ctx, `SELECT t.payment_id, t.transaction_date, t.description, t.amount_cents, t.status,
+			coalesce(t.invoice_url, ''), coalesce(pr.email, ''), t.credits, t.refunded_cents, t.card_brand, t.card_last4
+		FROM transactions t LEFT JOIN profiles pr ON pr.account_id = t.account_id
+		WHERE t.account_id = $1 AND t.payment_id = $2`, accountID, paymentID).
+		Scan(&p.ID, &p.Date, &p.Description, &p.AmountCents, &p.Status, &p.InvoiceURL, &p.Email, &p.Credits,
+			&p.RefundedCents, &brand, &last4)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Payment{}, false, nil
+	}
+	if err != nil {
+		return Payment{}, false, fmt.Errorf("load payment: %w", err)
+	}
+	if brand != nil && last4 != nil {
+		p.Card = &domain.Card{Brand: *brand, Last4: *last4}
+	}
+	return p, true, nil
 }
 
 // Transactions returns accountID's payments, newest first.

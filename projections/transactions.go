@@ -27,8 +27,8 @@ func (Transactions) Tables() []string { return []string{"transactions"} }
 type transactionRow struct {
 	paymentID, accountID, description, status string
 	date                                      time.Time
-	amountCents                               int64
-	invoiceURL                                *string
+	amountCents, credits, refundedCents       int64
+	invoiceURL, cardBrand, cardLast4          *string
 }
 
 // paymentOf names the payment whose row ev changes ("" for none).
@@ -48,8 +48,8 @@ func paymentOf(ev domain.Event) string {
 
 // foldTransaction is the payments list's fold: the payment's row after ev,
 // from the row before it (exists: there is one). PaymentRecorded makes or
-// replaces the row (keeping its date, account and an invoice it does not
-// name); a refund or dispute sets the status of an existing row. It reads and
+// replaces the row (keeping its date, account, and an invoice or card it
+// does not name); a refund (its status and the amount refunded so far) or dispute sets the status of an existing row. It reads and
 // writes nothing; changed says whether the row is to be written.
 func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev domain.Event) (next transactionRow, changed bool, err error) {
 	switch e := ev.(type) {
@@ -61,14 +61,18 @@ func foldTransaction(r transactionRow, exists bool, rec eventstore.Record, ev do
 			}
 			r = transactionRow{paymentID: e.PaymentID, accountID: id, date: rec.RecordedAt}
 		}
-		r.description, r.amountCents, r.status = e.Description, e.AmountCents, e.Status
+		r.description, r.amountCents, r.status, r.credits = e.Description, e.AmountCents, e.Status, e.Credits
 		if e.InvoiceURL != "" {
 			url := e.InvoiceURL
 			r.invoiceURL = &url
 		}
+		if e.Card != nil {
+			brand, last4 := e.Card.Brand, e.Card.Last4
+			r.cardBrand, r.cardLast4 = &brand, &last4
+		}
 		return r, true, nil
 	case domain.PaymentRefunded:
-		r.status = e.Status
+		r.status, r.refundedCents = e.Status, e.AmountCents
 	case domain.DisputeOpened:
 		r.status = domain.PaymentDisputed
 	case domain.DisputeClosed:
@@ -104,14 +108,16 @@ func (Transactions) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []event
 	}
 	rows := map[string]transactionRow{}
 	if len(payments) > 0 {
-		q, err := tx.Query(ctx, `SELECT payment_id, account_id::text, transaction_date, description, amount_cents, status, invoice_url
+		q, err := tx.Query(ctx, `SELECT payment_id, account_id::text, transaction_date, description, amount_cents, status, invoice_url,
+				credits, refunded_cents, card_brand, card_last4
 			FROM `+tbl+` WHERE payment_id = ANY($1)`, payments)
 		if err != nil {
 			return fmt.Errorf("load transactions: %w", err)
 		}
 		for q.Next() {
 			var r transactionRow
-			if err := q.Scan(&r.paymentID, &r.accountID, &r.date, &r.description, &r.amountCents, &r.status, &r.invoiceURL); err != nil {
+			if err := q.Scan(&r.paymentID, &r.accountID, &r.date, &r.description, &r.amountCents, &r.status, &r.invoiceURL,
+				&r.credits, &r.refundedCents, &r.cardBrand, &r.cardLast4); err != nil {
 				q.Close()
 				return fmt.Errorf("load transactions: %w", err)
 			}
@@ -140,16 +146,22 @@ func (Transactions) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []event
 	n := len(touched)
 	ids, accounts, descriptions, statuses := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
 	dates, amounts, invoices := make([]time.Time, 0, n), make([]int64, 0, n), make([]*string, 0, n)
+	credits, refunded, brands, last4s := make([]int64, 0, n), make([]int64, 0, n), make([]*string, 0, n), make([]*string, 0, n)
 	for _, k := range slices.Sorted(maps.Keys(touched)) {
 		r := rows[k]
 		ids, accounts, descriptions, statuses = append(ids, r.paymentID), append(accounts, r.accountID), append(descriptions, r.description), append(statuses, r.status)
 		dates, amounts, invoices = append(dates, r.date), append(amounts, r.amountCents), append(invoices, r.invoiceURL)
+		credits, refunded = append(credits, r.credits), append(refunded, r.refundedCents)
+		brands, last4s = append(brands, r.cardBrand), append(last4s, r.cardLast4)
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (payment_id, account_id, transaction_date, description, amount_cents, status, invoice_url)
-		SELECT * FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[])
+	if _, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (payment_id, account_id, transaction_date, description, amount_cents, status, invoice_url,
+			credits, refunded_cents, card_brand, card_last4)
+		SELECT * FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[],
+			$8::bigint[], $9::bigint[], $10::text[], $11::text[])
 		ON CONFLICT (payment_id) DO UPDATE SET description = excluded.description, amount_cents = excluded.amount_cents,
-			status = excluded.status, invoice_url = excluded.invoice_url`,
-		ids, accounts, dates, descriptions, amounts, statuses, invoices); err != nil {
+			status = excluded.status, invoice_url = excluded.invoice_url, credits = excluded.credits,
+			refunded_cents = excluded.refunded_cents, card_brand = excluded.card_brand, card_last4 = excluded.card_last4`,
+		ids, accounts, dates, descriptions, amounts, statuses, invoices, credits, refunded, brands, last4s); err != nil {
 		return fmt.Errorf("write transactions: %w", err)
 	}
 	return nil

@@ -31,6 +31,7 @@ func addAccountRoutes(r chi.Router, d Deps) {
 		r.Put("/account/alerts", handlePutAlerts(d))
 		r.Get("/usage-statistics", handleUsageStatistics(d))
 		r.Get("/transactions", handleTransactions(d))
+		r.Get("/transactions/{id}", handleTransaction(d))
 		r.Get("/account/spend-limits", handleGetSpendLimits(d))
 		r.Put("/account/spend-limits", handlePutSpendLimits(d))
 		r.Get("/account/auto-recharge", handleGetAutoRecharge(d))

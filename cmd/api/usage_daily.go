@@ -99,7 +99,9 @@ func handleUsageDailyCSV(d Deps) http.HandlerFunc {
 }
 
 // handleTransactionsCSV answers GET /api/transactions.csv: the payments
-// made on the range's days, oldest first; amount in US dollars.
+// made on the range's days, oldest first; amount in US dollars. invoiceUrl
+// is Stripe's hosted invoice for a subscription's payment and our receipt
+// page's absolute address for a paid credit purchase.
 func handleTransactionsCSV(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		rg, err := dateRange(r, false)
@@ -110,7 +112,11 @@ func handleTransactionsCSV(d Deps) http.HandlerFunc {
 		streamCSV(w, r, d, "transactions", rg, []string{"id", "transactionDate", "description", "amount", "currency", "status", "invoiceUrl"},
 			func(row func([]string) error) error {
 				return d.App.Queries.DailyUsage.EachTransaction(r.Context(), currentSession(r.Context()).AccountID, rg, func(t query.Transaction) error {
-					return row([]string{t.ID, t.Date.UTC().Format(time.RFC3339), t.Description, dollars(t.AmountCents), "USD", t.Status, t.InvoiceURL})
+					link := t.InvoiceURL
+					if t.Receipt {
+						link = receiptURL(d, t.ID) // a credit purchase's: our receipt page
+					}
+					return row([]string{t.ID, t.Date.UTC().Format(time.RFC3339), t.Description, dollars(t.AmountCents), "USD", t.Status, link})
 				})
 			})
 	}

@@ -3,7 +3,8 @@
  * provider (issue 14): one seller subscribes, cancels (active until the
  * period's end) and resumes; a renewal fails (the past-due banner on every
  * page) and is paid in the simulated billing portal; a credit pack is
- * refunded (the balance goes down, the transaction says Refunded); a
+ * refunded (the balance goes down, the transaction says Refunded, and its
+ * receipt, opened from the Transactions page, shows the refund); a
  * dispute freezes spending through /v1 until it is won.
  *
  * What Stripe would do on its side (a failed renewal, a refund, a dispute)
@@ -199,6 +200,23 @@ test.describe.serial('billing', () => {
     await expect(refunded.getByText('Refunded', { exact: true })).toBeVisible();
     await screenshot(page, 'billing', 'transactions-refunded');
     await expectNoSeriousA11yViolations(page, 'transactions with a refund');
+
+    // Its receipt (issue 38): from the row's Invoice column, the ledger's figures and the refund.
+    await expect(refunded.getByRole('link', { name: /^Invoice/ })).toHaveCount(0);
+    await refunded.getByRole('link', { name: /^Receipt/ }).click();
+    await expect(page).toHaveURL(/\/receipts\/pi_[^/]+$/);
+    const receipt = page.getByRole('region', { name: 'Receipt' });
+    await expect(receipt.getByRole('heading', { level: 1, name: 'Receipt' })).toBeVisible();
+    const field = (label: string) => receipt.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+    await expect(field('Amount paid')).toHaveText('$9.99 USD');
+    await expect(field('Credits')).toHaveText('100');
+    await expect(field('Refunded')).toHaveText('$9.99 USD');
+    await expect(field('Billed to')).toHaveText(email);
+    await expect(field('Date')).toHaveText(/ UTC$/);
+    await expect(receipt.locator('.badge')).toHaveText('Refunded');
+    await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
+    await screenshot(page, 'billing', 'receipt-refunded');
+    await expectNoSeriousA11yViolations(page, 'a refunded credit purchase receipt');
   });
 
   test('an open dispute freezes spending through /v1 until it is won', async () => {

@@ -39,6 +39,8 @@ const signedInRoutes = [
   paths.download,
   paths.support,
   paths.transactions,
+  // An unknown payment: the receipt page's not-found state (its h1 "Receipt not found").
+  paths.receipt('00000000-0000-0000-0000-000000000000'),
   paths.webhooks,
   `${paths.checkout}?credits=100`,
   `${paths.checkoutSuccess}?amount=9.99&credits=100`,

@@ -162,8 +162,9 @@ func TestAutoRechargeOneRechargeFor16ConcurrentSpends(t *testing.T) {
 	if err := proj.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.count(`SELECT count(*) FROM transactions WHERE account_id = $1 AND description = 'Auto-recharge: 100 credits' AND status = 'paid'`, r.AccountID); got != 1 {
-		t.Fatalf("%d recharge rows in transactions, want 1", got)
+	if got := e.count(`SELECT count(*) FROM transactions WHERE account_id = $1 AND description = 'Auto-recharge: 100 credits' AND status = 'paid'
+		AND credits = 100 AND card_brand = 'visa' AND card_last4 = '4242'`, r.AccountID); got != 1 {
+		t.Fatalf("%d recharge rows in transactions with the saved card for the receipt, want 1", got)
 	}
 	// The next crossing, after spending down again, recharges again.
 	accountstest.Do(t, e.repo, r.AccountID, func(a *domain.Account, now time.Time) error { return a.Debit(94, "test", now) })

@@ -193,13 +193,24 @@ func (n notifications) onPayment(ctx context.Context, ev payments.Notification) 
 			if err != nil {
 				return err
 			}
-			return a.RecordPayment(p, at)
+			return a.RecordPayment(withCard(a, p, at), at)
 		}
 		return c, nil
 	}
 	p.Status = domain.PaymentFailed
 	c.apply = func(a *domain.Account, at time.Time) error { return a.RecordPayment(p, at) }
 	return c, nil
+}
+
+// withCard is p naming the card it was charged to when the ledger knows
+// it: an auto-recharge charges the saved card (its receipt shows it). A
+// pack bought in the browser is paid on the provider's page, whose card
+// the ledger never sees.
+func withCard(a *domain.Account, p domain.PaymentRecorded, at time.Time) domain.PaymentRecorded {
+	if p.Recharge != "" {
+		p.Card = a.AutoRecharge(at).Card
+	}
+	return p
 }
 
 // planDescription is the transactions list's text of a paid cycle.

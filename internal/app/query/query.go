@@ -22,6 +22,7 @@ type Queries struct {
 	Verified        VerifiedHandler
 	Usage           UsageHandler
 	Transactions    TransactionsHandler
+	Receipt         ReceiptHandler // a payment and its receipt (issue 38)
 	SupportRequests SupportRequestsHandler
 	DesktopAccount  DesktopAccountHandler
 	Listing         ListingHandler
@@ -55,6 +56,7 @@ type Sources struct {
 		UsageReader
 		AlertSettingsReader
 		TransactionsReader
+		ReceiptReader
 	}
 	Projector interface {
 		StreamWaiter
@@ -86,6 +88,7 @@ func New(s Sources) Queries {
 		Verified:          VerifiedHandler{profiles: s.ReadTables},
 		Usage:             UsageHandler{usage: s.ReadTables},
 		Transactions:      TransactionsHandler{transactions: s.ReadTables},
+		Receipt:           ReceiptHandler{payments: s.ReadTables},
 		SupportRequests:   SupportRequestsHandler{support: s.Support},
 		DesktopAccount:    DesktopAccountHandler{accounts: s.Accounts, now: s.Now},
 		Listing:           ListingHandler{listings: s.Listings},

@@ -14,7 +14,12 @@ type TransactionsReader interface {
 // TransactionsHandler reads the transactions page.
 type TransactionsHandler struct{ transactions TransactionsReader }
 
-// Handle is accountID's payments, newest first.
+// Handle is accountID's payments, newest first, each marked when it has a
+// receipt (HasReceipt).
 func (h TransactionsHandler) Handle(ctx context.Context, accountID string) ([]projections.Transaction, error) {
-	return h.transactions.Transactions(ctx, accountID)
+	list, err := h.transactions.Transactions(ctx, accountID)
+	for i, t := range list {
+		list[i].Receipt = HasReceipt(t.Status, t.InvoiceURL)
+	}
+	return list, err
 }

@@ -85,6 +85,7 @@ type Transaction struct {
 	AmountCents int64
 	Status      string
 	InvoiceURL  string
+	Receipt     bool // it has a receipt (HasReceipt)
 }
 
 // Usage reads an account's usage per day and payments over a date range
@@ -149,8 +150,8 @@ func (q *Usage) Daily(ctx context.Context, accountID string, r Range) ([]Day, er
 }
 
 // EachTransaction calls fn with every payment of the account made on a day
-// of r, oldest first. The rows come from the server as fn takes them: a
-// long list is never held in memory.
+// of r, oldest first, each marked when it has a receipt. The rows come
+// from the server as fn takes them: a long list is never held in memory.
 func (q *Usage) EachTransaction(ctx context.Context, accountID string, r Range, fn func(Transaction) error) error {
 	rows, err := q.db(ctx).Query(ctx, `SELECT payment_id, transaction_date, description, amount_cents, status, coalesce(invoice_url, '')
 		FROM transactions
@@ -161,7 +162,10 @@ func (q *Usage) EachTransaction(ctx context.Context, accountID string, r Range, 
 		return fmt.Errorf("load transactions: %w", err)
 	}
 	var t Transaction
-	_, err = pgx.ForEachRow(rows, []any{&t.ID, &t.Date, &t.Description, &t.AmountCents, &t.Status, &t.InvoiceURL}, func() error { return fn(t) })
+	_, err = pgx.ForEachRow(rows, []any{&t.ID, &t.Date, &t.Description, &t.AmountCents, &t.Status, &t.InvoiceURL}, func() error {
+		t.Receipt = HasReceipt(t.Status, t.InvoiceURL)
+		return fn(t)
+	})
 	if err != nil {
 		return fmt.Errorf("load transactions: %w", err)
 	}

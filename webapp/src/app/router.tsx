@@ -43,6 +43,7 @@ const Tutorials = lazy(() => import('./routes/app/tutorials'));
 const Download = lazy(() => import('./routes/app/download'));
 const Support = lazy(() => import('./routes/app/support'));
 const Transactions = lazy(() => import('./routes/app/transactions'));
+const Receipt = lazy(() => import('./routes/app/receipt'));
 const Webhooks = lazy(() => import('./routes/app/webhooks'));
 const Checkout = lazy(() => import('./routes/app/checkout'));
 const CheckoutSuccess = lazy(() => import('./routes/app/checkout-success'));
@@ -94,6 +95,7 @@ export const routes: RouteObject[] = [
       { path: paths.download, element: page(Download, 'Download') },
       { path: paths.support, element: page(Support, 'Support') },
       { path: paths.transactions, element: page(Transactions, 'Transactions') },
+      { path: '/receipts/:paymentId', element: page(Receipt, 'Receipt') }, // paths.receipt(id)
       { path: paths.webhooks, element: page(Webhooks, 'Webhooks') },
       { path: paths.checkout, element: page(Checkout, 'Checkout') },
       { path: paths.checkoutSuccess, element: page(CheckoutSuccess, 'Payment Successful') },

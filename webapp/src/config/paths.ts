@@ -27,6 +27,8 @@ export const paths = {
   download: '/download',
   support: '/support',
   transactions: '/transactions',
+  /** A paid credit purchase's printable receipt (issue 38): GET /api/transactions/{id}. */
+  receipt: (id: string) => `/receipts/${encodeURIComponent(id)}`,
   /** The seller's webhook endpoints and their delivery logs (issue 35). */
   webhooks: '/webhooks',
   checkout: '/checkout',

@@ -3,6 +3,7 @@ import type { AppConfig } from '@/lib/app-config';
 import type { Plans } from '@/features/credits/api/get-plans';
 import type { Profile } from '@/lib/profile';
 import type { Transaction } from '@/features/transactions/api/get-transactions';
+import type { Receipt } from '@/features/transactions/api/get-receipt';
 import type { UsageStatistics } from '@/features/usage/api/get-usage-statistics';
 
 export const verifiedUser: User = { id: 'u1', email: 'jane.doe@example.com', isVerified: true, isStaff: false };
@@ -68,11 +69,24 @@ export const usage: UsageStatistics = {
 };
 
 export const transactions: Transaction[] = [
-  { id: 't4', transactionDate: '2025-02-20T10:00:00Z', description: 'Credit purchase: 500 credits', amount: 3999, status: 'paid', invoiceUrl: '/invoices/t4' },
+  // A paid credit purchase links our receipt; a subscription payment Stripe's hosted invoice; failed and pending neither.
+  { id: 'pi_t4', transactionDate: '2025-02-20T10:00:00Z', description: 'Credit purchase: 500 credits', amount: 3999, status: 'paid', receiptUrl: 'http://localhost:8080/receipts/pi_t4' },
   { id: 't3', transactionDate: '2025-02-10T10:00:00Z', description: 'Monthly Plan', amount: 2999, status: 'pending' },
   { id: 't2', transactionDate: '2025-01-05T10:00:00Z', description: 'Credit purchase: 100 credits', amount: 999, status: 'failed' },
-  { id: 't1', transactionDate: '2025-01-01T10:00:00Z', description: 'Monthly Plan', amount: 2999, status: 'paid' },
+  { id: 'in_t1', transactionDate: '2025-01-01T10:00:00Z', description: 'Monthly Plan', amount: 2999, status: 'paid', invoiceUrl: 'https://invoice.stripe.com/i/in_t1' },
 ];
+
+/** GET /api/transactions/pi_t4: the paid pack's receipt, partly refunded, paid by an auto-recharge's saved card. */
+export const receipt: Receipt = {
+  ...transactions[0],
+  status: 'partially_refunded',
+  currency: 'USD',
+  credits: 500,
+  refundedAmount: 800,
+  paymentMethod: { brand: 'visa', last4: '4242' },
+  email: 'seller@example.com',
+  productName: 'Amazon to eBay Automation',
+};
 
 export const plans: Plans = {
   plan: {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { activeProfile, inactiveProfile, simulatedConfig } from '@/testing/data';
+import { activeProfile, inactiveProfile, receipt, simulatedConfig } from '@/testing/data';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 import { navigateTo } from '@/lib/browser';
 import { maskSecret } from '@/components/ui/secret-field';
@@ -324,15 +324,33 @@ describe('transactions', () => {
     expect(within(row).getByText('Failed')).toHaveClass('badge-danger');
     expect(screen.getAllByText('Paid')[0]).toHaveClass('badge-success');
     expect(screen.getByText('Pending')).toHaveClass('badge-outline');
-    expect(screen.getByRole('link', { name: /View\s+invoice for Credit purchase: 500 credits/ })).toHaveAttribute(
-      'href',
-      '/invoices/t4',
-    );
+    // A subscription payment: Stripe's hosted invoice, in a new tab.
+    const invoice = screen.getByRole('link', { name: /Invoice\s+for Monthly Plan/ });
+    expect(invoice).toHaveAttribute('href', 'https://invoice.stripe.com/i/in_t1');
+    expect(invoice).toHaveAttribute('target', '_blank');
+    // A paid credit purchase: our printable receipt, in the app.
+    const receipt = screen.getByRole('link', { name: /Receipt\s*for Credit purchase: 500 credits/ });
+    expect(receipt).toHaveAttribute('href', '/receipts/pi_t4');
+    expect(receipt).not.toHaveAttribute('target');
+    expect(screen.getAllByRole('link', { name: /^(Invoice|Receipt)/ })).toHaveLength(2);
     for (const header of ['Date', 'Description', 'Amount', 'Status', 'Invoice']) {
       expect(screen.getByRole('columnheader', { name: header })).toBeInTheDocument();
     }
-    // A row without one says so to a screen reader, not only with a dash.
+    // A row without one (failed, pending) says so to a screen reader, not only with a dash.
     expect(within(row).getByText('No invoice')).toHaveClass('sr-only');
+    const pending = screen.getByText('Pending').closest('tr')!;
+    expect(within(pending).getByText('No invoice')).toHaveClass('sr-only');
+    expect(within(pending).queryByRole('link')).toBeNull();
+    // The FAQ says what the column holds.
+    expect(screen.getByText(/credit purchases link to a printable receipt/)).toBeInTheDocument();
+  });
+
+  it('opens a credit purchase receipt from its row', async () => {
+    const app = renderApp('/transactions', { 'GET /api/transactions/pi_t4': { body: receipt } });
+    await app.user.click(await screen.findByRole('link', { name: /Receipt\s*for Credit purchase: 500 credits/ }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Receipt' })).toBeInTheDocument();
+    expect(screen.getByText('$39.99 USD')).toBeInTheDocument();
+    expect(app.location()).toBe('/receipts/pi_t4');
   });
 
   it('says when there are none', async () => {

@@ -11,9 +11,9 @@ const BILLING_FAQ = [
   { q: 'Can I get a refund for unused credits?', a: 'No. Unused credits are not refunded. Purchased credits never expire.' },
   {
     q: 'Where is my invoice?',
-    // What the server stores (issue 38): Stripe's hosted invoice for a
-    // subscription payment; nothing yet for a credit purchase.
-    a: 'Subscription payments link to their invoice in the Invoice column. Credit purchases have no invoice page: contact support for a receipt.',
+    // Issue 38: Stripe's hosted invoice for a subscription payment; our
+    // receipt page (/receipts/:id, from the ledger) for a paid credit purchase.
+    a: 'Subscription payments link to their invoice in the Invoice column; credit purchases link to a printable receipt.',
   },
   { q: 'Why did a payment fail?', a: 'Usually the card was declined. Try again or use another card.' },
 ];

@@ -10,7 +10,10 @@ export type Transaction = {
   /** Cents. */
   amount: number;
   status: string;
+  /** Stripe's hosted invoice: a subscription payment's. */
   invoiceUrl?: string | null;
+  /** Our receipt page (absolute): a paid payment without an invoice, i.e. a credit purchase's. */
+  receiptUrl?: string | null;
 };
 
 export const transactionsKey = accountKeys.transactions;

@@ -1,10 +1,17 @@
 import { ExternalLink } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 import { formatCents } from '@/lib/format';
 import { formatDate } from '@/lib/dates';
 import type { Transaction } from '../api/get-transactions';
 import { TransactionStatusBadge } from './transaction-status-badge';
 
-/** Date, Description, Amount, Status and (optionally) Invoice columns. */
+/**
+ * Date, Description, Amount, Status and (optionally) Invoice columns. The
+ * Invoice column links Stripe's hosted invoice (a subscription payment's,
+ * new tab) or our printable receipt (a paid credit purchase's); a payment
+ * with neither (failed, pending) reads "No invoice" to screen readers.
+ */
 export function TransactionsTable({
   transactions,
   showInvoice = true,
@@ -46,9 +53,13 @@ export function TransactionsTable({
                 <td>
                   {t.invoiceUrl ? (
                     <a href={t.invoiceUrl} className="link" target="_blank" rel="noreferrer">
-                      View <ExternalLink size={14} aria-hidden />
-                      <span className="sr-only"> invoice for {t.description}</span>
+                      Invoice <ExternalLink size={14} aria-hidden />
+                      <span className="sr-only"> for {t.description} (opens in a new tab)</span>
                     </a>
+                  ) : t.receiptUrl ? (
+                    <Link to={paths.receipt(t.id)} className="link">
+                      Receipt<span className="sr-only"> for {t.description}</span>
+                    </Link>
                   ) : (
                     <span className="muted">
                       <span aria-hidden>—</span>
