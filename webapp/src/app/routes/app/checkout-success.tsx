@@ -2,7 +2,7 @@ import { CheckCircle2 } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { DEFAULT_BUY_MORE_CREDITS } from '@/lib/constants';
+import { DEFAULT_BUY_MORE_CREDITS } from '@/features/credits/api/get-plans';
 import { dollarsToCents, formatCents } from '@/lib/format';
 import { checkoutPath, paths } from '@/config/paths';
 

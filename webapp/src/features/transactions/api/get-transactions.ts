@@ -13,6 +13,9 @@ export type Transaction = {
   invoiceUrl?: string | null;
 };
 
+/** Spec section 9: the dashboard shows the newest 3. */
+export const RECENT_TRANSACTIONS = 3;
+
 export const transactionsKey = accountKeys.transactions;
 
 export const getTransactions = () => api.get<Transaction[]>(transactionsKey);
