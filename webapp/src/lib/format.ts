@@ -21,6 +21,11 @@ export function dollarsToCents(dollars: string | null): number | null {
   return cents > 0 ? cents : null;
 }
 
+const whole = new Intl.NumberFormat('en-US');
+
+/** Whole numbers (credits, counts) with separators: 1234 -> "1,234". */
+export const formatCredits = (n: number) => whole.format(n);
+
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

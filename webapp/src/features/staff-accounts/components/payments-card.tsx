@@ -1,12 +1,12 @@
 import type { SWRResponse } from 'swr';
 import { Spinner } from '@/components/ui/spinner';
 import { formatCents } from '@/lib/format';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import type { AccountView } from '../api/get-account';
-import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
 import { RefundDialog } from './refund-dialog';
 import { StaffCard } from '@/components/staff/staff-card';
 import '@/components/staff/staff.css';
+import { formatCredits } from '@/lib/format';
 
 /**
  * The account's payments, oldest first, with what can still be refunded of
@@ -57,7 +57,7 @@ export function PaymentsCard({
               <tbody>
                 {data.payments.map((p) => (
                   <tr key={p.id}>
-                    <td className="staff-time">{formatDate(p.at, STAFF_TIME_FORMAT)}</td>
+                    <td className="staff-time">{formatDate(p.at, TIME_TO_SECOND_FORMAT)}</td>
                     <td>
                       {/* Ids break anywhere: unbroken, they pushed the Refund column out of the card. */}
                       <code className="staff-id">{p.id}</code>

@@ -1,7 +1,6 @@
 import { StaffCard } from '@/components/staff/staff-card';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { formatCents } from '@/lib/format';
-import { STAFF_TIME_FORMAT } from '@/lib/staff';
 import type { AccountSettings } from '../api/get-account';
 
 const credits = (n: number | null) => (n === null ? 'none' : `${n.toLocaleString('en-US')} credits`);
@@ -48,7 +47,7 @@ export function SettingsCard({ settings }: { settings?: AccountSettings }) {
           <tbody>
             {history.map((h, i) => (
               <tr key={i}>
-                <td>{formatDate(h.at, STAFF_TIME_FORMAT)}</td>
+                <td>{formatDate(h.at, TIME_TO_SECOND_FORMAT)}</td>
                 <td>{h.description}</td>
               </tr>
             ))}

@@ -2,10 +2,9 @@ import { Link } from 'react-router';
 import type { SWRInfiniteResponse } from 'swr/infinite';
 import { Spinner } from '@/components/ui/spinner';
 import { serverMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { paths } from '@/config/paths';
 import type { AuditPage } from '../api/get-audit';
-import { STAFF_TIME_FORMAT } from '@/lib/staff';
 import { LoadMore } from '@/components/staff/load-more';
 import { StaffCard } from '@/components/staff/staff-card';
 import '@/components/staff/staff.css';
@@ -39,7 +38,7 @@ export function AuditCard({ audit }: { audit: SWRInfiniteResponse<AuditPage> }) 
               <tbody>
                 {entries.map((e, i) => (
                   <tr key={`${e.at}-${e.requestId}-${i}`}>
-                    <td className="staff-time">{formatDate(e.at, STAFF_TIME_FORMAT)}</td>
+                    <td className="staff-time">{formatDate(e.at, TIME_TO_SECOND_FORMAT)}</td>
                     <td>{e.actorEmail || <code>{e.actorId}</code>}</td>
                     <td>
                       <code>{e.action}</code>

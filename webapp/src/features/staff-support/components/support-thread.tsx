@@ -9,14 +9,14 @@ import { toast } from '@/components/ui/toast-store';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { paths } from '@/config/paths';
 import { ApiError, serverMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { SUPPORT_STATUSES, type SupportStatus } from '../api/get-support-inbox';
 import type { SupportThread as Thread } from '../api/get-support-request';
 import { replySchema, replySupportRequest, type ReplyInput } from '../api/reply-support-request';
 import { setSupportRequestStatus } from '../api/set-support-request-status';
-import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
 import { StaffCard } from '@/components/staff/staff-card';
 import { SupportStatusBadge } from './support-status-badge';
+import { formatCredits } from '@/lib/format';
 
 /** A request, its replies, a reply form and the status; the seller's account beside them. */
 export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged: () => Promise<unknown> }) {
@@ -56,14 +56,14 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
       <div className="stack">
         <StaffCard
           title="Request"
-          description={`From ${thread.email}, ${formatDate(thread.createdAt, STAFF_TIME_FORMAT)}`}
+          description={`From ${thread.email}, ${formatDate(thread.createdAt, TIME_TO_SECOND_FORMAT)}`}
           action={<SupportStatusBadge status={thread.status} />}
         >
           <p className="support-message">{thread.message}</p>
           {thread.replies.map((r) => (
             <div key={r.id} className="support-reply" aria-label={`Reply from ${r.author}`}>
               <p className="muted">
-                {r.author}, {formatDate(r.createdAt, STAFF_TIME_FORMAT)}
+                {r.author}, {formatDate(r.createdAt, TIME_TO_SECOND_FORMAT)}
               </p>
               <p className="support-message">{r.message}</p>
             </div>
