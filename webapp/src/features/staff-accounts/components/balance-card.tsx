@@ -4,8 +4,8 @@ import { capitalize } from '@/lib/format';
 import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import type { BalanceReport } from '../api/get-account-balance';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
 import { formatCredits } from '@/lib/format';
 import type { AccountSummary } from '@/features/staff-accounts/api/search-accounts';
 
@@ -48,7 +48,7 @@ export function AccountStanding({ account }: { account: AccountSummary }) {
 export function BalanceCard({ balance, account }: { balance: SWRResponse<BalanceReport>; account?: AccountSummary }) {
   const { data, error, isLoading } = balance;
   return (
-    <StaffCard
+    <SectionCard
       title="Balance"
       description={data ? `As of ${formatDate(data.asOf, TIME_TO_SECOND_FORMAT)}` : 'Replayed from the events alone.'}
     >
@@ -97,6 +97,6 @@ export function BalanceCard({ balance, account }: { balance: SWRResponse<Balance
           )}
         </>
       )}
-    </StaffCard>
+    </SectionCard>
   );
 }

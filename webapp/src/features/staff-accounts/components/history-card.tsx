@@ -3,9 +3,9 @@ import { Spinner } from '@/components/ui/spinner';
 import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import type { HistoryPage } from '../api/get-account-history';
 import { CreditChange } from './credit-change';
-import { LoadMore } from '@/components/staff/load-more';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { LoadMore } from '@/components/ui/load-more';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
 import { formatCredits } from '@/lib/format';
 
 /** The account's events, oldest first, with "Load more" while the server has a next page. */
@@ -16,7 +16,7 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
   const loadingMore = !!data && size > data.length;
 
   return (
-    <StaffCard title="Timeline" description="Every event of the account, oldest first, with the balance after it.">
+    <SectionCard title="Timeline" description="Every event of the account, oldest first, with the balance after it.">
       {isLoading && <Spinner label="Loading the timeline" />}
       {error && <p className="alert alert-error">Could not load the timeline.</p>}
       {data &&
@@ -60,6 +60,6 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
           </div>
         ))}
       <LoadMore show={Boolean(last?.nextCursor)} busy={loadingMore} onLoad={() => void setSize(size + 1)} />
-    </StaffCard>
+    </SectionCard>
   );
 }

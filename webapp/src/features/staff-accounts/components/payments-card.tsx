@@ -4,8 +4,8 @@ import { formatCents } from '@/lib/format';
 import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import type { AccountView } from '../api/get-account';
 import { RefundDialog } from './refund-dialog';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
 import { formatCredits } from '@/lib/format';
 
 /**
@@ -22,7 +22,7 @@ export function PaymentsCard({
 }) {
   const { data, error, isLoading } = account;
   return (
-    <StaffCard
+    <SectionCard
       title="Payments"
       description="Every payment of the account and what can still be refunded of it. Refunds go through Stripe; the timeline shows them, with you and your reason, when Stripe confirms."
     >
@@ -81,6 +81,6 @@ export function PaymentsCard({
             </table>
           </div>
         ))}
-    </StaffCard>
+    </SectionCard>
   );
 }

@@ -1,4 +1,4 @@
-import { StaffCard } from '@/components/staff/staff-card';
+import { SectionCard } from '@/components/ui/section-card';
 import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { formatCents } from '@/lib/format';
 import type { AccountSettings } from '../api/get-account';
@@ -10,7 +10,7 @@ export function SettingsCard({ settings }: { settings?: AccountSettings }) {
   if (!settings) return null;
   const { spendLimits, alerts, autoRecharge: ar, history } = settings;
   return (
-    <StaffCard title="Limits, alerts and auto-recharge" description="The seller's own settings, from the account's events.">
+    <SectionCard title="Limits, alerts and auto-recharge" description="The seller's own settings, from the account's events.">
       <dl className="staff-standing" aria-label="Settings now">
         <div>
           <dt>Spend limits</dt>
@@ -54,6 +54,6 @@ export function SettingsCard({ settings }: { settings?: AccountSettings }) {
           </tbody>
         </table>
       )}
-    </StaffCard>
+    </SectionCard>
   );
 }

@@ -6,7 +6,7 @@ import { SubscriptionStatusBadge } from '@/components/subscription-status-badge'
 import { paths } from '@/config/paths';
 import { SUPPORT_STATUSES, useSupportInbox, type SupportStatus } from '../api/get-support-inbox';
 import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
-import { LoadMore } from '@/components/staff/load-more';
+import { LoadMore } from '@/components/ui/load-more';
 import { SupportStatusBadge } from './support-status-badge';
 import { formatCredits } from '@/lib/format';
 

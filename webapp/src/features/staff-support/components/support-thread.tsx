@@ -1,4 +1,4 @@
-import '@/components/staff/staff.css';
+import '@/styles/staff.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -14,7 +14,7 @@ import { SUPPORT_STATUSES, type SupportStatus } from '../api/get-support-inbox';
 import type { SupportThread as Thread } from '../api/get-support-request';
 import { replySchema, replySupportRequest, type ReplyInput } from '../api/reply-support-request';
 import { setSupportRequestStatus } from '../api/set-support-request-status';
-import { StaffCard } from '@/components/staff/staff-card';
+import { SectionCard } from '@/components/ui/section-card';
 import { SupportStatusBadge } from './support-status-badge';
 import { formatCredits } from '@/lib/format';
 
@@ -54,7 +54,7 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
   return (
     <div className="grid-2">
       <div className="stack">
-        <StaffCard
+        <SectionCard
           title="Request"
           description={`From ${thread.email}, ${formatDate(thread.createdAt, TIME_TO_SECOND_FORMAT)}`}
           action={<SupportStatusBadge status={thread.status} />}
@@ -68,8 +68,8 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
               <p className="support-message">{r.message}</p>
             </div>
           ))}
-        </StaffCard>
-        <StaffCard title="Reply" description="Kept in the thread and mailed to the seller; the request becomes answered.">
+        </SectionCard>
+        <SectionCard title="Reply" description="Kept in the thread and mailed to the seller; the request becomes answered.">
           <form className="form" onSubmit={onReply} noValidate>
             <TextareaField label="Message" rows={6} error={errors.message} registration={register('message')} />
             <div>
@@ -78,10 +78,10 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
               </Button>
             </div>
           </form>
-        </StaffCard>
+        </SectionCard>
       </div>
       <div className="stack">
-        <StaffCard title="Status">
+        <SectionCard title="Status">
           <label className="field">
             <span className="field-label">Request status</span>
             <select className="input" value={thread.status} onChange={(e) => void changeStatus(e.target.value as SupportStatus)}>
@@ -92,8 +92,8 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
               ))}
             </select>
           </label>
-        </StaffCard>
-        <StaffCard title="Seller's account">
+        </SectionCard>
+        <SectionCard title="Seller's account">
           {account ? (
             <dl className="staff-facts" aria-label="Account summary">
               <dt>Email</dt>
@@ -116,7 +116,7 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
           ) : (
             <p className="muted">The account no longer exists.</p>
           )}
-        </StaffCard>
+        </SectionCard>
       </div>
     </div>
   );
