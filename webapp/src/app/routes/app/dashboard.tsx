@@ -8,7 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { LowBalanceBanner } from '@/features/alerts/components/low-balance-banner';
 import { ApiKeyField } from '@/features/api-keys/components/api-key-field';
 import { SoftwareDownloadsCard } from '@/features/download/components/software-downloads-card';
-import { normalizeStatus, useProfile, type Profile } from '@/lib/profile';
+import { normalizeStatus, useProfile, type Profile } from '@/lib/auth-api/get-profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { RECENT_TRANSACTIONS, useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
