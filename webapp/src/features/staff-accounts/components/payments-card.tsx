@@ -1,5 +1,6 @@
 import type { SWRResponse } from 'swr';
 import { Spinner } from '@/components/ui/spinner';
+import { TableRegion } from '@/components/ui/table-region';
 import { formatCents } from '@/lib/format';
 import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import type { AccountView } from '../api/get-account';
@@ -32,7 +33,7 @@ export function PaymentsCard({
         (data.payments.length === 0 ? (
           <p className="empty">No payments</p>
         ) : (
-          <div className="table-wrap" role="region" aria-label="Payments table" tabIndex={0}>
+          <TableRegion label="Payments table">
             <table className="table">
               <thead>
                 <tr>
@@ -79,7 +80,7 @@ export function PaymentsCard({
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
         ))}
     </SectionCard>
   );
