@@ -202,6 +202,42 @@ test.describe.serial('staff', () => {
     await screenshot(page, 'staff', 'payments');
   });
 
+  test('the payments table shows its last column whole at 1280×800 and at 390 px', async ({}, testInfo) => {
+    // Geometry, not a pixel comparison (fonts differ between machines); the
+    // screenshots are attached to the report and kept in test-results/screenshots.
+    const region = page.getByRole('region', { name: 'Payments table' });
+    const hint = page.getByText('Scroll sideways for every column →');
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await region.scrollIntoViewIfNeeded();
+      if (viewport.width < 600) {
+        // Too narrow for eight columns: the table scrolls in its own region, says so, and its end can be reached.
+        await expect(hint).toBeVisible();
+        await region.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+      } else {
+        await expect(hint).toBeHidden();
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), 'the page scrolls sideways').toBeLessThanOrEqual(viewport.width);
+      const last = region.getByRole('columnheader').last();
+      await expect(async () => {
+        const box = await region.boundingBox();
+        const cell = await last.boundingBox();
+        expect(box && cell, 'the table and its last header cell are laid out').toBeTruthy();
+        if (!box || !cell) return;
+        expect(cell.x, `the last column starts inside the table's box at ${viewport.width} px`).toBeGreaterThanOrEqual(box.x - 0.5);
+        expect(cell.x + cell.width, `the last column ends inside the table's box at ${viewport.width} px`).toBeLessThanOrEqual(box.x + box.width + 0.5);
+      }).toPass();
+      const name = `payments-${viewport.width}`;
+      await screenshot(page, 'staff', name);
+      await testInfo.attach(name, { body: await region.screenshot(), contentType: 'image/png' });
+    }
+    await region.evaluate((el) => el.scrollTo({ left: 0 }));
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   test('the audit trail lists the looks and the adjustment', async () => {
     await page.goto('/staff');
     await page.getByRole('link', { name: 'Audit trail' }).click();

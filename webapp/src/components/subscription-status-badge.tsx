@@ -1,6 +1,6 @@
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { normalizeStatus } from '@/lib/auth-api/get-profile';
 import { BILLING_DATE_FORMAT, formatDate } from '@/lib/dates';
-import { normalizeStatus } from '@/lib/profile';
 
 const LOOK = {
   active: { label: 'Active', tone: 'success' },

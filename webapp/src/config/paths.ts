@@ -1,6 +1,6 @@
 // Relative, not '@/lib/format': vite.config.ts imports this file to write
 // dist/routes.json, and Vite loads its config without the '@' alias.
-import { centsToDollars } from '../lib/format';
+import { centsToDollars, dollarsToCents } from '../lib/format';
 
 /**
  * Every route of the webapp (spec section 2), in one place: the router
@@ -52,6 +52,20 @@ export const paths = {
 /** Checkout for n credits. */
 export const checkoutPath = (credits: number) => `${paths.checkout}?credits=${credits}`;
 
-/** Where a paid checkout returns (spec section 8: amount in dollars, read back with dollarsToCents). */
+/**
+ * Where a paid checkout returns. The one place the app's cents become
+ * dollars in an address: spec section 8 fixes it as
+ * /checkout/success?amount={dollars}&credits={n} (docs/webapp-money.md).
+ */
 export const checkoutSuccessPath = (credits: number, amountCents: number) =>
   `${paths.checkoutSuccess}?amount=${centsToDollars(amountCents)}&credits=${credits}`;
+
+/**
+ * The success page's reading of that address, back in cents: the amount is
+ * null unless a positive dollar figure, the credits null unless a positive
+ * number.
+ */
+export function readCheckoutSuccess(params: URLSearchParams): { amountCents: number | null; credits: number | null } {
+  const credits = Number(params.get('credits'));
+  return { amountCents: dollarsToCents(params.get('amount')), credits: Number.isFinite(credits) && credits > 0 ? credits : null };
+}

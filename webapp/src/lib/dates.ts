@@ -8,6 +8,8 @@ import { format, parseISO } from 'date-fns';
 export const DATE_FORMAT = 'MMM dd, yyyy';
 /** Spec section 9: the next billing date. */
 export const BILLING_DATE_FORMAT = 'MMMM dd, yyyy';
+/** Times to the second, as the staff console shows them (staff compare moments). */
+export const TIME_TO_SECOND_FORMAT = 'MMM dd, yyyy HH:mm:ss';
 
 export function formatDate(iso: string, pattern: string = DATE_FORMAT): string {
   return format(parseISO(iso), pattern);

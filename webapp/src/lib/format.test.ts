@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { creditsUsedPercent } from './constants';
 import { BILLING_DATE_FORMAT, formatDate } from './dates';
 import { centsToDollars, dollarsToCents, formatCents, initials } from './format';
 
@@ -21,14 +20,6 @@ describe('format', () => {
   it('formats dates as MMM dd, yyyy and MMMM dd, yyyy', () => {
     expect(formatDate('2025-01-05T10:00:00Z')).toBe('Jan 05, 2025');
     expect(formatDate('2025-03-15T12:00:00Z', BILLING_DATE_FORMAT)).toBe('March 15, 2025');
-  });
-
-  it('caps the credits bar at 100 %', () => {
-    expect(creditsUsedPercent(0)).toBe(0);
-    expect(creditsUsedPercent(125)).toBe(50);
-    expect(creditsUsedPercent(1)).toBe(0);
-    expect(creditsUsedPercent(2)).toBe(1);
-    expect(creditsUsedPercent(1000)).toBe(100);
   });
 
   it('makes initials from an email', () => {

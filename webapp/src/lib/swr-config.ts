@@ -31,6 +31,13 @@ export const swrConfig: SWRConfiguration = {
 };
 
 /**
+ * Queries that refetch whenever a view shows them, unlike the never-stale
+ * default: the staff console's, since staff compare moments and must not
+ * read a cached answer from before their own adjustment or rebuild.
+ */
+export const revalidateOnShow = { revalidateIfStale: true } satisfies SWRConfiguration;
+
+/**
  * The live ledger's exception to the rule above: the dashboard's balance,
  * usage and transactions follow the desktop client's spends without a
  * reload, refetched every few seconds while the tab is visible and at once

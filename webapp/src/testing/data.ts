@@ -1,7 +1,7 @@
 import type { User } from '@/lib/auth-api/types';
 import type { AppConfig } from '@/lib/app-config';
 import type { Plans } from '@/features/credits/api/get-plans';
-import type { Profile } from '@/lib/profile';
+import type { Profile } from '@/lib/auth-api/get-profile';
 import type { Transaction } from '@/features/transactions/api/get-transactions';
 import type { Receipt } from '@/features/transactions/api/get-receipt';
 import type { UsageStatistics } from '@/features/usage/api/get-usage-statistics';

@@ -1,8 +1,10 @@
 import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { COPY_INDICATOR_MS } from '@/lib/constants';
 import { Button, type ButtonSize } from './button';
 import { toast } from './toast-store';
+
+/** Spec section 9: "Copied" shows this long. */
+const COPY_INDICATOR_MS = 2000;
 
 type CopyButtonProps = {
   text: string;

@@ -1,5 +1,10 @@
 import { useSyncExternalStore } from 'react';
-import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '@/lib/constants';
+
+/** Spec section 9: one toast at a time, shown 5 s, swiped away past 50 px, dropped from the store after 1,000 s. */
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 export type ToastVariant = 'default' | 'success' | 'info' | 'destructive';
 

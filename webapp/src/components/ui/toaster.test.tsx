@@ -1,7 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TOAST_DURATION_MS } from '@/lib/constants';
-import { toast } from './toast-store';
+import { toast, TOAST_DURATION_MS } from './toast-store';
 import { Toaster } from './toaster';
 
 describe('toasts', () => {

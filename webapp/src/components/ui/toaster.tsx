@@ -1,7 +1,6 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
-import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from '@/lib/constants';
-import { dismissToast, useToasts } from './toast-store';
+import { dismissToast, TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX, useToasts } from './toast-store';
 
 /** Renders the toast store with Radix Toast; F8 focuses the region. */
 export function Toaster() {

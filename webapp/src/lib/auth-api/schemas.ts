@@ -1,5 +1,7 @@
 import { z } from '@/lib/zod';
-import { VERIFICATION_CODE_LENGTH } from '@/lib/constants';
+
+/** Spec section 9: the email verification code's digits. */
+export const VERIFICATION_CODE_LENGTH = 6;
 
 // The auth forms' schemas, apart from their fetchers: lib/auth.tsx (in the
 // entry chunk) imports the fetchers, and only the forms' chunks need zod

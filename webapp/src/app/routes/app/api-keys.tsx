@@ -8,7 +8,7 @@ import { ApiKeysCard } from '@/features/api-keys/components/api-keys-card';
 import { ExamplesWithKey } from '@/features/api-keys/components/example-key-picker';
 import { SandboxCard } from '@/features/api-keys/components/sandbox-card';
 import { RegenerateApiKey } from '@/features/api-keys/components/regenerate-api-key';
-import { useProfile } from '@/lib/profile';
+import { useProfile } from '@/lib/auth-api/get-profile';
 import { useAppConfig } from '@/lib/app-config';
 import { paths } from '@/config/paths';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigateTo } from '@/lib/browser';
-import type { Profile } from '@/lib/profile';
+import type { Profile } from '@/lib/auth-api/get-profile';
 import { asServerSays, activeProfile, cancellingProfile, inactiveProfile, pastDueProfile, simulatedConfig, transactions } from '@/testing/data';
 import type { Handler } from '@/testing/fake-api';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';

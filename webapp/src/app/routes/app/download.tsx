@@ -10,7 +10,7 @@ import { MacDownloadButton, WindowsDownloadButton } from '@/features/download/co
 import { InstallerChecksum, InstallerVersion } from '@/features/download/components/installer-version';
 import { MAC_REQUIREMENT, RELEASE_NOTES, WINDOWS_SOFTWARE } from '@/features/download/components/software-info';
 import { useAppConfig } from '@/lib/app-config';
-import { useProfile } from '@/lib/profile';
+import { useProfile } from '@/lib/auth-api/get-profile';
 import { paths } from '@/config/paths';
 
 const STEPS = [

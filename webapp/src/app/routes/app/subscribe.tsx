@@ -9,7 +9,7 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
 import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
 import { usePlans } from '@/features/credits/api/get-plans';
-import { normalizeStatus, useProfile, type SubscriptionStatus } from '@/lib/profile';
+import { normalizeStatus, useProfile, type SubscriptionStatus } from '@/lib/auth-api/get-profile';
 import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { PlanBenefits } from '@/features/subscription/components/plan-benefits';
 import { subscriptionPaymentCallbacks } from '@/features/payments/components/subscription-payment-callbacks';

@@ -10,7 +10,7 @@ import { PaymentGate } from '@/features/payments/components/payment-gate';
 import { usePaymentProvider } from '@/features/payments/hooks/use-payment-provider';
 import { useCreatePaymentSession } from '@/features/payments/api/create-payment-session';
 import { usePlans, type Plans } from '@/features/credits/api/get-plans';
-import { normalizeStatus, useProfile } from '@/lib/profile';
+import { normalizeStatus, useProfile } from '@/lib/auth-api/get-profile';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { useCreateSubscription } from '@/features/subscription/api/subscription';
 import { CancelSubscriptionDialog } from '@/features/subscription/components/cancel-subscription-dialog';

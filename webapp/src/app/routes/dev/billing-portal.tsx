@@ -11,7 +11,7 @@ import { ResumeSubscriptionButton } from '@/features/subscription/components/res
 import { useTransactions } from '@/features/transactions/api/get-transactions';
 import { TransactionsTable } from '@/features/transactions/components/transactions-table';
 import { BILLING_DATE_FORMAT, formatDate } from '@/lib/dates';
-import { normalizeStatus, useProfile } from '@/lib/profile';
+import { normalizeStatus, useProfile } from '@/lib/auth-api/get-profile';
 import { paths } from '@/config/paths';
 
 /**

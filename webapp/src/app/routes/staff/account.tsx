@@ -14,7 +14,7 @@ import { HistoryCard } from '@/features/staff-accounts/components/history-card';
 import { PaymentsCard } from '@/features/staff-accounts/components/payments-card';
 import { RebuildProjection } from '@/features/staff-accounts/components/rebuild-projection';
 import { SettingsCard } from '@/features/staff-accounts/components/settings-card';
-import { StaffCard } from '@/components/staff/staff-card';
+import { SectionCard } from '@/components/ui/section-card';
 import { ApiError } from '@/lib/api-client';
 import { paths } from '@/config/paths';
 
@@ -69,21 +69,21 @@ export default function StaffAccountRoute() {
       <PaymentsCard account={view} onRefunded={afterAdjustment} />
       <SettingsCard settings={view.data?.settings} />
       <HistoryCard history={history} />
-      <StaffCard
+      <SectionCard
         title="Subscription"
         description="Cancellations go through Stripe; the timeline shows them, with you and your reason, when Stripe confirms."
       >
         <div className="button-row">
           <CancelDialog accountId={id} onDone={afterAdjustment} />
         </div>
-      </StaffCard>
+      </SectionCard>
       <div className="grid-2">
-        <StaffCard title="Adjust credits" description="Recorded with you as the actor and your reason.">
+        <SectionCard title="Adjust credits" description="Recorded with you as the actor and your reason.">
           <AdjustmentForm accountId={id} onRecorded={afterAdjustment} />
-        </StaffCard>
-        <StaffCard title="Projections" description="Rebuild a read table from the events when the comparison shows it has drifted.">
+        </SectionCard>
+        <SectionCard title="Projections" description="Rebuild a read table from the events when the comparison shows it has drifted.">
           <RebuildProjection onRebuilt={() => comparison.mutate()} />
-        </StaffCard>
+        </SectionCard>
       </div>
     </div>
   );

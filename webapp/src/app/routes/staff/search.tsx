@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { AccountSearch } from '@/features/staff-accounts/components/account-search';
-import { StaffCard } from '@/components/staff/staff-card';
+import { SectionCard } from '@/components/ui/section-card';
 import { paths } from '@/config/paths';
 
 export default function StaffSearchRoute() {
@@ -19,9 +19,9 @@ export default function StaffSearchRoute() {
         </Link>{' '}
         <span className="muted">: who looked at which account, and every staff action.</span>
       </p>
-      <StaffCard title="Find an account" description="Part of an email, or a whole account id.">
+      <SectionCard title="Find an account" description="Part of an email, or a whole account id.">
         <AccountSearch />
-      </StaffCard>
+      </SectionCard>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import type { BalanceReport } from '@/features/staff-accounts/api/get-account-ba
 import type { Comparison } from '@/features/staff-accounts/api/get-account-comparison';
 import type { HistoryEntry, HistoryPage } from '@/features/staff-accounts/api/get-account-history';
 import type { AccountView } from '@/features/staff-accounts/api/get-account';
-import type { AccountSummary } from '@/lib/staff';
+import type { AccountSummary } from '@/features/staff-accounts/api/search-accounts';
 
 /** Fixtures and fake endpoints of the staff console's tests. */
 

@@ -1,7 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { SUPPORT_STATUSES, type SupportStatus } from '@/features/staff-support/api/get-support-inbox';
-import { StaffCard } from '@/components/staff/staff-card';
+import { SectionCard } from '@/components/ui/section-card';
 import { SupportInbox } from '@/features/staff-support/components/support-inbox';
 import { paths } from '@/config/paths';
 
@@ -16,9 +16,9 @@ export default function StaffSupportInboxRoute() {
         <ArrowLeft size={16} aria-hidden /> Staff console
       </Link>
       <h1 className="page-title">Support inbox</h1>
-      <StaffCard title="Requests" description="Newest first, with the seller's account beside each.">
+      <SectionCard title="Requests" description="Newest first, with the seller's account beside each.">
         <SupportInbox status={status} onStatus={(next) => setParams(next ? { status: next } : {})} />
-      </StaffCard>
+      </SectionCard>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { Profile } from '@/lib/profile';
+import type { Profile } from '@/lib/auth-api/get-profile';
 import { useAlertSettings } from '../api/alert-settings';
 
 /**

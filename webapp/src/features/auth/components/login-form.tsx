@@ -5,10 +5,12 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
-import { REDIRECT_AFTER_LOGIN_MS } from '@/lib/constants';
 import { loginSchema, type LoginInput } from '@/lib/auth-api/schemas';
 import { needsStaffMfa } from '@/lib/auth-api/types';
 import { paths } from '@/config/paths';
+
+/** Spec section 9: the pause between a successful sign-in and the dashboard. */
+const REDIRECT_AFTER_LOGIN_MS = 100;
 
 export function LoginForm() {
   const { signIn } = useAuth();

@@ -6,9 +6,11 @@ import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
-import { REDIRECT_AFTER_VERIFY_MS, VERIFICATION_CODE_LENGTH } from '@/lib/constants';
-import { verifyEmailSchema, type VerifyEmailInput } from '@/lib/auth-api/schemas';
+import { VERIFICATION_CODE_LENGTH, verifyEmailSchema, type VerifyEmailInput } from '@/lib/auth-api/schemas';
 import { paths } from '@/config/paths';
+
+/** Spec section 9: the success message shows this long before the dashboard. */
+const REDIRECT_AFTER_VERIFY_MS = 2000;
 
 export function VerifyEmailForm({ email }: { email: string }) {
   const { verify, resendCode } = useAuth();

@@ -1,6 +1,7 @@
 import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
 import { z } from '@/lib/zod';
 import { api } from '@/lib/api-client';
+import { dollarsToCents, formatCents } from '@/lib/format';
 
 /** GET and PUT /api/account/auto-recharge (issue 33): the settings, the saved card and what is going on. */
 export type AutoRecharge = {
@@ -24,7 +25,7 @@ export const RECHARGE_PACKS = [100, 500, 1000] as const;
 
 /** The largest threshold and monthly limit the server accepts. */
 export const MAX_THRESHOLD = 10_000_000;
-export const MAX_MONTHLY_LIMIT_DOLLARS = 100_000;
+export const MAX_MONTHLY_LIMIT_CENTS = 10_000_000;
 
 const wholeNumber = (what: string, max: number) =>
   z
@@ -41,7 +42,7 @@ export const autoRechargeSchema = z.object({
     .string()
     .trim()
     .refine((v) => /^\d+(\.\d{1,2})?$/.test(v), 'Enter an amount in dollars, like 50 or 49.99')
-    .refine((v) => Number(v) <= MAX_MONTHLY_LIMIT_DOLLARS, `At most $${MAX_MONTHLY_LIMIT_DOLLARS.toLocaleString('en-US')}`),
+    .refine((v) => (dollarsToCents(v) ?? 0) <= MAX_MONTHLY_LIMIT_CENTS, `At most ${formatCents(MAX_MONTHLY_LIMIT_CENTS, { whole: true })}`),
 });
 
 export type AutoRechargeInput = z.infer<typeof autoRechargeSchema>;
@@ -53,7 +54,7 @@ export const putAutoRecharge = (input: AutoRechargeInput) =>
     enabled: input.enabled,
     thresholdCredits: Number(input.thresholdCredits),
     packCredits: Number(input.packCredits),
-    monthlyLimitCents: Math.round(Number(input.monthlyLimitDollars) * 100),
+    monthlyLimitCents: dollarsToCents(input.monthlyLimitDollars) ?? 0,
   });
 
 /** POST /api/account/payment-method: the SetupIntent's client secret for the card form. */

@@ -8,7 +8,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { ApiError, serverMessage } from '@/lib/api-client';
-import { formatCents } from '@/lib/format';
+import { centsToDollars, formatCents } from '@/lib/format';
 import { liveRefresh } from '@/lib/swr-config';
 import {
   autoRechargeSchema,
@@ -48,7 +48,7 @@ const inputOf = (v: AutoRecharge): AutoRechargeInput => ({
   enabled: v.enabled,
   thresholdCredits: String(v.thresholdCredits || 100),
   packCredits: String(v.packCredits || 500) as AutoRechargeInput['packCredits'],
-  monthlyLimitDollars: v.monthlyLimitCents ? (v.monthlyLimitCents / 100).toFixed(2) : '100.00',
+  monthlyLimitDollars: centsToDollars(v.monthlyLimitCents || 10_000),
 });
 
 /**

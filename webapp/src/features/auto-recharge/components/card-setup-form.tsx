@@ -2,8 +2,9 @@ import { FlaskConical } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { api, ApiError } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { useAppConfig } from '@/lib/app-config';
+import { confirmSimulated, type SimulatedOutcome } from '@/lib/simulated-provider';
 
 const StripeCardSetup = lazy(() => import('./card-setup-stripe'));
 
@@ -40,10 +41,10 @@ const simulatedCards = [
 /** Development only: POST /api/dev/payments/confirm with the SetupIntent's client secret. */
 function SimulatedCardSetup({ clientSecret, onSaved, onFailed, onCancel }: CardSetupProps) {
   const [busy, setBusy] = useState<string | null>(null);
-  async function confirm(outcome: string) {
+  async function confirm(outcome: SimulatedOutcome) {
     setBusy(outcome);
     try {
-      const r = await api.post<{ status: string; message?: string }>('/api/dev/payments/confirm', { clientSecret, outcome });
+      const r = await confirmSimulated(clientSecret, outcome);
       if (r.status === 'succeeded') onSaved();
       else onFailed(r.message);
     } catch (error) {

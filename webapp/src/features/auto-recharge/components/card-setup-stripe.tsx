@@ -1,39 +1,30 @@
-import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { useState, type FormEvent } from 'react';
+import { Elements, PaymentElement } from '@stripe/react-stripe-js';
 import { Button } from '@/components/ui/button';
+import { useStripeConfirm } from '@/hooks/use-stripe-confirm';
 import { getStripe } from '@/lib/stripe';
+import { paths } from '@/config/paths';
 import type { CardSetupProps } from './card-setup-form';
 
 function StripeSetupForm({ onSaved, onFailed, onCancel }: CardSetupProps) {
-  const stripe = useStripe();
-  const elements = useElements();
-  const [ready, setReady] = useState(false);
-  const [processing, setProcessing] = useState(false);
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!stripe || !elements) return;
-    setProcessing(true);
-    try {
-      const { error, setupIntent } = await stripe.confirmSetup({
-        elements,
-        confirmParams: { return_url: new URL('/dashboard#auto-recharge', window.location.origin).toString() },
-        redirect: 'if_required',
-      });
-      if (error) onFailed(error.message);
-      else if (setupIntent && (setupIntent.status === 'succeeded' || setupIntent.status === 'processing')) onSaved();
-      else onFailed();
-    } catch {
-      onFailed();
-    }
-    setProcessing(false);
-  }
+  const { onSubmit, onReady, processing, disabled } = useStripeConfirm({
+    confirm: (stripe, elements) =>
+      stripe
+        .confirmSetup({
+          elements,
+          confirmParams: { return_url: new URL(`${paths.dashboard}#auto-recharge`, window.location.origin).toString() },
+          redirect: 'if_required',
+        })
+        .then(({ error, setupIntent }) => ({ error, status: setupIntent?.status })),
+    onSucceeded: onSaved,
+    onFailed,
+    onError: () => onFailed(),
+  });
 
   return (
     <form className="payment-form" onSubmit={onSubmit} aria-label="Card">
-      <PaymentElement onReady={() => setReady(true)} />
+      <PaymentElement onReady={onReady} />
       <div className="payment-actions">
-        <Button type="submit" busy={processing} disabled={!stripe || !elements || !ready}>
+        <Button type="submit" busy={processing} disabled={disabled}>
           {processing ? 'Saving...' : 'Save card'}
         </Button>
         <Button type="button" variant="ghost" onClick={onCancel} disabled={processing}>

@@ -28,6 +28,9 @@ export type Plans = {
   maxCustomCredits: number;
 };
 
+/** Spec section 9: "Buy More Credits" after a purchase offers this many. */
+export const DEFAULT_BUY_MORE_CREDITS = 100;
+
 export const getPlans = () => api.get<Plans>(plansKey);
 
 export function usePlans() {

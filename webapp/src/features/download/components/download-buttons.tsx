@@ -4,8 +4,10 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast-store';
 import { ApiError } from '@/lib/api-client';
 import { navigateTo } from '@/lib/browser';
-import { DOWNLOAD_BUSY_MS } from '@/lib/constants';
 import { createWindowsDownloadLink } from '../api/download-link';
+
+/** Spec section 9: the Windows button stays busy this long after a click. */
+const DOWNLOAD_BUSY_MS = 1500;
 
 const subscriptionRequired = () =>
   toast({

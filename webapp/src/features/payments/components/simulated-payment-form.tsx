@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
-import { confirmSimulatedPayment, type SimulatedOutcome } from '../api/confirm-simulated-payment';
+import { confirmSimulated, type SimulatedOutcome } from '@/lib/simulated-provider';
 import type { PaymentFormProps } from './types';
 
 /**
@@ -26,7 +26,7 @@ export function SimulatedPaymentForm({
   async function confirm(outcome: SimulatedOutcome) {
     setProcessing(outcome);
     try {
-      const response = await confirmSimulatedPayment(clientSecret, outcome);
+      const response = await confirmSimulated(clientSecret, outcome);
       if (response.status === 'succeeded') {
         onSucceeded();
         navigate(returnPath);

@@ -1,47 +1,34 @@
-import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { useState, type FormEvent } from 'react';
+import { Elements, PaymentElement } from '@stripe/react-stripe-js';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
+import { useStripeConfirm } from '@/hooks/use-stripe-confirm';
 import { getStripe } from '@/lib/stripe';
 import type { PaymentFormProps } from './types';
 
 function StripeForm({ returnPath, submitLabel, onCancel, onSucceeded, onFailed, onError }: PaymentFormProps) {
-  const stripe = useStripe();
-  const elements = useElements();
   const navigate = useNavigate();
-  const [ready, setReady] = useState(false);
-  const [processing, setProcessing] = useState(false);
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!stripe || !elements) return;
-    setProcessing(true);
-    try {
-      const { error, paymentIntent } = await stripe.confirmPayment({
-        elements,
-        confirmParams: { return_url: new URL(returnPath, window.location.origin).toString() },
-        redirect: 'if_required',
-      });
-      if (error) {
-        onFailed(error.message);
-      } else if (paymentIntent && (paymentIntent.status === 'succeeded' || paymentIntent.status === 'processing')) {
-        onSucceeded();
-        navigate(returnPath);
-        return;
-      } else {
-        onFailed();
-      }
-    } catch {
-      onError();
-    }
-    setProcessing(false);
-  }
+  const { onSubmit, onReady, processing, disabled } = useStripeConfirm({
+    confirm: (stripe, elements) =>
+      stripe
+        .confirmPayment({
+          elements,
+          confirmParams: { return_url: new URL(returnPath, window.location.origin).toString() },
+          redirect: 'if_required',
+        })
+        .then(({ error, paymentIntent }) => ({ error, status: paymentIntent?.status })),
+    onSucceeded: () => {
+      onSucceeded();
+      navigate(returnPath);
+    },
+    onFailed,
+    onError,
+  });
 
   return (
     <form className="payment-form" onSubmit={onSubmit} aria-label="Payment">
-      <PaymentElement onReady={() => setReady(true)} />
+      <PaymentElement onReady={onReady} />
       <div className="payment-actions">
-        <Button type="submit" busy={processing} disabled={!stripe || !elements || !ready}>
+        <Button type="submit" busy={processing} disabled={disabled}>
           {processing ? 'Processing...' : submitLabel}
         </Button>
         {onCancel && (

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
-import { live } from '@/lib/staff';
+import { revalidateOnShow } from '@/lib/swr-config';
 
 export type Grant = {
   id: string;
@@ -24,5 +24,5 @@ export const getAccountBalance = (key: string) => api.get<BalanceReport>(key);
 
 /** The balance and grants at asOf (RFC 3339), or now; from the events alone. */
 export function useAccountBalance(accountId: string, asOf: string | null) {
-  return useSWR<BalanceReport>(accountBalanceKey(accountId, asOf), getAccountBalance, live);
+  return useSWR<BalanceReport>(accountBalanceKey(accountId, asOf), getAccountBalance, revalidateOnShow);
 }

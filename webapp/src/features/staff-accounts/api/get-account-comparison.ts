@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
-import { live } from '@/lib/staff';
+import { revalidateOnShow } from '@/lib/swr-config';
 
 export type Difference = { field: string; events: unknown; readModel: unknown };
 
@@ -18,5 +18,5 @@ export const getAccountComparison = (key: string) => api.get<Comparison>(key);
 
 /** The read tables against a replay of the account's events. */
 export function useAccountComparison(accountId: string) {
-  return useSWR<Comparison>(accountComparisonKey(accountId), getAccountComparison, live);
+  return useSWR<Comparison>(accountComparisonKey(accountId), getAccountComparison, revalidateOnShow);
 }

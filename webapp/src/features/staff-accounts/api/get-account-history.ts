@@ -1,6 +1,6 @@
 import useSWRInfinite from 'swr/infinite';
 import { api } from '@/lib/api-client';
-import { live } from '@/lib/staff';
+import { revalidateOnShow } from '@/lib/swr-config';
 
 export type HistoryEntry = {
   version: number;
@@ -40,5 +40,5 @@ export const getHistoryPage = (key: string) => api.get<HistoryPage>(key);
  * pages come with setSize. The hook's own mutate() reloads every loaded page.
  */
 export function useAccountHistory(accountId: string, asOf: string | null) {
-  return useSWRInfinite<HistoryPage>(historyPageKey(accountId, asOf), getHistoryPage, live);
+  return useSWRInfinite<HistoryPage>(historyPageKey(accountId, asOf), getHistoryPage, revalidateOnShow);
 }

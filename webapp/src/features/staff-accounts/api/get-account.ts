@@ -1,7 +1,7 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
-import { live } from '@/lib/staff';
-import type { AccountSummary } from '@/lib/staff';
+import { revalidateOnShow } from '@/lib/swr-config';
+import type { AccountSummary } from './search-accounts';
 
 /** A payment of the account and what can still be refunded of it. */
 export type AccountPayment = {
@@ -59,7 +59,7 @@ export const getAccount = (key: string) => api.get<AccountView>(key);
 
 /** One account (each read is recorded in the audit trail). */
 export function useAccount(accountId: string) {
-  return useSWR<AccountView>(accountKey(accountId), getAccount, live);
+  return useSWR<AccountView>(accountKey(accountId), getAccount, revalidateOnShow);
 }
 
 /** The account as the search lists it, for the standing shown beside the balance. */

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { useAccountSearch } from '../api/search-accounts';
 import { AccountsTable } from './accounts-table';
-import '@/components/staff/staff.css';
+import '@/styles/staff.css';
 
 /** The search box and its results; the query lives in the address (?q=) so Back returns to them. */
 export function AccountSearch() {

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
-import type { AccountSummary } from '@/lib/staff';
-import { formatCredits } from '@/lib/staff';
 import { paths } from '@/config/paths';
+import { formatCredits } from '@/lib/format';
+import type { AccountSummary } from '@/features/staff-accounts/api/search-accounts';
 
 /** Search hits: each email links to the account's page. */
 export function AccountsTable({ accounts }: { accounts: AccountSummary[] }) {

@@ -11,7 +11,7 @@ import {
   type AdjustmentForm as AdjustmentFormValues,
   type AdjustmentInput,
 } from '../api/create-adjustment';
-import { formatCredits } from '@/lib/staff';
+import { formatCredits } from '@/lib/format';
 
 /**
  * Grants or removes credits on the account as the signed-in staff member.

@@ -1,5 +1,5 @@
 import { Button } from '@/components/ui/button';
-import '@/components/staff/staff.css';
+import '@/styles/staff.css';
 
 /**
  * The day to look at the account as of (yyyy-MM-dd), or null for now. The

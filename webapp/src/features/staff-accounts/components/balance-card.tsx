@@ -1,13 +1,13 @@
 import type { SWRResponse } from 'swr';
 import { Spinner } from '@/components/ui/spinner';
 import { capitalize } from '@/lib/format';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import type { BalanceReport } from '../api/get-account-balance';
-import type { AccountSummary } from '@/lib/staff';
-import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
+import { formatCredits } from '@/lib/format';
+import type { AccountSummary } from '@/features/staff-accounts/api/search-accounts';
 
 /**
  * The account's standing now (subscription, credits owed, spending frozen
@@ -48,9 +48,9 @@ export function AccountStanding({ account }: { account: AccountSummary }) {
 export function BalanceCard({ balance, account }: { balance: SWRResponse<BalanceReport>; account?: AccountSummary }) {
   const { data, error, isLoading } = balance;
   return (
-    <StaffCard
+    <SectionCard
       title="Balance"
-      description={data ? `As of ${formatDate(data.asOf, STAFF_TIME_FORMAT)}` : 'Replayed from the events alone.'}
+      description={data ? `As of ${formatDate(data.asOf, TIME_TO_SECOND_FORMAT)}` : 'Replayed from the events alone.'}
     >
       {isLoading && <Spinner label="Loading the balance" />}
       {error && <p className="alert alert-error">Could not load the balance.</p>}
@@ -86,9 +86,9 @@ export function BalanceCard({ balance, account }: { balance: SWRResponse<Balance
                       <td className="num">{formatCredits(g.amount)}</td>
                       <td className="num">{formatCredits(g.remaining)}</td>
                       <td className="staff-time">
-                        {g.expiresAt ? formatDate(g.expiresAt, STAFF_TIME_FORMAT) : <span className="muted">Never</span>}
+                        {g.expiresAt ? formatDate(g.expiresAt, TIME_TO_SECOND_FORMAT) : <span className="muted">Never</span>}
                       </td>
-                      <td className="staff-time">{formatDate(g.grantedAt, STAFF_TIME_FORMAT)}</td>
+                      <td className="staff-time">{formatDate(g.grantedAt, TIME_TO_SECOND_FORMAT)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -97,6 +97,6 @@ export function BalanceCard({ balance, account }: { balance: SWRResponse<Balance
           )}
         </>
       )}
-    </StaffCard>
+    </SectionCard>
   );
 }

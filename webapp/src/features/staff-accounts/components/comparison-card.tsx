@@ -3,8 +3,8 @@ import type { SWRResponse } from 'swr';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import type { Comparison } from '../api/get-account-comparison';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
 
 /** A field's value as the comparison reports it: strings bare, the rest as JSON. */
 function shown(value: unknown): string {
@@ -16,7 +16,7 @@ function shown(value: unknown): string {
 export function ComparisonCard({ comparison }: { comparison: SWRResponse<Comparison> }) {
   const { data, error, isLoading, isValidating, mutate } = comparison;
   return (
-    <StaffCard
+    <SectionCard
       title="Read tables vs events"
       description="Replays the account's events and compares the result with what the dashboard reads."
       action={
@@ -61,6 +61,6 @@ export function ComparisonCard({ comparison }: { comparison: SWRResponse<Compari
           </>
         ))}
       {data && <p className="field-hint">Up to event #{data.position}</p>}
-    </StaffCard>
+    </SectionCard>
   );
 }

@@ -1,12 +1,12 @@
 import type { SWRInfiniteResponse } from 'swr/infinite';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import type { HistoryPage } from '../api/get-account-history';
 import { CreditChange } from './credit-change';
-import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
-import { LoadMore } from '@/components/staff/load-more';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { LoadMore } from '@/components/ui/load-more';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
+import { formatCredits } from '@/lib/format';
 
 /** The account's events, oldest first, with "Load more" while the server has a next page. */
 export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryPage> }) {
@@ -16,7 +16,7 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
   const loadingMore = !!data && size > data.length;
 
   return (
-    <StaffCard title="Timeline" description="Every event of the account, oldest first, with the balance after it.">
+    <SectionCard title="Timeline" description="Every event of the account, oldest first, with the balance after it.">
       {isLoading && <Spinner label="Loading the timeline" />}
       {error && <p className="alert alert-error">Could not load the timeline.</p>}
       {data &&
@@ -42,7 +42,7 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
               <tbody>
                 {entries.map((e) => (
                   <tr key={e.position}>
-                    <td className="staff-time">{formatDate(e.time, STAFF_TIME_FORMAT)}</td>
+                    <td className="staff-time">{formatDate(e.time, TIME_TO_SECOND_FORMAT)}</td>
                     <td>{e.type}</td>
                     <td>
                       <code>{e.actor || 'unknown'}</code>
@@ -60,6 +60,6 @@ export function HistoryCard({ history }: { history: SWRInfiniteResponse<HistoryP
           </div>
         ))}
       <LoadMore show={Boolean(last?.nextCursor)} busy={loadingMore} onLoad={() => void setSize(size + 1)} />
-    </StaffCard>
+    </SectionCard>
   );
 }

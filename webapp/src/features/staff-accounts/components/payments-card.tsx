@@ -1,12 +1,13 @@
 import type { SWRResponse } from 'swr';
 import { Spinner } from '@/components/ui/spinner';
+import { TableRegion } from '@/components/ui/table-region';
 import { formatCents } from '@/lib/format';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import type { AccountView } from '../api/get-account';
-import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
 import { RefundDialog } from './refund-dialog';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
+import { formatCredits } from '@/lib/format';
 
 /**
  * The account's payments, oldest first, with what can still be refunded of
@@ -22,7 +23,7 @@ export function PaymentsCard({
 }) {
   const { data, error, isLoading } = account;
   return (
-    <StaffCard
+    <SectionCard
       title="Payments"
       description="Every payment of the account and what can still be refunded of it. Refunds go through Stripe; the timeline shows them, with you and your reason, when Stripe confirms."
     >
@@ -32,7 +33,7 @@ export function PaymentsCard({
         (data.payments.length === 0 ? (
           <p className="empty">No payments</p>
         ) : (
-          <div className="table-wrap" role="region" aria-label="Payments table" tabIndex={0}>
+          <TableRegion label="Payments table">
             <table className="table">
               <thead>
                 <tr>
@@ -57,7 +58,7 @@ export function PaymentsCard({
               <tbody>
                 {data.payments.map((p) => (
                   <tr key={p.id}>
-                    <td className="staff-time">{formatDate(p.at, STAFF_TIME_FORMAT)}</td>
+                    <td className="staff-time">{formatDate(p.at, TIME_TO_SECOND_FORMAT)}</td>
                     <td>
                       {/* Ids break anywhere: unbroken, they pushed the Refund column out of the card. */}
                       <code className="staff-id">{p.id}</code>
@@ -79,8 +80,8 @@ export function PaymentsCard({
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
         ))}
-    </StaffCard>
+    </SectionCard>
   );
 }

@@ -5,7 +5,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast-store';
 import { serverMessage } from '@/lib/api-client';
 import { PROJECTIONS, rebuildProjection, type ProjectionName } from '../api/rebuild-projection';
-import '@/components/staff/staff.css';
+import '@/styles/staff.css';
 
 /**
  * Pick a read table and rebuild it from every event, after a confirmation.

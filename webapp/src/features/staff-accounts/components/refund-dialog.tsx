@@ -1,4 +1,4 @@
-import '@/components/staff/staff.css';
+import '@/styles/staff.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';

@@ -1,7 +1,6 @@
-import { StaffCard } from '@/components/staff/staff-card';
-import { formatDate } from '@/lib/dates';
+import { SectionCard } from '@/components/ui/section-card';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { formatCents } from '@/lib/format';
-import { STAFF_TIME_FORMAT } from '@/lib/staff';
 import type { AccountSettings } from '../api/get-account';
 
 const credits = (n: number | null) => (n === null ? 'none' : `${n.toLocaleString('en-US')} credits`);
@@ -11,7 +10,7 @@ export function SettingsCard({ settings }: { settings?: AccountSettings }) {
   if (!settings) return null;
   const { spendLimits, alerts, autoRecharge: ar, history } = settings;
   return (
-    <StaffCard title="Limits, alerts and auto-recharge" description="The seller's own settings, from the account's events.">
+    <SectionCard title="Limits, alerts and auto-recharge" description="The seller's own settings, from the account's events.">
       <dl className="staff-standing" aria-label="Settings now">
         <div>
           <dt>Spend limits</dt>
@@ -48,13 +47,13 @@ export function SettingsCard({ settings }: { settings?: AccountSettings }) {
           <tbody>
             {history.map((h, i) => (
               <tr key={i}>
-                <td>{formatDate(h.at, STAFF_TIME_FORMAT)}</td>
+                <td>{formatDate(h.at, TIME_TO_SECOND_FORMAT)}</td>
                 <td>{h.description}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-    </StaffCard>
+    </SectionCard>
   );
 }

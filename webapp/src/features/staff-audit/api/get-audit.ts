@@ -1,6 +1,6 @@
 import useSWRInfinite from 'swr/infinite';
 import { api } from '@/lib/api-client';
-import { live } from '@/lib/staff';
+import { revalidateOnShow } from '@/lib/swr-config';
 
 /** One line of the staff audit trail: who did what, to which account, when. */
 export type AuditEntry = {
@@ -41,5 +41,5 @@ export const getAuditPage = (key: string) => api.get<AuditPage>(key);
 
 /** The audit trail, newest first, filtered by account and staff member; more pages come with setSize. */
 export function useAuditTrail(filter: AuditFilter) {
-  return useSWRInfinite<AuditPage>(auditPageKey(filter), getAuditPage, live);
+  return useSWRInfinite<AuditPage>(auditPageKey(filter), getAuditPage, revalidateOnShow);
 }

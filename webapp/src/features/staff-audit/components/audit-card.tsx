@@ -2,13 +2,12 @@ import { Link } from 'react-router';
 import type { SWRInfiniteResponse } from 'swr/infinite';
 import { Spinner } from '@/components/ui/spinner';
 import { serverMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { paths } from '@/config/paths';
 import type { AuditPage } from '../api/get-audit';
-import { STAFF_TIME_FORMAT } from '@/lib/staff';
-import { LoadMore } from '@/components/staff/load-more';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { LoadMore } from '@/components/ui/load-more';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
 
 /** The audit trail, newest first, with "Load more" while the server has a next page. */
 export function AuditCard({ audit }: { audit: SWRInfiniteResponse<AuditPage> }) {
@@ -18,7 +17,7 @@ export function AuditCard({ audit }: { audit: SWRInfiniteResponse<AuditPage> }) 
   const loadingMore = !!data && size > data.length;
 
   return (
-    <StaffCard title="Audit trail" description="Every staff look at an account and every staff action, newest first.">
+    <SectionCard title="Audit trail" description="Every staff look at an account and every staff action, newest first.">
       {isLoading && <Spinner label="Loading the audit trail" />}
       {error && <p className="alert alert-error">{serverMessage(error) ?? 'Could not load the audit trail.'}</p>}
       {data &&
@@ -39,7 +38,7 @@ export function AuditCard({ audit }: { audit: SWRInfiniteResponse<AuditPage> }) 
               <tbody>
                 {entries.map((e, i) => (
                   <tr key={`${e.at}-${e.requestId}-${i}`}>
-                    <td className="staff-time">{formatDate(e.at, STAFF_TIME_FORMAT)}</td>
+                    <td className="staff-time">{formatDate(e.at, TIME_TO_SECOND_FORMAT)}</td>
                     <td>{e.actorEmail || <code>{e.actorId}</code>}</td>
                     <td>
                       <code>{e.action}</code>
@@ -62,6 +61,6 @@ export function AuditCard({ audit }: { audit: SWRInfiniteResponse<AuditPage> }) 
           </div>
         ))}
       <LoadMore show={Boolean(last?.nextCursor)} busy={loadingMore} onLoad={() => void setSize(size + 1)} />
-    </StaffCard>
+    </SectionCard>
   );
 }

@@ -7,8 +7,8 @@ import { toast } from '@/components/ui/toast-store';
 import { ApiError, serverMessage } from '@/lib/api-client';
 import type { User } from '@/lib/auth-api/types';
 import { enrollMfa, mfaCodeSchema, verifyMfa, type MfaCodeInput, type MfaEnrolment } from '../api/mfa';
-import { StaffCard } from '@/components/staff/staff-card';
-import '@/components/staff/staff.css';
+import { SectionCard } from '@/components/ui/section-card';
+import '@/styles/staff.css';
 
 /**
  * The staff second factor: the first time, set it up (the secret and its
@@ -37,7 +37,7 @@ export function MfaPrompt({ enrolled, onPassed }: { enrolled: boolean; onPassed:
   return (
     <>
       {!enrolled && (
-        <StaffCard
+        <SectionCard
           title="Set up your authenticator"
           description="The staff console needs a code from an authenticator app (Google Authenticator, 1Password, Authy…) on top of your password."
         >
@@ -71,7 +71,7 @@ export function MfaPrompt({ enrolled, onPassed }: { enrolled: boolean; onPassed:
               {enrolling ? 'Setting up...' : 'Set up the second factor'}
             </Button>
           )}
-        </StaffCard>
+        </SectionCard>
       )}
       {(enrolled || enrolment) && <CodeForm onPassed={onPassed} />}
     </>
@@ -103,7 +103,7 @@ function CodeForm({ onPassed }: { onPassed: (user: User) => Promise<unknown> }) 
   });
 
   return (
-    <StaffCard title="Enter your code" description="The 6-digit code your authenticator app shows now, or one of your recovery codes.">
+    <SectionCard title="Enter your code" description="The 6-digit code your authenticator app shows now, or one of your recovery codes.">
       <form className="form" onSubmit={onSubmit} noValidate>
         <InputField
           label="Authentication code"
@@ -118,6 +118,6 @@ function CodeForm({ onPassed }: { onPassed: (user: User) => Promise<unknown> }) 
           </Button>
         </div>
       </form>
-    </StaffCard>
+    </SectionCard>
   );
 }

@@ -1,10 +1,23 @@
 import useSWRInfinite from 'swr/infinite';
 import { api } from '@/lib/api-client';
-import { live } from '@/lib/staff';
-import type { AccountSummary } from '@/lib/staff';
+import { revalidateOnShow } from '@/lib/swr-config';
 
 export const SUPPORT_STATUSES = ['open', 'answered', 'closed'] as const;
 export type SupportStatus = (typeof SUPPORT_STATUSES)[number];
+
+/** The seller's account as the inbox and a thread show it beside a request. */
+export type InboxAccount = {
+  id: string;
+  email: string;
+  creditsAvailable: number;
+  subscriptionStatus: string;
+  /** RFC 3339 while the subscription is cancelling, when the server gives it. */
+  subscriptionEndsAt?: string | null;
+  /** Credits owed after a refund or a lost dispute. */
+  creditDebt?: number;
+  /** A payment dispute is open: the desktop API refuses to spend. */
+  spendingFrozen?: boolean;
+};
 
 /** A request in the inbox, with its seller's account beside it (null when the account is gone). */
 export type InboxRequest = {
@@ -18,7 +31,7 @@ export type InboxRequest = {
   createdAt: string;
   updatedAt: string;
   replyCount: number;
-  account: AccountSummary | null;
+  account: InboxAccount | null;
 };
 
 export type InboxPage = { requests: InboxRequest[]; nextCursor?: string };
@@ -39,5 +52,5 @@ export const getInboxPage = (key: string) => api.get<InboxPage>(key);
 
 /** Support requests newest first, of one status or all; more pages come with setSize. */
 export function useSupportInbox(status: SupportStatus | '') {
-  return useSWRInfinite<InboxPage>(inboxPageKey(status), getInboxPage, live);
+  return useSWRInfinite<InboxPage>(inboxPageKey(status), getInboxPage, revalidateOnShow);
 }

@@ -5,10 +5,10 @@ import { Spinner } from '@/components/ui/spinner';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { paths } from '@/config/paths';
 import { SUPPORT_STATUSES, useSupportInbox, type SupportStatus } from '../api/get-support-inbox';
-import { formatDate } from '@/lib/dates';
-import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
-import { LoadMore } from '@/components/staff/load-more';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
+import { LoadMore } from '@/components/ui/load-more';
 import { SupportStatusBadge } from './support-status-badge';
+import { formatCredits } from '@/lib/format';
 
 /** Support requests newest first, of the chosen status, each with its seller's account. */
 export function SupportInbox({ status, onStatus }: { status: SupportStatus | ''; onStatus: (s: SupportStatus | '') => void }) {
@@ -53,7 +53,7 @@ export function SupportInbox({ status, onStatus }: { status: SupportStatus | '';
             <tbody>
               {requests.map((r) => (
                 <tr key={r.id}>
-                  <td className="staff-time">{formatDate(r.createdAt, STAFF_TIME_FORMAT)}</td>
+                  <td className="staff-time">{formatDate(r.createdAt, TIME_TO_SECOND_FORMAT)}</td>
                   <td>
                     <Link className="link" to={paths.staffSupportRequest(r.id)}>
                       {r.subject}

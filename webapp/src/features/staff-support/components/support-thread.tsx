@@ -1,4 +1,4 @@
-import '@/components/staff/staff.css';
+import '@/styles/staff.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -9,14 +9,14 @@ import { toast } from '@/components/ui/toast-store';
 import { SubscriptionStatusBadge } from '@/components/subscription-status-badge';
 import { paths } from '@/config/paths';
 import { ApiError, serverMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/dates';
+import { formatDate, TIME_TO_SECOND_FORMAT } from '@/lib/dates';
 import { SUPPORT_STATUSES, type SupportStatus } from '../api/get-support-inbox';
 import type { SupportThread as Thread } from '../api/get-support-request';
 import { replySchema, replySupportRequest, type ReplyInput } from '../api/reply-support-request';
 import { setSupportRequestStatus } from '../api/set-support-request-status';
-import { formatCredits, STAFF_TIME_FORMAT } from '@/lib/staff';
-import { StaffCard } from '@/components/staff/staff-card';
+import { SectionCard } from '@/components/ui/section-card';
 import { SupportStatusBadge } from './support-status-badge';
+import { formatCredits } from '@/lib/format';
 
 /** A request, its replies, a reply form and the status; the seller's account beside them. */
 export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged: () => Promise<unknown> }) {
@@ -54,22 +54,22 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
   return (
     <div className="grid-2">
       <div className="stack">
-        <StaffCard
+        <SectionCard
           title="Request"
-          description={`From ${thread.email}, ${formatDate(thread.createdAt, STAFF_TIME_FORMAT)}`}
+          description={`From ${thread.email}, ${formatDate(thread.createdAt, TIME_TO_SECOND_FORMAT)}`}
           action={<SupportStatusBadge status={thread.status} />}
         >
           <p className="support-message">{thread.message}</p>
           {thread.replies.map((r) => (
             <div key={r.id} className="support-reply" aria-label={`Reply from ${r.author}`}>
               <p className="muted">
-                {r.author}, {formatDate(r.createdAt, STAFF_TIME_FORMAT)}
+                {r.author}, {formatDate(r.createdAt, TIME_TO_SECOND_FORMAT)}
               </p>
               <p className="support-message">{r.message}</p>
             </div>
           ))}
-        </StaffCard>
-        <StaffCard title="Reply" description="Kept in the thread and mailed to the seller; the request becomes answered.">
+        </SectionCard>
+        <SectionCard title="Reply" description="Kept in the thread and mailed to the seller; the request becomes answered.">
           <form className="form" onSubmit={onReply} noValidate>
             <TextareaField label="Message" rows={6} error={errors.message} registration={register('message')} />
             <div>
@@ -78,10 +78,10 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
               </Button>
             </div>
           </form>
-        </StaffCard>
+        </SectionCard>
       </div>
       <div className="stack">
-        <StaffCard title="Status">
+        <SectionCard title="Status">
           <label className="field">
             <span className="field-label">Request status</span>
             <select className="input" value={thread.status} onChange={(e) => void changeStatus(e.target.value as SupportStatus)}>
@@ -92,8 +92,8 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
               ))}
             </select>
           </label>
-        </StaffCard>
-        <StaffCard title="Seller's account">
+        </SectionCard>
+        <SectionCard title="Seller's account">
           {account ? (
             <dl className="staff-facts" aria-label="Account summary">
               <dt>Email</dt>
@@ -116,7 +116,7 @@ export function SupportThread({ thread, onChanged }: { thread: Thread; onChanged
           ) : (
             <p className="muted">The account no longer exists.</p>
           )}
-        </StaffCard>
+        </SectionCard>
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useSWRConfig } from 'swr';
 import { accountKeys, useRefetchAccount } from '@/lib/account-data';
 import { api } from '@/lib/api-client';
-import { getProfile, profileKey } from '@/lib/profile';
+import { getProfile, profileKey } from '@/lib/auth-api/get-profile';
 
 export type SimulationResponse = { status: string; message?: string };
 

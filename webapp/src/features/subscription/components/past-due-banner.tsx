@@ -1,7 +1,7 @@
 import { AlertTriangle } from 'lucide-react';
 import { useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { normalizeStatus, useProfile } from '@/lib/profile';
+import { normalizeStatus, useProfile } from '@/lib/auth-api/get-profile';
 import { paths } from '@/config/paths';
 import { useBillingPortal } from '../hooks/use-billing-portal';
 

@@ -16,6 +16,9 @@ export type Transaction = {
   receiptUrl?: string | null;
 };
 
+/** Spec section 9: the dashboard shows the newest 3. */
+export const RECENT_TRANSACTIONS = 3;
+
 export const transactionsKey = accountKeys.transactions;
 
 export const getTransactions = () => api.get<Transaction[]>(transactionsKey);

@@ -2,7 +2,7 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
-import { creditsUsedPercent } from '@/lib/constants';
+import { creditsUsedPercent } from '../utils/credits-used';
 import { formatDate } from '@/lib/dates';
 import { liveRefresh } from '@/lib/swr-config';
 import { useUsageStatistics } from '../api/get-usage-statistics';

@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { Card, CardHeader } from '@/components/ui/card';
 
 /** A card named by its title, so it is a landmark region ("Timeline", "Balance"…). */
-export function StaffCard({
+export function SectionCard({
   title,
   description,
   action,

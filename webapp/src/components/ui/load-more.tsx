@@ -1,11 +1,10 @@
 import { Button } from '@/components/ui/button';
-import '@/components/staff/staff.css';
 
-/** "Load more" under a paged staff list, shown while the server has a next page. */
+/** "Load more" under a paged list, shown while the server has a next page. */
 export function LoadMore({ show, busy, onLoad }: { show: boolean; busy: boolean; onLoad: () => void }) {
   if (!show) return null;
   return (
-    <div className="staff-more">
+    <div className="load-more">
       <Button variant="outline" busy={busy} onClick={onLoad}>
         Load more
       </Button>

@@ -4,6 +4,23 @@ import { api } from '@/lib/api-client';
 
 export type SubscriptionStatus = 'active' | 'inactive' | 'cancelling' | 'cancelled' | 'past_due';
 
+/** The profile's subscriptionStatus as the app reads it: any unknown or missing status counts as inactive (spec section 4). */
+export function normalizeStatus(status: string | null | undefined): SubscriptionStatus {
+  switch (status) {
+    case 'active':
+    case 'cancelling':
+    case 'cancelled':
+    case 'past_due':
+      return status;
+    default:
+      return 'inactive';
+  }
+}
+
+/**
+ * The signed-in seller's own account (GET /api/user/profile), read beside the
+ * session like the user (get-user.ts): the app layer and several features show it.
+ */
 export type Profile = {
   email: string;
   isVerified: boolean;
@@ -37,17 +54,4 @@ export const getProfile = () => api.get<Profile>(profileKey);
 /** `options` can make a screen follow the ledger live (`liveRefresh` in lib/swr-config). */
 export function useProfile(options?: SWRConfiguration<Profile>) {
   return useSWR<Profile>(profileKey, getProfile, options);
-}
-
-/** Any unknown or missing status counts as inactive (spec section 4). */
-export function normalizeStatus(status: string | null | undefined): SubscriptionStatus {
-  switch (status) {
-    case 'active':
-    case 'cancelling':
-    case 'cancelled':
-    case 'past_due':
-      return status;
-    default:
-      return 'inactive';
-  }
 }
