@@ -15,6 +15,7 @@ import (
 )
 
 func TestProfile(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("profile@example.com")
 	get := func() (response, profileResponse) {
@@ -69,6 +70,7 @@ func jsonHasNull(t *testing.T, body []byte, field string) bool {
 }
 
 func TestProfileWaitsForTheProjector(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("lagging@example.com")
 	// As if the projector had not applied the registration: the profile
@@ -81,6 +83,7 @@ func TestProfileWaitsForTheProjector(t *testing.T) {
 }
 
 func TestRegenerateAPIKey(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("keys@example.com")
 	r := e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: s.Cookie})
@@ -110,6 +113,7 @@ func TestRegenerateAPIKey(t *testing.T) {
 }
 
 func TestUsageStatistics(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("usage@example.com")
 	get := func() (response, usageResponse) {
@@ -153,6 +157,7 @@ func TestUsageStatistics(t *testing.T) {
 }
 
 func TestTransactions(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("payer@example.com")
 	r := e.do(request{method: "GET", path: "/api/transactions", cookie: s.Cookie})
