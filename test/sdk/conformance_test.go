@@ -169,8 +169,15 @@ func (s *server) runStep(t *testing.T, r runner, acct devseed.Seller, st step, v
 	if p != "" {
 		problems = append(problems, p)
 	}
-	if limit := time.Duration(st.WithinSeconds * float64(time.Second)); limit > 0 && out.took > limit {
-		problems = append(problems, fmt.Sprintf("took %s, more than %s", out.took.Round(time.Millisecond), limit))
+	// The step's time is what the SDK spends from its first request on
+	// (requests, Retry-After, backoff), not its runner's start-up, which a
+	// busy machine stretches to seconds for an interpreter.
+	took, since := out.took, "in all"
+	if len(attempts) > 0 {
+		took, since = out.ended.Sub(attempts[0].sent), "from its first request to its exit"
+	}
+	if limit := time.Duration(st.WithinSeconds * float64(time.Second)); limit > 0 && took > limit {
+		problems = append(problems, fmt.Sprintf("took %s %s, more than %s", took.Round(time.Millisecond), since, limit))
 	}
 	for name, path := range st.Save {
 		v, ok := lookup(line, path)

@@ -138,6 +138,7 @@ const stepTimeout = time.Minute
 type output struct {
 	stdout, stderr []byte
 	took           time.Duration
+	ended          time.Time // when the runner exited
 }
 
 // call runs the runner once: op on its standard input, the server and key
@@ -154,7 +155,7 @@ func call(command []string, dir, baseURL, apiKey string, op []byte) (output, err
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err := cmd.Run()
-	out := output{stdout: stdout.Bytes(), stderr: stderr.Bytes(), took: time.Since(start)}
+	out := output{stdout: stdout.Bytes(), stderr: stderr.Bytes(), took: time.Since(start), ended: time.Now()}
 	if ctx.Err() != nil {
 		err = errors.New("timed out after " + stepTimeout.String())
 	}
