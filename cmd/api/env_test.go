@@ -10,7 +10,8 @@ package main
 // parallel (t.Parallel, up to go test's -parallel at once), except those
 // that time a clock or an outage (the *_outage, db_refusing, shutdown,
 // commit_unknown and limits_shared files, the Prism conformance, the key
-// expiry and grace tests): a busy machine would stretch what they measure.
+// expiry and grace tests): a busy machine would stretch what they measure;
+// nor does TestTransactionsCSVStreams, which reads the process's heap.
 
 import (
 	"bytes"

@@ -209,7 +209,7 @@ func TestCSVExports(t *testing.T) {
 // go out row by row while the process's heap stays far below the size of
 // the answer, and the first bytes arrive long before the last row is read.
 func TestTransactionsCSVStreams(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it reads the process's heap, which other tests would grow.
 	const n = 100_000
 	e := newTestEnv(t)
 	s := e.seedAccount("many@example.com")
