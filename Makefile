@@ -10,11 +10,11 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test check go-test go-unit webapp-test e2e e2e-run lighthouse check-go chromium redis vet bench clean
+.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test test-tools check go-test go-unit webapp-test e2e e2e-run lighthouse check-go chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
-	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys"
+	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys; each stage timed (TEST_LANES=1: one after another)"
 	@echo "make check  - the quick loop: go vet, webapp lint, Go tests that need no outside service, webapp unit tests (no browser, no database)"
 	@echo "make sdk-test - the four SDKs' own unit tests (sdk/)"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
@@ -105,9 +105,11 @@ ha-tools:
 vet:
 	$(GO) vet ./...
 
+# go test's output as plain go test prints it, then the slowest packages
+# and tests (cmd/testtimes reads go test -json).
 go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
-	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
-	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -timeout 20m ./...
+	@set -o pipefail; url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
+	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
 
 # The Go tests that need no outside service: the packages whose tests import
 # none of internal/testing's servers (scripts/unit-packages.sh), without -race.
@@ -148,11 +150,18 @@ sdk-tools:
 sdk-test: sdk-tools
 	@scripts/sdk-test.sh
 
-# Everything, one stage after another. (A two-lane version, go test beside
-# the browser lane, was tried in issue 37; on this 2-core machine under load
-# its timing-sensitive tests failed, so CI keeps this order until it is
-# measured on a quiet machine.)
-test: vet openapi-lint alerts-test go-test sdk-test webapp-test e2e
+# Everything, each stage timed, then a summary line (scripts/test.sh):
+# TEST_LANES=2 (the default) runs go test -race beside the other stages
+# (vet, OpenAPI lint, alert rules, SDK tests, webapp lint and tests, the
+# journeys with two Playwright workers); TEST_LANES=1 runs the stages one
+# after another with one worker, as make test did before.
+TEST_LANES ?= 2
+
+test:
+	@TEST_LANES=$(TEST_LANES) MAKE="$(MAKE)" scripts/test.sh
+
+# What the stages need, installed once before the lanes start.
+test-tools: pg-binaries redis openapi-deps sdk-tools ha-tools webapp-deps chromium
 
 # The loop a developer lives in (under 90 s with warm caches): go vet and the
 # Go tests that need no outside service in one lane, the webapp's lint and

@@ -10,6 +10,7 @@ import (
 // each bad input is a 400 naming its field and saves nothing; good settings
 // are read back; the profile carries lowBalance.
 func TestAccountAlertsAPI(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	un := e.seedAccount("alerts-unverified@example.com")
 	s := e.seedVerified("alerts@example.com")

@@ -47,6 +47,7 @@ func spendWith(e *testEnv, key string) response {
 // balance; each spend's event names its key (name and prefix, never the
 // key); regenerate and the profile's apiKey keep working on the Default key.
 func TestNamedKeysShareOneBalance(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("named-keys@example.com")
 	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(10, domain.SourcePurchase, nil)).LastPosition)
@@ -231,6 +232,7 @@ func TestKeyExpiry(t *testing.T) {
 
 // Bad input is a 400 naming the field, and changes nothing.
 func TestAPIKeyBadInput(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("key-input@example.com")
 	k := e.createKey(s, map[string]any{"name": "One"})

@@ -11,6 +11,7 @@ import (
 // nothing; a card saved through the simulated SetupIntent shows as
 // {brand, last4}; removing it turns auto-recharge off with its reason.
 func TestAccountAutoRechargeAPI(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	un := e.seedAccount("recharge-unverified@example.com")
 	s := e.seedVerified("recharge@example.com")

@@ -18,6 +18,7 @@ import (
 )
 
 func TestProfile(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("profile@example.com")
 	get := func() (response, profileResponse) {
@@ -104,6 +105,7 @@ func jsonKeys(t *testing.T, body []byte) []string {
 }
 
 func TestProfileWaitsForTheProjector(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("lagging@example.com")
 	// As if the projector had not applied the registration: the profile
@@ -116,6 +118,7 @@ func TestProfileWaitsForTheProjector(t *testing.T) {
 }
 
 func TestRegenerateAPIKey(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("keys@example.com")
 	r := e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: s.Cookie})
@@ -145,6 +148,7 @@ func TestRegenerateAPIKey(t *testing.T) {
 }
 
 func TestUsageStatistics(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("usage@example.com")
 	get := func() (response, usageResponse) {
@@ -188,6 +192,7 @@ func TestUsageStatistics(t *testing.T) {
 }
 
 func TestTransactions(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("payer@example.com")
 	r := e.do(request{method: "GET", path: "/api/transactions", cookie: s.Cookie})

@@ -18,6 +18,7 @@ type spendLimitsAnswer struct {
 }
 
 func TestSpendLimitsRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("limits@example.com")
 	r := e.do(request{method: "GET", path: "/api/account/spend-limits", cookie: s.Cookie})
@@ -42,6 +43,7 @@ func TestSpendLimitsRoundTrip(t *testing.T) {
 }
 
 func TestSpendLimitsBadInput(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("limits-bad@example.com")
 	for _, c := range []struct {
@@ -85,6 +87,7 @@ func TestSpendLimitsBadInput(t *testing.T) {
 // exactly 10 are charged, 6 answer 402 spend_limit_reached with the limit,
 // the spend and the reset, and the dashboard then says the limit is reached.
 func TestSpendLimitReachedOverV1UnderConcurrency(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 1000)
 	e.grant(20)
 	accountstest.Do(t, e.repo(), e.seller.ID, func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })

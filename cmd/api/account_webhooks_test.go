@@ -13,6 +13,7 @@ type webhookEndpointAnswer struct {
 }
 
 func TestWebhookEndpointsOverHTTP(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("hooks-http@example.com")
 	other := e.seedVerified("hooks-http-other@example.com")
@@ -52,6 +53,7 @@ func TestWebhookEndpointsOverHTTP(t *testing.T) {
 }
 
 func TestWebhookEndpointsBadInputNamesTheField(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("hooks-http-bad@example.com")
 	for i := range 5 {

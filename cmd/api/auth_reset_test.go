@@ -32,6 +32,7 @@ func (e *testEnv) resetToken(email string) string {
 }
 
 func TestResetRequest(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	e.register("known@example.com")
 	for _, email := range []string{"known@example.com", "unknown@example.com"} {
@@ -53,6 +54,7 @@ func TestResetRequest(t *testing.T) {
 }
 
 func TestResetComplete(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	acc := e.register("reset@example.com")
 	other := e.do(request{method: "POST", path: "/api/login", body: map[string]string{"email": acc.Email, "password": testPassword}}).cookie()

@@ -15,6 +15,7 @@ import (
 )
 
 func TestRegister(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	res := e.do(request{method: "POST", path: "/api/register", body: map[string]string{"email": "New.Seller@Example.com", "password": testPassword}})
 	if res.status != http.StatusCreated {
@@ -50,6 +51,7 @@ func TestRegister(t *testing.T) {
 }
 
 func TestRegisterRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	for _, c := range []struct {
 		name   string
@@ -100,6 +102,7 @@ func TestRegisterRefusesBadInput(t *testing.T) {
 }
 
 func TestLoginAndLogout(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	acc := e.register("login@example.com")
 
@@ -161,6 +164,7 @@ func TestLoginAndLogout(t *testing.T) {
 }
 
 func TestProductionCookieAndRoutes(t *testing.T) {
+	t.Parallel()
 	// The account routes alone, on the test database, configured for
 	// production (the rest of production's start-up needs real keys).
 	e := newTestEnv(t)
@@ -205,6 +209,7 @@ func TestProductionCookieAndRoutes(t *testing.T) {
 }
 
 func TestSignInThrottledPerAccount(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	e.register("target@example.com")
 	wrong := map[string]string{"email": "target@example.com", "password": "wrong-password"}
@@ -226,6 +231,7 @@ func TestSignInThrottledPerAccount(t *testing.T) {
 }
 
 func TestSignInThrottledPerIP(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	junk := map[string]string{"email": "x", "password": "y"}
 	for i := range ipAttempts {
@@ -242,6 +248,7 @@ func TestSignInThrottledPerIP(t *testing.T) {
 }
 
 func TestClientIPBehindTrustedProxy(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.TrustedProxies = []string{"127.0.0.0/8"} })
 	junk := map[string]string{"email": "x", "password": "y"}
 	from := func(ip string) map[string]string { return map[string]string{"X-Forwarded-For": ip} }
@@ -259,6 +266,7 @@ func TestClientIPBehindTrustedProxy(t *testing.T) {
 // Issue 25, item 5: one mailbox, one account, whichever way its domain is
 // written; sign-in takes either spelling.
 func TestOneMailboxOneAccountWhateverTheDomainSpelling(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	reg := func(email string) response {
 		return e.do(request{method: "POST", path: "/api/register", body: map[string]string{"email": email, "password": testPassword}})

@@ -9,6 +9,7 @@ import (
 )
 
 func TestVerifyEmail(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	acc := e.register("verify@example.com")
 	code := e.code(acc.Email)
@@ -58,6 +59,7 @@ func wrongCode(code string) string {
 }
 
 func TestVerifyEmailExpiredAndTooManyTries(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	acc := e.register("tries@example.com")
 	code := e.code(acc.Email)
@@ -87,6 +89,7 @@ func TestVerifyEmailExpiredAndTooManyTries(t *testing.T) {
 }
 
 func TestResendVerification(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	acc := e.register("resend@example.com")
 	first := e.code(acc.Email)

@@ -42,6 +42,7 @@ func (e *testEnv) post(s seeded, path string, body any) response {
 // pays through the portal's action and cancels while past due, reading the
 // profile's contract fields after each step.
 func TestSubscriptionLifecycleThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withRealInstaller(t))
 	s := e.seedVerified("lifecycle@example.com")
 	if r := e.post(s, "/api/subscription/portal", nil); r.status != 409 {
@@ -118,6 +119,7 @@ func TestSubscriptionLifecycleThroughTheAPI(t *testing.T) {
 // (the desktop API refuses to spend meanwhile) and loses the dispute with
 // credits already spent: the balance stays at zero and the debt shows.
 func TestRefundsAndDisputesThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1000 })
 	s := e.seedVerified("chargeback@example.com")
 	for _, path := range []string{"/api/dev/payments/confirm", "/api/dev/payments/refund", "/api/dev/payments/dispute"} {
@@ -178,6 +180,7 @@ func TestRefundsAndDisputesThroughTheAPI(t *testing.T) {
 }
 
 func TestWebhookOfAnotherAPIVersionSaysWhich(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.StripeWebhookSecret = "whsec_version" })
 	payload := []byte(`{"id":"evt_v","object":"event","api_version":"2023-10-16","created":1,"type":"invoice.paid","data":{"object":{}}}`)
 	r := e.do(request{method: "POST", path: "/api/webhooks/stripe", body: string(payload),

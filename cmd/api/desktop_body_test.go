@@ -11,6 +11,7 @@ import (
 // when one field is at fault, errors naming it, as the SDKs surface them
 // (issue 31 item 19).
 func TestDesktopBodyProblems(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(1)
 	var gz bytes.Buffer

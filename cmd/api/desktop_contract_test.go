@@ -38,6 +38,7 @@ func errorBodyOf(t *testing.T, what string, r response) errorBody {
 // Every refusal of /v1 carries a code and the request id; every one to a
 // request with a key has the rate-limit headers, whatever its status.
 func TestDesktopErrorsCarryCodes(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 9) // the table's tenth request with the seller's key is one too many
 	e.grant(1)
 	spend := func(key string) response {
@@ -101,6 +102,7 @@ func TestDesktopErrorsCarryCodes(t *testing.T) {
 
 // The codes are the same in the code, the OpenAPI document and the guide.
 func TestErrorCodesAreDocumented(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Components struct {
 			Schemas struct {
@@ -138,6 +140,7 @@ func TestErrorCodesAreDocumented(t *testing.T) {
 // Idempotency-Key that created it, from the ledger: after the key's replay
 // window too. Another seller's listing is not found.
 func TestListingReadBack(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(10)
 	create := func(asin, key string) (listingView, string) {
@@ -246,6 +249,7 @@ func TestListingReadBack(t *testing.T) {
 // A replay names the request that was charged; its body is the first
 // answer's, creditsRemaining included.
 func TestReplayNamesTheChargedRequest(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(5)
 	send := func() response {
@@ -272,6 +276,7 @@ func TestReplayNamesTheChargedRequest(t *testing.T) {
 // /v1/account has the dashboard's standing: frozen spending, debt, and the
 // credits by source with the monthly ones' expiry.
 func TestDesktopAccountStanding(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	expires := time.Now().Add(72 * time.Hour).UTC().Truncate(time.Second)
 	res := accountstest.Do(t, e.repo(), e.seller.ID, func(a *domain.Account, now time.Time) error {

@@ -18,6 +18,7 @@ import (
 // state, not by the cache. Neither refusal charges, a retry of an earlier
 // spend with the old key is refused too, and the new key works at once.
 func TestRotatedKeyRefusedByEveryProcessAtOnce(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	url := testdb.NewURL(t)
 	a := newTestEnvOn(t, cfg, url, testdb.Pool(t, url))

@@ -23,6 +23,7 @@ func (e *desktopEnv) rotate() response {
 // The /v1 limit is the account's, not the key's: a rotated key does not
 // start a fresh allowance (issue 31, item 8).
 func TestDesktopRateLimitSurvivesKeyRotation(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 3)
 	for range 3 {
 		expect(t, "a request within the limit", e.call("GET", "/v1/account", nil), 200, "")
@@ -38,6 +39,7 @@ func TestDesktopRateLimitSurvivesKeyRotation(t *testing.T) {
 // Key rotations are limited per account: 429 rate_limited with
 // Retry-After past 10 in a row, and the key stays the last one given.
 func TestAPIKeyRotationIsLimited(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	for i := range 10 {
 		expect(t, "rotation "+strconv.Itoa(i+1), e.rotate(), 200, "")
@@ -60,6 +62,7 @@ func TestAPIKeyRotationIsLimited(t *testing.T) {
 // keys from one address get 429 with Retry-After past 20, malformed ones
 // included, while another address and a valid key go on.
 func TestDesktopAPIKeyFailuresLimitedPerIP(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	try := func(remote, key string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", "/v1/account", nil)

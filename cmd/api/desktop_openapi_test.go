@@ -14,6 +14,7 @@ import (
 // parses, describes the three operations, and every /v1 route chi knows is
 // in it (and nothing else), and its references resolve.
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	r := e.do(request{method: "GET", path: "/v1/openapi.json"})
 	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
@@ -131,6 +132,7 @@ func resolves(doc any, ref string) bool {
 // whose name segment is not ASCII is answered 201, so `format: uri`
 // (ASCII only) would make a validating client refuse it.
 func TestOpenAPIAmazonURLAcceptsWhatTheServerDoes(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(1)
 	const iri = "https://www.amazon.co.jp/アップル-MacBook-Air/dp/B08N5WRWNW"

@@ -25,6 +25,7 @@ func testCall(e *testEnv, method, path, key string, body any, extra map[string]s
 // 1,001st is 402; test listings are read back only with test keys; a reset
 // brings 1,000 back; a test key cannot reach the live spends.
 func TestTestModeIsolation(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1 << 20 })
 	s := e.seedAccount("test-mode@example.com")
 	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(10, domain.SourcePurchase, nil)).LastPosition)
@@ -117,6 +118,7 @@ func TestTestModeIsolation(t *testing.T) {
 // The test triggers answer as the live API does in each case, only with a
 // test key.
 func TestTestTriggers(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("test-triggers@example.com")
 	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(10, domain.SourcePurchase, nil)).LastPosition)
@@ -166,6 +168,7 @@ func TestTestTriggers(t *testing.T) {
 // An Idempotency-Key used again with another body is 422
 // idempotency_key_reused and spends nothing; the same body replays.
 func TestTestModeCursorAndIdempotency(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1 << 20 })
 	s := e.seedAccount("test-mode-pages@example.com")
 	k := e.createKey(s, map[string]any{"name": "Sandbox", "mode": "test"})
@@ -251,6 +254,7 @@ func TestTestModeCursorAndIdempotency(t *testing.T) {
 // untouched); its Idempotency-Key replays it uncharged, and another brand
 // under that key is 422; a bad brand is the live 400.
 func TestTestModeVeroCheck(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("test-mode-vero@example.com")
 	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(3, domain.SourcePurchase, nil)).LastPosition)

@@ -67,6 +67,7 @@ func expectRateHeaders(t *testing.T, what string, r response, limit int) {
 const productURL = "https://www.amazon.com/Apple-MacBook-Air-13-inch/dp/B08N5WRWNW/ref=sr_1_1?keywords=macbook"
 
 func TestDesktopAccountIsFree(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(5)
 	for range 3 {
@@ -94,6 +95,7 @@ func TestDesktopAccountIsFree(t *testing.T) {
 }
 
 func TestDesktopAuthentication(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(5)
 	routes := []struct {
@@ -131,6 +133,7 @@ func TestDesktopAuthentication(t *testing.T) {
 }
 
 func TestCreateListing(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(3)
 	r := e.call("POST", "/v1/listings", map[string]string{"amazonUrl": productURL})
@@ -165,6 +168,7 @@ func TestCreateListing(t *testing.T) {
 }
 
 func TestCreateListingRefusals(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(1)
 	const badURL = "amazonUrl must be an Amazon product URL (for example https://www.amazon.com/dp/B08N5WRWNW)"
@@ -206,6 +210,7 @@ func TestCreateListingRefusals(t *testing.T) {
 }
 
 func TestDesktopInsufficientCredits(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	for _, c := range []struct{ path, field, value string }{
 		{"/v1/listings", "amazonUrl", productURL},
@@ -233,6 +238,7 @@ func TestDesktopInsufficientCredits(t *testing.T) {
 }
 
 func TestVeroCheck(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(2)
 	check := func(brand string, wantBrand string, protected bool, remaining int64) {
@@ -275,6 +281,7 @@ func TestVeroCheck(t *testing.T) {
 }
 
 func TestDesktopRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 3)
 	e.grant(10)
 	other := e.seedAccount("other@example.com")
@@ -316,6 +323,7 @@ func TestDesktopRateLimit(t *testing.T) {
 }
 
 func TestDesktopIdempotency(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(5)
 	body := map[string]string{"amazonUrl": productURL}
@@ -358,6 +366,7 @@ func TestDesktopIdempotency(t *testing.T) {
 }
 
 func TestDesktopIdempotencyConcurrent(t *testing.T) {
+	t.Parallel()
 	e := newDesktopEnv(t, 100)
 	e.grant(5)
 	const n = 8

@@ -9,6 +9,7 @@ import (
 )
 
 func TestDevMail(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	ctx := context.Background()
 	for _, subject := range []string{"first", "second"} {

@@ -54,6 +54,7 @@ func (e *testEnv) spendV1(s seeded, n int) {
 // subscribes, advances a cycle and cancels, checking the balance in the
 // ledger and in the profile after every step.
 func TestSimulatedProviderJourney(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1000 })
 	s := e.seedVerified("journey@example.com")
 	other := e.seedVerified("someone-else@example.com")
@@ -146,6 +147,7 @@ func TestSimulatedProviderJourney(t *testing.T) {
 }
 
 func TestSimulatedRoutesNeedASession(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	for _, path := range []string{"/api/dev/payments/confirm", "/api/dev/subscription/advance-cycle",
 		"/api/subscription/create", "/api/subscription/cancel"} {
@@ -161,6 +163,7 @@ func TestSimulatedRoutesNeedASession(t *testing.T) {
 // refunded. A dispute never opened cannot be won or lost, one open cannot
 // be opened again, and a closed one stays closed.
 func TestDevPaymentRoutesSayWhatHappened(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("racing-refunds@example.com")
 	secret := e.checkout(s, "/api/credits/purchase", map[string]int{"creditAmount": 100})

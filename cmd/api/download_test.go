@@ -41,6 +41,7 @@ const (
 )
 
 func TestDownloadWindows(t *testing.T) {
+	t.Parallel()
 	installer := []byte("MZ placeholder installer")
 	e := newTestEnv(t, withInstaller(t, "A2E-Automation-Setup-2.4.0.exe", installer))
 	s := e.seedAccount("downloader@example.com")
@@ -81,6 +82,7 @@ func TestDownloadWindows(t *testing.T) {
 // The version recorded and the file served come from DOWNLOADS_DIR: the
 // highest version there, noticed without a restart.
 func TestDownloadServesTheHighestVersion(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withInstaller(t, "A2E-Automation-Setup-2.4.0.exe", []byte("old")))
 	s := e.seedAccount("versions@example.com")
 	e.subscribe(s.ID)
@@ -99,6 +101,7 @@ func TestDownloadServesTheHighestVersion(t *testing.T) {
 }
 
 func TestDownloadLink(t *testing.T) {
+	t.Parallel()
 	exe := downloadstest.WindowsExecutable()
 	e := newTestEnv(t, withInstaller(t, "A2E-Automation-Setup-2.4.0.exe", exe))
 	s := e.seedAccount("linker@example.com")
@@ -178,6 +181,7 @@ func TestDownloadLink(t *testing.T) {
 }
 
 func TestConfigDescribesTheInstaller(t *testing.T) {
+	t.Parallel()
 	type installer struct {
 		Platform, FileName, Version, SHA256 string
 		SizeBytes                           int64
@@ -202,6 +206,7 @@ func TestConfigDescribesTheInstaller(t *testing.T) {
 }
 
 func TestPlaceholderInstallerShipped(t *testing.T) {
+	t.Parallel()
 	info, err := os.Stat(shippedInstaller)
 	if err != nil || info.Size() == 0 {
 		t.Fatalf("placeholder installer: %v", err)
@@ -211,6 +216,7 @@ func TestPlaceholderInstallerShipped(t *testing.T) {
 // Development serves the shipped placeholder, with a warning at start-up
 // and at each download.
 func TestDevelopmentServesThePlaceholder(t *testing.T) {
+	t.Parallel()
 	placeholder, err := os.ReadFile(shippedInstaller)
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +259,7 @@ func productionEnv(t *testing.T, downloads string) func(string) string {
 // Production refuses to start without a real installer and names
 // DOWNLOADS_DIR and the problem; with one it starts.
 func TestProductionStartsOnlyWithARealInstaller(t *testing.T) {
+	t.Parallel()
 	placeholder, err := os.ReadFile(shippedInstaller)
 	if err != nil {
 		t.Fatal(err)

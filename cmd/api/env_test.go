@@ -5,6 +5,13 @@ package main
 // staffEnv), requests and answers (request, response), and the helpers
 // that arrange accounts, sign-ins, second factors and mail and wait for the
 // workers. A test file keeps only the helpers of its own area.
+//
+// Each test has its own database, server and workers, so the tests run in
+// parallel (t.Parallel, up to go test's -parallel at once), except those
+// that time a clock or an outage (the *_outage, db_refusing, shutdown,
+// commit_unknown and limits_shared files, the Prism conformance, the key
+// expiry and grace tests): a busy machine would stretch what they measure;
+// nor does TestTransactionsCSVStreams, which reads the process's heap.
 
 import (
 	"bytes"
@@ -241,6 +248,7 @@ func (e *testEnv) do(req request) response {
 }
 
 func TestHealthAndReadiness(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	if r := e.do(request{method: "GET", path: "/healthz"}); r.status != 200 {
 		t.Fatalf("healthz = %d", r.status)
@@ -265,6 +273,7 @@ func TestHealthAndReadiness(t *testing.T) {
 }
 
 func TestCrossSiteStateChangeRefused(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("csrf@example.com")
 	r := e.do(request{method: "POST", path: "/api/user/api-key/regenerate", cookie: s.Cookie,

@@ -14,6 +14,7 @@ import (
 // the development mailbox, verify, read the profile, regenerate the API
 // key (the old one stops resolving at once) and sign out.
 func TestBrowserJourney(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	ctx := context.Background()
 

@@ -14,6 +14,7 @@ import (
 // (deploy/prometheus/alerts.yml), and the database's own series are there
 // (on a single server: no synchronous standby, no backup yet).
 func TestMetricsCountAnswersAndReadTheDatabase(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	for _, path := range []string{"/api/plans", "/api/plans", "/api/no-such-route"} {
 		e.do(request{method: "GET", path: path})

@@ -11,6 +11,7 @@ import (
 // document (the answer to POST /listings and a listing read back), and it
 // is what the server sends: a UUID, on both answers.
 func TestOpenAPIListingIDIsOneType(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Components struct {
 			Schemas map[string]struct {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestPages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) {
 		t.Helper()
@@ -57,6 +58,7 @@ func TestPages(t *testing.T) {
 }
 
 func TestShippedPagesAreServed(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t) // testConfig's PAGES_DIR is the repository's content/pages
 	for _, slug := range []string{"contact", "privacy", "terms"} {
 		var page struct{ Slug, Title, Markdown string }

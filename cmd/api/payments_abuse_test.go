@@ -12,6 +12,7 @@ import (
 // at the same moment (issue 25, item 1): one subscription is made, every
 // answer carries its client secret, and it is paid once.
 func TestSubscriptionCreatesTogetherMakeOneCheckout(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("double-click@example.com")
 	const clicks = 4
@@ -61,6 +62,7 @@ func TestSubscriptionCreatesTogetherMakeOneCheckout(t *testing.T) {
 // limit every provider-calling route answers 429 rate_limited with
 // Retry-After; accounts behind one IP share that IP's limit.
 func TestPaymentCallsAreThrottled(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("hammer@example.com")
 	purchase := func(s seeded, credits int) response {
@@ -110,6 +112,7 @@ func TestPaymentCallsAreThrottled(t *testing.T) {
 // customer, subscription or PaymentIntent is made for an address nobody
 // proved.
 func TestUnverifiedAccountsCannotStartPayments(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("unproven@example.com")
 	for _, path := range []string{"/api/credits/purchase", "/api/subscription/create"} {

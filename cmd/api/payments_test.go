@@ -70,6 +70,7 @@ func (e *testEnv) transactions(id string) []projections.Transaction {
 }
 
 func TestPaymentConfig(t *testing.T) {
+	t.Parallel()
 	type cfg struct {
 		PaymentProvider      string
 		StripePublishableKey *string
@@ -90,6 +91,7 @@ func TestPaymentConfig(t *testing.T) {
 }
 
 func TestConfigForTheWebapp(t *testing.T) {
+	t.Parallel()
 	type webappConfig struct {
 		ProductName, SupportEmail, APIBaseURL string
 		SupportPhone                          *string
@@ -119,6 +121,7 @@ func TestConfigForTheWebapp(t *testing.T) {
 }
 
 func TestCreditPurchaseRequests(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("buyer@example.com")
 	purchase := func(body any) response {
@@ -162,6 +165,7 @@ func TestCreditPurchaseRequests(t *testing.T) {
 }
 
 func TestStripeProviderThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withStripe(t))
 	s := e.seedVerified("stripe@example.com")
 	var sub struct{ ClientSecret, Message string }

@@ -9,6 +9,7 @@ import (
 
 // The webapp prices nothing itself: every price it shows is one of these.
 func TestPlansServeTheCatalogue(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	r := e.do(request{method: "GET", path: "/api/plans"})
 	var got catalog.Catalog

@@ -10,6 +10,7 @@ import (
 // parsing are ones mime.ParseMediaType reads as application/json, and a
 // type that is not JSON still goes through the parser and is refused.
 func TestPlainJSONAgreesWithMime(t *testing.T) {
+	t.Parallel()
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "application/json;charset=utf-8", "application/json; charset=UTF-8"} {
 		if !plainJSON(ct) {
 			t.Errorf("plainJSON(%q) = false, want true", ct)

@@ -28,6 +28,7 @@ func withWebapp(t *testing.T) func(*config.Config) {
 }
 
 func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withWebapp(t), withInstaller(t, "A2E-Automation-Setup-2.4.0.exe", []byte("MZ")))
 	s := e.seedAccount("headers@example.com")
 	e.subscribe(s.ID)
@@ -70,6 +71,7 @@ func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
 }
 
 func TestSecurityHeadersWithStripeAndInProduction(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withStripe(t), withRealInstaller(t), func(c *config.Config) { c.Env = config.Production })
 	r := e.do(request{method: "GET", path: "/api/plans"})
 	csp := r.header.Get("Content-Security-Policy")
@@ -84,6 +86,7 @@ func TestSecurityHeadersWithStripeAndInProduction(t *testing.T) {
 }
 
 func TestDevelopmentRoutesAnswerOnlyLoopback(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("dev@example.com")
 	for _, c := range []struct {
@@ -148,6 +151,7 @@ func TestDevelopmentRoutesAnswerOnlyLoopback(t *testing.T) {
 // Text PostgreSQL cannot store is refused where it is read, with a 400
 // naming the field, never a 500.
 func TestUnstorableTextIsRefusedNamingTheField(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedVerified("text@example.com")
 	e.exec(`UPDATE users SET is_staff = true WHERE account_id = $1`, s.ID)
@@ -187,6 +191,7 @@ func TestUnstorableTextIsRefusedNamingTheField(t *testing.T) {
 
 // Every refusal is JSON in the {message, errors?} shape.
 func TestEveryRefusalIsJSON(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withWebapp(t))
 	s := e.seedAccount("refusal@example.com")
 	for _, c := range []struct {
@@ -218,6 +223,7 @@ func TestEveryRefusalIsJSON(t *testing.T) {
 }
 
 func TestMetricsServedApartFromThePublicPort(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	stop, err := metrics.Serve("METRICS_ADDR", "127.0.0.1:0", e.deps.Registry, e.deps.Log)
 	if err != nil {
@@ -253,6 +259,7 @@ func TestMetricsServedApartFromThePublicPort(t *testing.T) {
 }
 
 func TestEmailAddressesAreCheckedAndNormalised(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	for _, bad := range []string{"a@[127.0.0.1]", "a@-example.test", "ev\u202eil@example.com", "a@exam\u200bple.com", "a@127.0.0.1"} {
 		r := e.do(request{method: "POST", path: "/api/register", body: map[string]string{"email": bad, "password": testPassword}})
@@ -277,6 +284,7 @@ func TestEmailAddressesAreCheckedAndNormalised(t *testing.T) {
 }
 
 func TestResetMailIsLimitedAndAnswersAlike(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("flood@example.com")
 	ask := func(email string) response {
@@ -334,6 +342,7 @@ func silentSMTP(t *testing.T) string {
 
 // The reset answer never waits for the mail server.
 func TestResetAnswersWhileTheMailServerIsSilent(t *testing.T) {
+	t.Parallel()
 	smtpURL := silentSMTP(t)
 	e := newTestEnv(t, func(c *config.Config) { c.SMTPURL = smtpURL })
 	s := e.seedAccount("silent@example.com")
@@ -352,6 +361,7 @@ func TestResetAnswersWhileTheMailServerIsSilent(t *testing.T) {
 // carry the session and the dev mailbox say no-store, so no cache or back
 // button keeps an account's data (the profile holds the API key).
 func TestAuthenticatedAnswersAreNotStored(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("nostore@example.com")
 	staff := e.seedAccount("staff-nostore@example.com")
@@ -381,6 +391,7 @@ func TestAuthenticatedAnswersAreNotStored(t *testing.T) {
 // and only when the TCP peer is a proxy TRUSTED_PROXIES names (issue 31,
 // item 13): other proxies' headers never choose the bucket.
 func TestClientIPTrustsOnlyXForwardedForFromTrustedProxies(t *testing.T) {
+	t.Parallel()
 	d := Deps{Config: testConfig(t, func(c *config.Config) { c.TrustedProxies = []string{"10.0.0.0/24"} })}
 	for _, c := range []struct{ remote, header, value, want string }{
 		{"10.0.0.5:4000", "X-Forwarded-For", "203.0.113.7", "203.0.113.7"},

@@ -17,6 +17,7 @@ import (
 // Issue 31, item 11: a refused staff action leaves a line with its
 // outcome and why, against the account it was about.
 func TestStaffRefusedActionsAreAudited(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	refunds := "/api/staff/accounts/" + s.customer.ID + "/refunds"
 	for _, c := range []struct {
@@ -73,6 +74,7 @@ func TestStaffRefusedActionsAreAudited(t *testing.T) {
 // asked about; an X-Request-ID of the client's is kept apart and never
 // stands for the request.
 func TestStaffAuditReadsAndClientRequestIDs(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	r := s.do(request{method: "GET", path: "/api/staff/audit?accountId=" + s.customer.ID, cookie: s.staff.Cookie,
 		header: map[string]string{"X-Request-ID": "chosen-by-client"}})
@@ -108,6 +110,7 @@ func TestStaffAuditReadsAndClientRequestIDs(t *testing.T) {
 // Issue 31, item 11: each account a search or the inbox shows is recorded
 // against it.
 func TestStaffSearchAndInboxRecordEachAccountShown(t *testing.T) {
+	t.Parallel()
 	smtp := smtptest.Start(t)
 	s := newStaffEnv(t, func(c *config.Config) { c.SMTPURL, c.SupportEmail = smtp.URL(), "help@a2e.example" })
 	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })

@@ -36,6 +36,7 @@ func actions(p staffaudit.Page) []string {
 // first, filtered by account and by staff member, paged by an opaque
 // cursor; the table refuses UPDATE and DELETE.
 func TestStaffAuditTrail(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	ctx := context.Background()
 	id := s.customer.ID
@@ -123,6 +124,7 @@ func TestStaffAuditTrail(t *testing.T) {
 // The same Idempotency-Key twice grants once and answers the same; the
 // key with another request is refused; no key is refused.
 func TestStaffAdjustmentIdempotent(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	first := s.adjustWithKey("dialog-1", 50, "Goodwill")
 	again := s.adjustWithKey("dialog-1", 50, "Goodwill")
@@ -163,6 +165,7 @@ func TestStaffAdjustmentIdempotent(t *testing.T) {
 
 // A staff member cannot adjust their own account.
 func TestStaffCannotAdjustOwnAccount(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	r := s.do(request{method: "POST", path: "/api/staff/accounts/" + s.staff.ID + "/adjustments", cookie: s.staff.Cookie,
 		body: map[string]any{"credits": 1_000_000, "reason": "free money"}, header: map[string]string{"Idempotency-Key": "k"}})
@@ -180,6 +183,7 @@ func TestStaffCannotAdjustOwnAccount(t *testing.T) {
 // GET /api/staff/accounts/{id}: profile, subscription, debt, frozen state
 // and payments with what can still be refunded.
 func TestStaffAccountView(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	pack := domain.PaymentRecorded{PaymentID: "pi_1", Kind: domain.PaymentKindCredits, Description: "100 credits",
 		AmountCents: 1000, Status: domain.PaymentPaid, Credits: 100, GrantID: "purchase:pi_1"}

@@ -11,6 +11,7 @@ import (
 // staff route with an {id} and 400 as the audit's accountId filter, never
 // 500.
 func TestStaffBadIDsAreNotFound(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	id := s.customer.ID
 	for _, bad := range []string{"urn:uuid:" + id, "{" + id + "}", strings.ReplaceAll(id, "-", ""), "not-an-id", id + "0"} {

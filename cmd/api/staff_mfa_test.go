@@ -21,6 +21,7 @@ import (
 // staff_mfa_required to a staff session that has not passed the second
 // factor, and 404 to a seller and to no one, as before.
 func TestStaffMFARequiredOnEveryStaffRoute(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	fresh := s.newStaffSession(s.staff)
 	var routes int
@@ -69,6 +70,7 @@ func TestStaffMFARequiredOnEveryStaffRoute(t *testing.T) {
 // refused, a recovery code works once, and /api/user tells the webapp
 // where the staff member stands.
 func TestStaffMFAEnrolAndVerify(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	ctx := context.Background()
 	who := e.seedAccount("totp@example.com")
@@ -166,6 +168,7 @@ func TestStaffMFAEnrolAndVerify(t *testing.T) {
 // Codes are throttled per staff member like sign-ins: past the burst even
 // the right code gets 429 with Retry-After.
 func TestStaffMFAThrottled(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	who := e.seedAccount("guess@example.com")
 	if err := e.deps.Auth.SetStaff(context.Background(), who.Email, true); err != nil {
@@ -195,6 +198,7 @@ func TestStaffMFAThrottled(t *testing.T) {
 // bin/api staff reset-mfa EMAIL: the second factor is gone, the staff
 // member's sessions end, and the next sign-in enrols again.
 func TestStaffResetMFACommand(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	env := map[string]string{"APP_ENV": "development", "DATABASE_URL": s.deps.DatabaseURL}
 	getenv := func(k string) string { return env[k] }
@@ -225,6 +229,7 @@ func TestStaffResetMFACommand(t *testing.T) {
 // The console's own error codes are listed in docs/auth.md, as the /v1
 // codes are in the desktop API's guide.
 func TestConsoleErrorCodesAreDocumented(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "auth.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -242,6 +247,7 @@ func TestConsoleErrorCodesAreDocumented(t *testing.T) {
 // The sign-in answer tells the webapp where a staff member goes next:
 // enrol the first time, a code once enrolled; sellers carry no mfa.
 func TestStaffSignInAnswerCarriesMFA(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	acc := e.register("signin-staff@example.com")
 	login := func() authResponse {
@@ -274,6 +280,7 @@ func TestStaffSignInAnswerCarriesMFA(t *testing.T) {
 // and `staff add` again needs a new code: no session that passed the second
 // factor before comes back.
 func TestStaffRemoveThenAddNeedsTheSecondFactorAgain(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	env := map[string]string{"APP_ENV": "development", "DATABASE_URL": s.deps.DatabaseURL}
 	getenv := func(k string) string { return env[k] }

@@ -117,6 +117,7 @@ func (s *staffEnv) paidPack(credits int) string {
 // reason; the same Idempotency-Key refunds once; more than is left, one's
 // own account and bad input are refused; a seller gets 404.
 func TestStaffRefundSimulated(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })
 	pi := s.paidPack(100) // $9.99
@@ -201,6 +202,7 @@ func TestStaffRefundSimulated(t *testing.T) {
 // cancels the subscription at the period end, then now, from the console
 // with the simulated provider.
 func TestStaffCancelSimulated(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })
 	if r, _ := s.confirm(s.customer, s.checkout(s.customer, "/api/subscription/create", nil), "succeeded"); r.status != 200 {
@@ -261,6 +263,7 @@ func TestStaffCancelSimulated(t *testing.T) {
 // keeps the reservation; the retry with the same Idempotency-Key reuses
 // its key, so Stripe refunds once.
 func TestStaffRefundThroughStripe(t *testing.T) {
+	t.Parallel()
 	configure, stripe := withStripeBehind(t)
 	s := newStaffEnv(t, configure)
 	pi := stripetest.PaymentIntent{ID: "pi_console", CustomerID: "cus_console", AccountID: s.customer.ID, Credits: 100, AmountCents: 999, Succeeded: true}
@@ -343,6 +346,7 @@ func TestStaffRefundThroughStripe(t *testing.T) {
 // stripe-mock; each is applied by its signed customer.subscription event,
 // with the staff member and reason in the history.
 func TestStaffCancelThroughStripe(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t, withStripe(t))
 	now := time.Now().UTC().Truncate(time.Second)
 	inv := stripetest.Invoice{ID: "in_console", CustomerID: "cus_console", SubscriptionID: "sub_console", AccountID: s.customer.ID,

@@ -62,6 +62,7 @@ func statuses(rs []response) map[int]int {
 // Idempotency-Key) refund once, write one audit line, and all answer that
 // refund; with the simulated provider, which applies it at once.
 func TestStaffRefundOneKeyConcurrentSimulated(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })
 	pi := s.paidPack(10)
@@ -90,6 +91,7 @@ func TestStaffRefundOneKeyConcurrentSimulated(t *testing.T) {
 // sent at once: one is made, the others are refused for want of anything
 // left, and no more than the payment is ever reserved.
 func TestStaffRefundDifferentKeysConcurrentSimulated(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })
 	pi := s.paidPack(100)
@@ -132,6 +134,7 @@ func refundCounter(t *testing.T) (func(*config.Config), *atomic.Int64) {
 // once asks Stripe once and writes one audit line; ten whole refunds with
 // different keys ask Stripe for one.
 func TestStaffRefundConcurrentThroughStripe(t *testing.T) {
+	t.Parallel()
 	configure, calls := refundCounter(t)
 	s := newStaffEnv(t, configure)
 	pi := stripetest.PaymentIntent{ID: "pi_race", CustomerID: "cus_race", AccountID: s.customer.ID, Credits: 10, AmountCents: 100, Succeeded: true}
@@ -172,6 +175,7 @@ func TestStaffRefundConcurrentThroughStripe(t *testing.T) {
 // once grants once and writes one audit line (the event store's
 // idempotency key and the audit line share the account's transaction).
 func TestStaffAdjustmentOneKeyConcurrent(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	out := make([]response, 10)
 	var wg sync.WaitGroup
@@ -192,6 +196,7 @@ func TestStaffAdjustmentOneKeyConcurrent(t *testing.T) {
 // Issue 31, item 6, for cancellations: ten console cancellations sent at
 // once ask Stripe with one key and write one audit line.
 func TestStaffCancelConcurrentThroughStripe(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t, withStripe(t))
 	now := time.Now().UTC().Truncate(time.Second)
 	inv := stripetest.Invoice{ID: "in_race", CustomerID: "cus_race", SubscriptionID: "sub_race", AccountID: s.customer.ID,
@@ -228,6 +233,7 @@ func TestStaffCancelConcurrentThroughStripe(t *testing.T) {
 // simulated provider: those that fit are all made and all in the ledger,
 // the rest refused, and never more than the payment.
 func TestStaffPartialRefundsConcurrentSimulated(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })
 	pi := s.paidPack(100) // $9.99

@@ -20,6 +20,7 @@ import (
 // requests and the replies, and gets 404 from the staff routes. Every
 // listing, read, reply and status change is in the audit trail.
 func TestSupportInbox(t *testing.T) {
+	t.Parallel()
 	smtp := smtptest.Start(t)
 	s := newStaffEnv(t, func(c *config.Config) { c.SMTPURL, c.SupportEmail = smtp.URL(), "help@a2e.example" })
 	s.command(func(a *domain.Account, now time.Time) error { return a.VerifyEmail(now) })

@@ -56,6 +56,7 @@ func (s *staffEnv) balanceAt(t time.Time) int64 {
 }
 
 func TestStaffRoutesHiddenFromOthers(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	paths := []string{"/api/staff/accounts?q=seller", "/api/staff/accounts/" + s.customer.ID + "/history"}
 	for _, p := range paths {
@@ -87,6 +88,7 @@ func TestStaffRoutesHiddenFromOthers(t *testing.T) {
 // and an expiry; adjustments carry the staff member as actor; the
 // comparison finds a corrupted read table and a rebuild repairs it.
 func TestStaffReplay(t *testing.T) {
+	t.Parallel()
 	s := newStaffEnv(t)
 	ctx := context.Background()
 	purchased := s.command(func(a *domain.Account, now time.Time) error {
@@ -225,6 +227,7 @@ func TestStaffReplay(t *testing.T) {
 }
 
 func TestStaffCommand(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("new-staff@example.com")
 	env := map[string]string{"APP_ENV": "development", "DATABASE_URL": e.deps.DatabaseURL}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSupportRequest(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.SupportEmail = "help@a2e.example" })
 	s := e.seedVerified("asker@example.com")
 	send := func(body any) response {
@@ -60,6 +61,7 @@ func TestSupportRequest(t *testing.T) {
 // nobody proved); a verified one sends five an hour, then gets 429
 // rate_limited with Retry-After, and no more mail reaches support.
 func TestSupportRequestsNeedAVerifiedAddressAndAreLimited(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.SupportEmail = "help@a2e.example" })
 	body := map[string]string{"subject": "Sync stopped", "message": "My inventory sync stopped yesterday."}
 

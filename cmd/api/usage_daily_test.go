@@ -60,6 +60,7 @@ func (e *testEnv) usageHistory(s seeded) int64 {
 }
 
 func TestUsageDaily(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("daily@example.com")
 	other := e.seedAccount("other-daily@example.com")
@@ -156,6 +157,7 @@ func readCSV(t *testing.T, r response, filename string) [][]string {
 }
 
 func TestCSVExports(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("csv@example.com")
 	refunded := e.usageHistory(s)
@@ -207,6 +209,7 @@ func TestCSVExports(t *testing.T) {
 // go out row by row while the process's heap stays far below the size of
 // the answer, and the first bytes arrive long before the last row is read.
 func TestTransactionsCSVStreams(t *testing.T) {
+	// Not parallel: it reads the process's heap, which other tests would grow.
 	const n = 100_000
 	e := newTestEnv(t)
 	s := e.seedAccount("many@example.com")
@@ -310,6 +313,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // in the CSV; a key that is not the seller's has no usage; the days without
 // a key are everything, as before.
 func TestUsageDailyByKey(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	s := e.seedAccount("daily-keys@example.com")
 	other := e.seedAccount("other-daily-keys@example.com")

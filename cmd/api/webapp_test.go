@@ -11,6 +11,7 @@ import (
 )
 
 func TestWebappServedWithFallback(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, body string) {
 		p := filepath.Join(dir, name)
@@ -54,6 +55,7 @@ func TestWebappServedWithFallback(t *testing.T) {
 }
 
 func TestWebappNotBuilt(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, func(c *config.Config) { c.WebappDir = filepath.Join(t.TempDir(), "missing") })
 	if r := e.do(request{method: "GET", path: "/dashboard"}); r.status != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "make build") {
 		t.Fatalf("without a build: %d %s", r.status, r.body)
@@ -65,6 +67,7 @@ func TestWebappNotBuilt(t *testing.T) {
 // original's content type; without a copy or an accepted encoding, as they
 // are.
 func TestWebappServesPrecompressedAssets(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, body := range map[string]string{
 		"index.html":            "<!doctype html><div id=root>app</div>",
@@ -110,6 +113,7 @@ func TestWebappServesPrecompressedAssets(t *testing.T) {
 // document served, so the webapp asks GET /api/user only when a session may
 // exist.
 func TestWebappSignedOutHint(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<div id=root></div>"), 0o644); err != nil {
 		t.Fatal(err)
@@ -160,6 +164,7 @@ func TestWebappSignedOutHint(t *testing.T) {
 // entry chunk's), so the browser fetches them with the entry chunk; a
 // signed-in page's only with a session, none twice, nothing outside /assets/.
 func TestWebappPreloadsRouteChunks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, body := range map[string]string{
 		"index.html": "<!doctype html><html><head><title>a2e</title>\n" +

@@ -13,6 +13,7 @@ import (
 // before the same period's invoice.paid ends the subscription as the other
 // order does; the seller may subscribe again.
 func TestStripeWebhooksDeletionBeforeInvoicePaid(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withStripe(t))
 	s := e.seedVerified("deleted-first@example.com")
 	now := time.Now().UTC().Truncate(time.Second)
@@ -37,6 +38,7 @@ func TestStripeWebhooksDeletionBeforeInvoicePaid(t *testing.T) {
 // A signed event whose object does not parse, or without an id, is
 // refused with 400 and a reason, and records nothing (issue 31).
 func TestStripeWebhooksMalformedSignedEvents(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withStripe(t))
 	s := e.seedVerified("malformed@example.com")
 	before := e.streamVersion(s.ID)

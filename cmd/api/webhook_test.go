@@ -29,6 +29,7 @@ func (e *testEnv) streamVersion(id string) int {
 }
 
 func TestStripeWebhooks(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, withStripe(t))
 	s := e.seedAccount("hooks@example.com")
 	now := time.Now().UTC().Truncate(time.Second)
@@ -119,6 +120,7 @@ func TestStripeWebhooks(t *testing.T) {
 }
 
 func TestWebhooksRefusedWithoutASigningSecret(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t) // the simulated provider: no STRIPE_WEBHOOK_SECRET
 	payload := stripetest.Event("evt_1", "charge.succeeded", time.Now(), map[string]any{"id": "ch_1"})
 	r := e.do(request{method: "POST", path: "/api/webhooks/stripe", body: string(payload),

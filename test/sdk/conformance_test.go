@@ -2,8 +2,9 @@
 // every SDK's runner against the real bin/api: built from the tree, in
 // development, on a fresh database reached through a fault proxy, so a case
 // can arrange a used-up rate limit, PostgreSQL down or a cut COMMIT. Each SDK
-// is a subtest, each case a subtest of it; an SDK without its runner or its
-// tools is skipped, except on CI (CI=true).
+// is a subtest with a server of its own (the SDKs run at once), each case a
+// subtest of it; an SDK without its runner or its tools is skipped, except
+// on CI (CI=true).
 package sdk_test
 
 import (
@@ -30,9 +31,14 @@ func TestConformance(t *testing.T) {
 		t.Skip("builds and starts bin/api and runs every SDK's runner")
 	}
 	cases := loadCases(t)
-	srv := startServer(t)
+	bin := buildAPI(t)
+	// The SDKs run at once, each against a server, database and fault proxy
+	// of its own: a case that takes PostgreSQL down or uses up a limit
+	// touches its SDK's server alone, and one SDK's waits (Retry-After,
+	// backoff, settle) overlap another's.
 	for _, k := range sdks {
 		t.Run(k.name, func(t *testing.T) {
+			t.Parallel()
 			dir, err := filepath.Abs(filepath.Join(repoRoot, "sdk", k.name))
 			if err != nil {
 				t.Fatal(err)
@@ -41,6 +47,7 @@ func TestConformance(t *testing.T) {
 				unavailable(t, "sdk/%s has no runner %s", k.name, k.runner)
 			}
 			r := runner{command: k.prepare(t, dir), dir: dir}
+			srv := startServer(t, bin)
 			for _, c := range cases {
 				t.Run(c.Name, func(t *testing.T) { srv.runCase(t, r, c) })
 			}
@@ -162,8 +169,15 @@ func (s *server) runStep(t *testing.T, r runner, acct devseed.Seller, st step, v
 	if p != "" {
 		problems = append(problems, p)
 	}
-	if limit := time.Duration(st.WithinSeconds * float64(time.Second)); limit > 0 && out.took > limit {
-		problems = append(problems, fmt.Sprintf("took %s, more than %s", out.took.Round(time.Millisecond), limit))
+	// The step's time is what the SDK spends from its first request on
+	// (requests, Retry-After, backoff), not its runner's start-up, which a
+	// busy machine stretches to seconds for an interpreter.
+	took, since := out.took, "in all"
+	if len(attempts) > 0 {
+		took, since = out.ended.Sub(attempts[0].sent), "from its first request to its exit"
+	}
+	if limit := time.Duration(st.WithinSeconds * float64(time.Second)); limit > 0 && took > limit {
+		problems = append(problems, fmt.Sprintf("took %s %s, more than %s", took.Round(time.Millisecond), since, limit))
 	}
 	for name, path := range st.Save {
 		v, ok := lookup(line, path)

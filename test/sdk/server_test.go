@@ -44,7 +44,8 @@ type server struct {
 	http  *http.Client
 }
 
-func startServer(t *testing.T) *server {
+// buildAPI builds bin/api from the tree, once for every SDK's server.
+func buildAPI(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "api")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/api")
@@ -52,6 +53,13 @@ func startServer(t *testing.T) *server {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/api: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// startServer starts bin (buildAPI's) on a fresh database behind a fault
+// proxy of its own.
+func startServer(t *testing.T, bin string) *server {
+	t.Helper()
 	direct := testdb.NewURL(t)
 	s := &server{db: testdb.Pool(t, direct), http: &http.Client{Timeout: 30 * time.Second}}
 	u, err := url.Parse(direct)
