@@ -2,6 +2,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { firstPaintChunks } from './scripts/first-paint-chunks';
 import { compression } from 'vite-plugin-compression2';
 import { paths } from './src/config/paths';
 
@@ -57,16 +58,23 @@ function preloadManifest(): Plugin {
     name: 'a2e-preload-manifest',
     apply: 'build',
     generateBundle(_, bundle) {
-      const byModule = new Map<string, Rollup.OutputChunk>();
-      for (const o of Object.values(bundle)) if (o.type === 'chunk' && o.facadeModuleId) byModule.set(o.facadeModuleId, o);
+      // A module's chunk: its own (a lazy route's facade) or the group that
+      // holds it (scripts/first-paint-chunks.ts), with the group chunks that
+      // one imports (the `shared` chunk), never the entry chunk's imports.
+      const chunks = Object.values(bundle).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+      const byName = new Map(chunks.map((c) => [c.fileName, c]));
+      const entryChunk = chunks.find((c) => c.isEntry);
+      const groupChunk = (c: Rollup.OutputChunk) => c.name === 'shared' || c.name === 'signed-in';
       const files = (module: string) => {
-        const c = byModule.get(fileURLToPath(new URL(module, import.meta.url)));
+        const id = fileURLToPath(new URL(module, import.meta.url));
+        const c = chunks.find((o) => o.facadeModuleId === id) ?? chunks.find((o) => o.moduleIds.includes(id));
         if (!c) this.error(`preload manifest: no chunk for ${module} (is it still a lazy route in router.tsx?)`);
-        return [c.fileName, ...(c.viteMetadata?.importedCss ?? [])].map((f) => `/${f}`);
+        const withGroups = [c, ...c.imports.map((f) => byName.get(f)!).filter((i) => groupChunk(i) && !entryChunk?.imports.includes(i.fileName))];
+        return withGroups.flatMap((o) => [o.fileName, ...(o.viteMetadata?.importedCss ?? [])]).map((f) => `/${f}`);
       };
       const out: Record<string, { signedIn: boolean; files: string[] }> = {};
       for (const [route, { module, signedIn = false }] of Object.entries(routeModules)) {
-        out[route] = { signedIn, files: signedIn ? [...files(layoutModule), ...files(module)] : files(module) };
+        out[route] = { signedIn, files: [...new Set(signedIn ? [...files(layoutModule), ...files(module)] : files(module))] };
       }
       this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify(out) });
     },
@@ -92,6 +100,9 @@ export default defineConfig({
     // Vite writes .vite/manifest.json; scripts/check-size.mjs reads it to
     // find the chunks loaded on first paint.
     manifest: true,
+    // The signed-in dashboard's first paint in two chunks instead of thirty
+    // (scripts/first-paint-chunks.ts, issue 38).
+    rolldownOptions: { output: { codeSplitting: firstPaintChunks({ entry: 'src/main.tsx', landing: routeModules[paths.home].module, signedIn: [layoutModule, routeModules[paths.dashboard].module] }) } },
   },
   test: {
     environment: 'jsdom',

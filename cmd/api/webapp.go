@@ -57,7 +57,7 @@ func handleWebapp(d Deps) http.HandlerFunc {
 			_, _ = w.Write(body)
 			return
 		}
-		if files := routePreloads(dir, clean, sessionToken(d, r) != ""); len(files) > 0 {
+		if files, signedIn := routePreloads(dir, clean, sessionToken(d, r) != ""); len(files) > 0 {
 			body, err := os.ReadFile(index)
 			if err != nil {
 				writeError(w, r, d.Log, err)
@@ -65,7 +65,13 @@ func handleWebapp(d Deps) http.HandlerFunc {
 			}
 			w.Header().Add("Vary", "Cookie") // a signed-in page's preloads depend on the session
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write(withPreloads(body, files))
+			body = withPreloads(body, files)
+			if signedIn {
+				// The session's answers in the page (webapp_bootstrap.go): never stored.
+				noStore(w)
+				body = withBootstrap(body, bootstrapAnswers(r))
+			}
+			_, _ = w.Write(body)
 			return
 		}
 		serveFile(w, r, index)

@@ -20,15 +20,16 @@ type routePreload struct {
 // routePreloads lists the assets to preload with the HTML answer of route
 // p (matched as isAppRoute matches), none for a signed-in page when the
 // request carries no session (the app sends it to the sign-in page), nor
-// without the file (an older build).
-func routePreloads(dir, p string, hasSession bool) []string {
+// without the file (an older build); signedIn says the route is a signed-in
+// page asked for with a session cookie.
+func routePreloads(dir, p string, hasSession bool) (files []string, signedIn bool) {
 	data, err := os.ReadFile(filepath.Join(dir, "preload.json"))
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	var routes map[string]routePreload
 	if json.Unmarshal(data, &routes) != nil {
-		return nil
+		return nil, false
 	}
 	p = strings.ToLower(strings.TrimSuffix(p, "/"))
 	for route, pre := range routes {
@@ -36,18 +37,17 @@ func routePreloads(dir, p string, hasSession bool) []string {
 			continue
 		}
 		if pre.SignedIn && !hasSession {
-			return nil
+			return nil, false
 		}
-		var files []string
 		for _, f := range pre.Files {
 			// Only the build's own assets: nothing else is named to the browser.
 			if strings.HasPrefix(f, "/assets/") && !strings.ContainsAny(f, "\"<>\r\n ") {
 				files = append(files, f)
 			}
 		}
-		return files
+		return files, pre.SignedIn
 	}
-	return nil
+	return nil, false
 }
 
 // withPreloads names files in the page's head, after what Vite put there

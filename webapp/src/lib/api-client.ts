@@ -132,6 +132,20 @@ export function startEarly(paths: readonly string[]) {
   }
 }
 
+/**
+ * Takes answers the server already gave (the page's bootstrap, app/start-early.ts)
+ * as the first answer of each path's first `api.get`, within 15 s as startEarly's.
+ */
+export function seedEarly(answers: Record<string, unknown>) {
+  for (const [path, answer] of Object.entries(answers)) {
+    const settled = Promise.resolve(answer);
+    early.set(path, settled);
+    setTimeout(() => {
+      if (early.get(path) === settled) early.delete(path);
+    }, EARLY_TTL_MS);
+  }
+}
+
 function takeEarly<T>(path: string): Promise<T> | undefined {
   const answer = early.get(path);
   early.delete(path);
