@@ -9,6 +9,7 @@ import { REDIRECT_AFTER_LOGIN_MS } from '@/lib/constants';
 import { loginSchema, type LoginInput } from '@/lib/auth-api/schemas';
 import { needsStaffMfa } from '@/lib/auth-api/types';
 import { paths } from '@/config/paths';
+import { AuthFormLinks, EmailField } from './auth-form-parts';
 
 export function LoginForm() {
   const { signIn } = useAuth();
@@ -50,14 +51,7 @@ export function LoginForm() {
           {failure}
         </div>
       )}
-      <InputField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        error={errors.email}
-        registration={register('email')}
-      />
+      <EmailField error={errors.email} registration={register('email')} />
       <InputField
         label="Password"
         type="password"
@@ -73,17 +67,7 @@ export function LoginForm() {
       <Button type="submit" className="btn-block" busy={isSubmitting}>
         {isSubmitting ? 'Signing in...' : 'Sign in'}
       </Button>
-      <p className="form-footer">
-        Don&apos;t have an account?{' '}
-        <Link to={paths.register} className="link">
-          Sign up
-        </Link>
-      </p>
-      <p className="form-footer">
-        <Link to={paths.home} className="link-muted">
-          Return to home
-        </Link>
-      </p>
+      <AuthFormLinks prompt="Don't have an account?" to={paths.register} action="Sign up" />
     </form>
   );
 }
