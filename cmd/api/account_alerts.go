@@ -7,7 +7,6 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/app/command"
-	"github.com/a2e-automation/app/internal/app/query"
 )
 
 // alertsBody is GET and PUT /api/account/alerts (issue 33): the balance
@@ -33,11 +32,7 @@ func (b alertsBody) Valid(context.Context) map[string]string {
 func handleGetAlerts(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s, err := d.App.Queries.Alerts.Handle(r.Context(), currentSession(r.Context()).AccountID)
-		if errors.Is(err, query.ErrProfilePending) {
-			w.Header().Set("Retry-After", "1")
-			err = errProfilePending
-		}
-		if err != nil {
+		if err = profilePending(w, err); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}

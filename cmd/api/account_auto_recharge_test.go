@@ -13,28 +13,13 @@ import (
 func TestAccountAutoRechargeAPI(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	un := e.seedAccount("recharge-unverified@example.com")
-	s := e.seedVerified("recharge@example.com")
-	put := func(cookie *http.Cookie, body any) response {
-		return e.do(request{method: "PUT", path: "/api/account/auto-recharge", cookie: cookie, body: body})
-	}
-	get := func() autoRechargeResponse {
-		r := e.do(request{method: "GET", path: "/api/account/auto-recharge", cookie: s.Cookie})
-		if r.status != http.StatusOK {
-			t.Fatalf("GET auto-recharge = %d %s", r.status, r.body)
-		}
-		var b autoRechargeResponse
-		r.json(t, &b)
-		return b
-	}
+	route := e.settingsRoute("/api/account/auto-recharge", "recharge")
+	s, un, put := route.verified, route.unverified, route.put
+	get := func() (b autoRechargeResponse) { route.get(&b); return b }
 	if b := get(); b.Enabled || b.PaymentMethod != nil || b.DisabledReason != nil {
 		t.Fatalf("new account's auto-recharge %+v", b)
 	}
-	for _, tc := range []struct {
-		cookie *http.Cookie
-		body   string
-		field  string
-	}{
+	route.expectRefused([]badSetting{
 		{s.Cookie, `{"enabled": false, "thresholdCredits": -1, "packCredits": 100, "monthlyLimitCents": 5000}`, "thresholdCredits"},
 		{s.Cookie, `{"enabled": false, "thresholdCredits": 10000001, "packCredits": 100, "monthlyLimitCents": 5000}`, "thresholdCredits"},
 		{s.Cookie, `{"enabled": false, "thresholdCredits": 10, "packCredits": 123, "monthlyLimitCents": 5000}`, "packCredits"},
@@ -43,17 +28,7 @@ func TestAccountAutoRechargeAPI(t *testing.T) {
 		{s.Cookie, `{"enabled": false, "thresholdCredits": 1.5, "packCredits": 100, "monthlyLimitCents": 5000}`, "thresholdCredits"},
 		{s.Cookie, `{"enabled": true, "thresholdCredits": 10, "packCredits": 100, "monthlyLimitCents": 5000}`, "paymentMethod"},
 		{un.Cookie, `{"enabled": false, "thresholdCredits": 10, "packCredits": 100, "monthlyLimitCents": 5000}`, "enabled"},
-	} {
-		r := put(tc.cookie, tc.body)
-		var b errorBody
-		r.json(t, &b)
-		if r.status != http.StatusBadRequest || b.Errors[tc.field] == "" || b.Code != CodeInvalidRequest {
-			t.Errorf("PUT %s = %d %s, want 400 naming %s", tc.body, r.status, r.body, tc.field)
-		}
-	}
-	if n := e.countEvents(s.ID, "AutoRechargeSet") + e.countEvents(un.ID, "AutoRechargeSet"); n != 0 {
-		t.Fatalf("refused settings recorded %d events", n)
-	}
+	}, "AutoRechargeSet")
 
 	// Save a simulated card, as the labelled form does.
 	r := e.do(request{method: "POST", path: "/api/account/payment-method", cookie: s.Cookie})

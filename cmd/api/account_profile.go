@@ -39,16 +39,22 @@ func rfc3339(t *time.Time) *string {
 // account's profile yet (query.ErrProfilePending).
 var errProfilePending = errStatus(http.StatusServiceUnavailable, "Your account is still being set up. Please try again in a moment.")
 
+// profilePending is err, or errProfilePending with a Retry-After when err
+// is query.ErrProfilePending.
+func profilePending(w http.ResponseWriter, err error) error {
+	if errors.Is(err, query.ErrProfilePending) {
+		w.Header().Set("Retry-After", "1")
+		return errProfilePending
+	}
+	return err
+}
+
 // handleProfile answers the dashboard's profile (query.ProfileHandler): the
 // profiles read table, with the API key decrypted for display.
 func handleProfile(d Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p, err := d.App.Queries.Profile.Handle(r.Context(), currentSession(r.Context()).AccountID)
-		if errors.Is(err, query.ErrProfilePending) {
-			w.Header().Set("Retry-After", "1")
-			err = errProfilePending
-		}
-		if err != nil {
+		if err = profilePending(w, err); err != nil {
 			writeError(w, r, d.Log, err)
 			return
 		}

@@ -45,33 +45,30 @@ func TestSpendLimitsRoundTrip(t *testing.T) {
 func TestSpendLimitsBadInput(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	s := e.seedVerified("limits-bad@example.com")
-	for _, c := range []struct {
-		name, body, field, message string
+	route := e.settingsRoute("/api/account/spend-limits", "limits")
+	s := route.verified
+	bad := []struct {
+		setting badSetting
+		message string
 	}{
-		{"negative", `{"dailyCredits": -1, "monthlyCredits": null}`, "dailyCredits", "dailyCredits must be 0 or more"},
-		{"absurd", `{"dailyCredits": null, "monthlyCredits": 10000001}`, "monthlyCredits", "monthlyCredits must be at most 10000000"},
-		{"not a whole number", `{"dailyCredits": 1.5}`, "dailyCredits", "dailyCredits must be a whole number"},
-		{"a string", `{"monthlyCredits": "5"}`, "monthlyCredits", "monthlyCredits must be a whole number"},
-		{"too large for any integer", `{"dailyCredits": 1e40}`, "dailyCredits", "dailyCredits must be a whole number"},
-	} {
-		r := e.do(request{method: "PUT", path: "/api/account/spend-limits", cookie: s.Cookie, body: c.body})
-		expect(t, c.name, r, 400, "")
-		var b struct {
-			Code   string
-			Errors map[string]string
-		}
-		r.json(t, &b)
-		if b.Code != CodeInvalidRequest || b.Errors[c.field] != c.message {
-			t.Fatalf("%s: %s, want %s: %q", c.name, r.body, c.field, c.message)
-		}
+		{badSetting{s.Cookie, `{"dailyCredits": -1, "monthlyCredits": null}`, "dailyCredits"}, "dailyCredits must be 0 or more"},
+		{badSetting{s.Cookie, `{"dailyCredits": null, "monthlyCredits": 10000001}`, "monthlyCredits"}, "monthlyCredits must be at most 10000000"},
+		{badSetting{s.Cookie, `{"dailyCredits": 1.5}`, "dailyCredits"}, "dailyCredits must be a whole number"},
+		{badSetting{s.Cookie, `{"monthlyCredits": "5"}`, "monthlyCredits"}, "monthlyCredits must be a whole number"},
+		{badSetting{s.Cookie, `{"dailyCredits": 1e40}`, "dailyCredits"}, "dailyCredits must be a whole number"},
 	}
-	if n := e.countEvents(s.ID, "SpendLimitsSet"); n != 0 {
-		t.Fatalf("bad input recorded %d SpendLimitsSet", n)
+	settings := make([]badSetting, len(bad))
+	for i, c := range bad {
+		settings[i] = c.setting
+	}
+	for i, b := range route.expectRefused(settings, "SpendLimitsSet") {
+		if c := bad[i]; b.Errors[c.setting.field] != c.message {
+			t.Errorf("PUT %s: %s = %q, want %q", c.setting.body, c.setting.field, b.Errors[c.setting.field], c.message)
+		}
 	}
 
-	u := e.seedAccount("limits-unverified@example.com")
-	r := e.do(request{method: "PUT", path: "/api/account/spend-limits", cookie: u.Cookie, body: map[string]any{"monthlyCredits": 100}})
+	u := route.unverified
+	r := route.put(u.Cookie, map[string]any{"monthlyCredits": 100})
 	expect(t, "unverified", r, 400, "Verify your email address before setting spend limits")
 	var b struct{ Errors map[string]string }
 	r.json(t, &b)

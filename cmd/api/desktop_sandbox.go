@@ -108,7 +108,7 @@ func handleSandboxListing(d Deps) http.HandlerFunc {
 			return
 		}
 		l, replayed, err := d.App.Commands.CreateSandboxListing.Handle(r.Context(), command.CreateSandboxListing{
-			AccountID: apiAccount(r.Context()), APIKeyHash: apiKeyHash(r.Context()), IdempotencyKey: idem.sent, Product: req.product})
+			AccountID: apiAccount(r.Context()), APIKeyHash: apiKeyHash(r.Context()), IdempotencyKey: idem.sent, RequestHash: idem.hash, Product: req.product})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return
@@ -135,7 +135,7 @@ func handleSandboxVeroCheck(d Deps) http.HandlerFunc {
 			return
 		}
 		c, replayed, err := d.App.Commands.SandboxVeroCheck.Handle(r.Context(), command.SandboxVeroCheck{
-			AccountID: apiAccount(r.Context()), APIKeyHash: apiKeyHash(r.Context()), IdempotencyKey: idem.sent, Brand: req.Brand})
+			AccountID: apiAccount(r.Context()), APIKeyHash: apiKeyHash(r.Context()), IdempotencyKey: idem.sent, RequestHash: idem.hash, Brand: req.Brand})
 		if err != nil {
 			writeError(w, r, d.Log, err)
 			return

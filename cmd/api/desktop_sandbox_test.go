@@ -251,8 +251,8 @@ func TestTestModeCursorAndIdempotency(t *testing.T) {
 
 // A VeRO check with a test key answers from the real list and takes a test
 // credit, never a real one (no VeroCheckPerformed event, the balance
-// untouched); its Idempotency-Key replays it uncharged, and another brand
-// under that key is 422; a bad brand is the live 400.
+// untouched); its Idempotency-Key replays the same request uncharged, and
+// another brand under that key is 422; a bad brand is the live 400.
 func TestTestModeVeroCheck(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -278,7 +278,7 @@ func TestTestModeVeroCheck(t *testing.T) {
 	if first.ID == "" || first.Brand != "louis VUITTON" || !first.Protected || first.Mode != "test" || first.CreditsRemaining != 999 {
 		t.Fatalf("test VeRO check = %s", r.body)
 	}
-	r = check("louis VUITTON", "vero-1")
+	r = check("  louis   VUITTON ", "vero-1")
 	expect(t, "the same check again", r, 200, "")
 	r.json(t, &again)
 	if again != first || r.header.Get("Idempotent-Replayed") != "true" {
@@ -317,4 +317,49 @@ func TestTestModeVeroCheck(t *testing.T) {
 		t.Fatalf("%d VeroCheckPerformed events (%v), want 0", checks, err)
 	}
 	expect(t, "a live VeRO check", testCall(e, "POST", "/v1/vero-checks", s.APIKey, map[string]string{"brand": "Nike"}, nil), 200, "")
+}
+
+// An Idempotency-Key answers in test mode as in live mode: the same body
+// replays; another body is 422 idempotency_key_reused even when it asks
+// for the same cleaned URL or brand (the request's hash is compared, not
+// what the server made of it), and nothing more is spent.
+func TestTestModeIdempotencyComparesTheRequestAsLive(t *testing.T) {
+	e := newTestEnv(t, func(c *config.Config) { c.RateLimitPerMinute = 1 << 20 })
+	s := e.seedAccount("test-mode-hash@example.com")
+	e.waitFor(accountstest.Do(t, e.repo(), s.ID, accountstest.Grant(10, domain.SourcePurchase, nil)).LastPosition)
+	test := e.createKey(s, map[string]any{"name": "Sandbox", "mode": "test"})
+	type call struct {
+		path       string
+		body, same map[string]string // same: another body, cleaned to what body asks
+	}
+	for _, c := range []call{
+		{"/v1/listings", map[string]string{"amazonUrl": productURL}, map[string]string{"amazonUrl": "https://www.amazon.com/dp/B08N5WRWNW"}},
+		{"/v1/vero-checks", map[string]string{"brand": "Nike"}, map[string]string{"brand": "  Nike "}},
+	} {
+		for mode, key := range map[string]string{"live": s.APIKey, "test": test.APIKey} {
+			what := mode + " " + c.path
+			idem := map[string]string{"Idempotency-Key": "hash-" + mode + c.path}
+			credits := func() int64 {
+				var acct struct{ CreditsAvailable int64 }
+				testCall(e, "GET", "/v1/account", key, nil, nil).json(t, &acct)
+				return acct.CreditsAvailable
+			}
+			first := testCall(e, "POST", c.path, key, c.body, idem)
+			if first.status >= 300 {
+				t.Fatalf("%s: first use = %d %s", what, first.status, first.body)
+			}
+			before := credits()
+			again := testCall(e, "POST", c.path, key, c.body, idem)
+			if again.status != first.status || again.header.Get("Idempotent-Replayed") != "true" {
+				t.Fatalf("%s: the same body again = %d %v %s, want a replay", what, again.status, again.header, again.body)
+			}
+			other := testCall(e, "POST", c.path, key, c.same, idem)
+			if other.status != 422 || errorBodyOf(t, what, other).Code != CodeIdempotencyKeyReused {
+				t.Fatalf("%s: another body under the key = %d %s, want 422 %s", what, other.status, other.body, CodeIdempotencyKeyReused)
+			}
+			if got := credits(); got != before {
+				t.Fatalf("%s: %d credits after the replay and the refused reuse, want %d", what, got, before)
+			}
+		}
+	}
 }

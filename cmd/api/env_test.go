@@ -559,3 +559,62 @@ func (e *testEnv) waitUntilNone(what, count string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// settingsRoute is a seller's settings route (GET and PUT on one path) with
+// two signed-in sellers: verified, and unverified (whom the route refuses).
+type settingsRoute struct {
+	*testEnv
+	path                 string
+	verified, unverified seeded
+}
+
+// settingsRoute seeds <name>-unverified@example.com and the verified
+// <name>@example.com for the route at path.
+func (e *testEnv) settingsRoute(path, name string) settingsRoute {
+	e.t.Helper()
+	un := e.seedAccount(name + "-unverified@example.com")
+	return settingsRoute{testEnv: e, path: path, unverified: un, verified: e.seedVerified(name + "@example.com")}
+}
+
+// put sends body to the route as the seller signed in by cookie.
+func (s settingsRoute) put(cookie *http.Cookie, body any) response {
+	s.t.Helper()
+	return s.do(request{method: "PUT", path: s.path, cookie: cookie, body: body})
+}
+
+// get decodes the verified seller's settings into v, failing unless 200.
+func (s settingsRoute) get(v any) {
+	s.t.Helper()
+	r := s.do(request{method: "GET", path: s.path, cookie: s.verified.Cookie})
+	if r.status != http.StatusOK {
+		s.t.Fatalf("GET %s = %d %s", s.path, r.status, r.body)
+	}
+	r.json(s.t, v)
+}
+
+// badSetting is a PUT the route refuses with a 400 invalid_request naming
+// field.
+type badSetting struct {
+	cookie *http.Cookie
+	body   string
+	field  string
+}
+
+// expectRefused sends each bad setting and checks its 400, then that
+// neither seller has an event of type event; it returns the answers' bodies
+// in order, for checks of their own.
+func (s settingsRoute) expectRefused(cases []badSetting, event string) []errorBody {
+	s.t.Helper()
+	bodies := make([]errorBody, len(cases))
+	for i, tc := range cases {
+		r := s.put(tc.cookie, tc.body)
+		r.json(s.t, &bodies[i])
+		if b := bodies[i]; r.status != http.StatusBadRequest || b.Errors[tc.field] == "" || b.Code != CodeInvalidRequest {
+			s.t.Errorf("PUT %s = %d %s, want 400 naming %s", tc.body, r.status, r.body, tc.field)
+		}
+	}
+	if n := s.countEvents(s.verified.ID, event) + s.countEvents(s.unverified.ID, event); n != 0 {
+		s.t.Fatalf("refused settings recorded %d %s events", n, event)
+	}
+	return bodies
+}

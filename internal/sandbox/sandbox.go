@@ -37,7 +37,8 @@ var ErrNoTestCredits = domain.Errorf(domain.CodeInsufficientCredits, "No test cr
 type Listing struct {
 	ID, ASIN, AmazonURL, KeyID, IdempotencyKey string
 	CreatedAt                                  time.Time
-	CreditsRemaining                           int64 // after the spend that made it
+	CreditsRemaining                           int64  // after the spend that made it
+	requestHash                                string // of the request that made it, with an Idempotency-Key
 }
 
 // Store keeps the sandboxes in PostgreSQL.
@@ -49,8 +50,10 @@ func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 // Spend takes a test credit for a listing of asin at url, made with the key
 // whose hash is keyHash, in one transaction that first checks the key is a
 // working test key of accountID. With an idempotency key already used, it
-// returns the first listing (replayed) and charges nothing.
-func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, asin, url string) (l Listing, replayed bool, err error) {
+// returns the first listing (replayed) and charges nothing when requestHash
+// (the request's, as live mode hashes it) is the first's, and is
+// eventstore.ErrIdempotencyKeyReused when it is not.
+func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, requestHash, asin, url string) (l Listing, replayed bool, err error) {
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		keyID, credits, err := lockBalance(ctx, tx, accountID, keyHash)
 		if err != nil {
@@ -58,7 +61,7 @@ func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, a
 		}
 		if idempotencyKey != "" {
 			first, err := scanListing(tx.QueryRow(ctx, listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey))
-			if err == nil && first.AmazonURL != url {
+			if err == nil && first.requestHash != requestHash {
 				return eventstore.ErrIdempotencyKeyReused // as live mode: another request under a used key
 			}
 			if err == nil {
@@ -73,7 +76,7 @@ func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, a
 			return ErrNoTestCredits
 		}
 		l = Listing{ID: uuid.NewString(), ASIN: asin, AmazonURL: url, KeyID: keyID, IdempotencyKey: idempotencyKey,
-			CreditsRemaining: credits - 1}
+			CreditsRemaining: credits - 1, requestHash: requestHash}
 		if _, err := tx.Exec(ctx, `UPDATE sandbox_balances SET credits = credits - 1 WHERE account_id = $1`, accountID); err != nil {
 			return err
 		}
@@ -81,8 +84,8 @@ func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, a
 		if idempotencyKey != "" {
 			idem = &idempotencyKey
 		}
-		return tx.QueryRow(ctx, `INSERT INTO sandbox_listings (id, account_id, key_id, asin, amazon_url, idempotency_key, credits_after)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at`, l.ID, accountID, keyID, asin, url, idem, l.CreditsRemaining).Scan(&l.CreatedAt)
+		return tx.QueryRow(ctx, `INSERT INTO sandbox_listings (id, account_id, key_id, asin, amazon_url, idempotency_key, credits_after, request_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING created_at`, l.ID, accountID, keyID, asin, url, idem, l.CreditsRemaining, requestHash).Scan(&l.CreatedAt)
 	})
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" && idempotencyKey != "" {
@@ -91,7 +94,7 @@ func (s *Store) Spend(ctx context.Context, accountID, keyHash, idempotencyKey, a
 		// reads the first back.
 		var first Listing
 		first, err = scanListing(s.pool.QueryRow(ctx, listingColumns+` WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey))
-		if err == nil && first.AmazonURL != url {
+		if err == nil && first.requestHash != requestHash {
 			return Listing{}, false, eventstore.ErrIdempotencyKeyReused
 		}
 		if err == nil {
@@ -125,11 +128,11 @@ func lockBalance(ctx context.Context, tx pgx.Tx, accountID, keyHash string) (key
 	return keyID, credits, err
 }
 
-const listingColumns = `SELECT id::text, asin, amazon_url, key_id, coalesce(idempotency_key, ''), created_at, credits_after FROM sandbox_listings`
+const listingColumns = `SELECT id::text, asin, amazon_url, key_id, coalesce(idempotency_key, ''), created_at, credits_after, request_hash FROM sandbox_listings`
 
 func scanListing(row pgx.Row) (Listing, error) {
 	var l Listing
-	err := row.Scan(&l.ID, &l.ASIN, &l.AmazonURL, &l.KeyID, &l.IdempotencyKey, &l.CreatedAt, &l.CreditsRemaining)
+	err := row.Scan(&l.ID, &l.ASIN, &l.AmazonURL, &l.KeyID, &l.IdempotencyKey, &l.CreatedAt, &l.CreditsRemaining, &l.requestHash)
 	return l, err
 }
 

@@ -24,18 +24,20 @@ type VeroCheck struct {
 // VeroCheck takes a test credit for a VeRO check of brand (already cleaned,
 // vero.Clean) with the key whose hash is keyHash, in one transaction, as
 // Spend does: the key checked, the balance locked, an Idempotency-Key used
-// before replays the first check (another brand under it is
-// eventstore.ErrIdempotencyKeyReused), nothing charged then.
-func (s *Store) VeroCheck(ctx context.Context, accountID, keyHash, idempotencyKey, brand string) (c VeroCheck, replayed bool, err error) {
+// before replays the first check when requestHash is the first's (another
+// request under it is eventstore.ErrIdempotencyKeyReused), nothing charged
+// then.
+func (s *Store) VeroCheck(ctx context.Context, accountID, keyHash, idempotencyKey, requestHash, brand string) (c VeroCheck, replayed bool, err error) {
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		keyID, credits, err := lockBalance(ctx, tx, accountID, keyHash)
 		if err != nil {
 			return err
 		}
 		if idempotencyKey != "" {
-			err := tx.QueryRow(ctx, `SELECT id::text, brand, protected, credits_after FROM sandbox_vero_checks
-				WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey).Scan(&c.ID, &c.Brand, &c.Protected, &c.CreditsRemaining)
-			if err == nil && c.Brand != brand {
+			var firstHash string
+			err := tx.QueryRow(ctx, `SELECT id::text, brand, protected, credits_after, request_hash FROM sandbox_vero_checks
+				WHERE account_id = $1 AND idempotency_key = $2`, accountID, idempotencyKey).Scan(&c.ID, &c.Brand, &c.Protected, &c.CreditsRemaining, &firstHash)
+			if err == nil && firstHash != requestHash {
 				return eventstore.ErrIdempotencyKeyReused
 			}
 			if err == nil {
@@ -61,8 +63,8 @@ func (s *Store) VeroCheck(ctx context.Context, accountID, keyHash, idempotencyKe
 		if idempotencyKey != "" {
 			idem = &idempotencyKey
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO sandbox_vero_checks (id, account_id, key_id, brand, protected, idempotency_key, credits_after)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.ID, accountID, keyID, brand, protected, idem, c.CreditsRemaining)
+		_, err = tx.Exec(ctx, `INSERT INTO sandbox_vero_checks (id, account_id, key_id, brand, protected, idempotency_key, credits_after, request_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, c.ID, accountID, keyID, brand, protected, idem, c.CreditsRemaining, requestHash)
 		return err
 	})
 	if err != nil && domain.ErrorCode(err) == "" {

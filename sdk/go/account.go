@@ -49,8 +49,8 @@ func (s *AccountService) Retrieve(ctx context.Context) (*Account, error) {
 		Mode: modeOf(a.Mode), RateLimit: limit}, nil
 }
 
-// modeOf is the account's mode, "" when the answer names none (live).
-func modeOf(m *api.AccountMode) string {
+// modeOf is an answer's mode ("test"), "" when it names none (live).
+func modeOf[M ~string](m *M) string {
 	if m == nil {
 		return ""
 	}

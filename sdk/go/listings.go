@@ -28,6 +28,9 @@ type Listing struct {
 	// RequestID is the id of the request that created (and charged) the
 	// listing, on a listing read back.
 	RequestID string `json:"requestId,omitempty"`
+	// Mode is "test" for a listing made in test mode (the sandbox), "" for
+	// a live one.
+	Mode string `json:"mode,omitempty"`
 	// RateLimit is the key's rate limit after the call that answered this
 	// listing (nil on a listing of a page, and when not told).
 	RateLimit *RateLimit `json:"-"`
@@ -162,12 +165,13 @@ func (s *ListingsService) list(ctx context.Context, p ListListingsParams, retrie
 func listingOf(l api.Listing) Listing {
 	credits := l.CreditsRemaining
 	return Listing{ID: l.ID, ASIN: l.ASIN, AmazonURL: l.AmazonURL, Status: string(l.Status),
-		CreditsRemaining: &credits, CreatedAt: l.CreatedAt}
+		CreditsRemaining: &credits, CreatedAt: l.CreatedAt, Mode: modeOf(l.Mode)}
 }
 
 // listingOfRecord is a listing read back (alone or in a page).
 func listingOfRecord(r api.ListingRecord) Listing {
-	l := Listing{ID: r.ID, ASIN: r.ASIN, AmazonURL: r.AmazonURL, Status: string(r.Status), CreatedAt: r.CreatedAt}
+	l := Listing{ID: r.ID, ASIN: r.ASIN, AmazonURL: r.AmazonURL, Status: string(r.Status), CreatedAt: r.CreatedAt,
+		Mode: modeOf(r.Mode)}
 	if r.IdempotencyKey != nil {
 		l.IdempotencyKey = *r.IdempotencyKey
 	}

@@ -20,6 +20,9 @@ type VeroCheck struct {
 	CreditsRemaining int64 `json:"creditsRemaining"`
 	// IdempotencyKey is the key the check sent.
 	IdempotencyKey string `json:"-"`
+	// Mode is "test" for a test-mode key (the check was paid with a test
+	// credit), "" for a live one.
+	Mode string `json:"mode,omitempty"`
 	// RateLimit is the key's rate limit after this call; nil if not told.
 	RateLimit *RateLimit `json:"-"`
 }
@@ -55,5 +58,5 @@ func (s *VeroChecksService) Create(ctx context.Context, p CreateVeroCheckParams)
 		return nil, err
 	}
 	return &VeroCheck{ID: v.ID, Brand: v.Brand, Protected: v.Protected, CreditsRemaining: v.CreditsRemaining,
-		IdempotencyKey: key, RateLimit: limit}, nil
+		IdempotencyKey: key, Mode: modeOf(v.Mode), RateLimit: limit}, nil
 }

@@ -9,9 +9,8 @@
  */
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, apiKeyOf, baseURL, buyCredits, createListing, screenshot, signUp, toast, uniqueEmail } from './support.ts';
+import { apiFailures, createListing, newSeller, screenshot, toast } from './support.ts';
 
-const PASSWORD = 'Correct-Horse-42!';
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 
 const failures = apiFailures();
@@ -36,19 +35,13 @@ async function credits(page: Page) {
 }
 
 test.describe.serial('api keys', () => {
-  const email = uniqueEmail();
   let context: BrowserContext;
   let page: Page;
   let defaultKey = '';
   let officeKey = '';
 
   test.beforeAll(async ({ browser }) => {
-    context = await browser.newContext({ baseURL: baseURL() });
-    page = await context.newPage();
-    failures.watch(page);
-    await signUp(context.request, email, PASSWORD);
-    await buyCredits(page, 100, '$9.99');
-    defaultKey = await apiKeyOf(context.request);
+    ({ context, page, apiKey: defaultKey } = await newSeller(browser, failures, { credits: { count: 100, price: '$9.99' } }));
   });
 
   test.afterAll(async () => {

@@ -10,9 +10,8 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, apiKeyOf, baseURL, buyCredits, createListing, creditsAvailable, screenshot, signUp, toast, uniqueEmail } from './support.ts';
+import { apiFailures, createListing, creditsAvailable, newSeller, screenshot, toast } from './support.ts';
 
-const PASSWORD = 'Correct-Horse-42!';
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 
 const failures = apiFailures();
@@ -24,18 +23,12 @@ function card(page: Page) {
 }
 
 test.describe.serial('auto-recharge', () => {
-  const email = uniqueEmail();
   let context: BrowserContext;
   let page: Page;
   let apiKey = '';
 
   test.beforeAll(async ({ browser }) => {
-    context = await browser.newContext({ baseURL: baseURL() });
-    page = await context.newPage();
-    failures.watch(page);
-    await signUp(context.request, email, PASSWORD);
-    await buyCredits(page, 100, '$9.99');
-    apiKey = await apiKeyOf(context.request);
+    ({ context, page, apiKey } = await newSeller(browser, failures, { credits: { count: 100, price: '$9.99' } }));
   });
 
   test.afterAll(async () => {

@@ -18,18 +18,15 @@ import { expect, test, type APIRequestContext, type BrowserContext, type Locator
 import { expectNoSeriousA11yViolations } from './a11y.ts';
 import {
   apiFailures,
-  baseURL,
   buyCredits,
   createListing,
   creditsAvailable,
+  newSeller,
   screenshot,
   subscriptionCard,
   toast,
-  uniqueEmail,
-  signUp,
 } from './support.ts';
 
-const PASSWORD = 'Correct-Horse-42!';
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 const BANNER = 'Your last subscription payment failed. Update your payment method to keep your subscription.';
 
@@ -61,7 +58,6 @@ function statusCard(page: Page): Locator {
 }
 
 test.describe.serial('billing', () => {
-  const email = uniqueEmail();
   let context: BrowserContext;
   let page: Page;
   let apiKey = '';
@@ -70,10 +66,7 @@ test.describe.serial('billing', () => {
   let balanceBeforeRefund = 0;
 
   test.beforeAll(async ({ browser }) => {
-    context = await browser.newContext({ baseURL: baseURL() });
-    page = await context.newPage();
-    failures.watch(page);
-    await signUp(context.request, email, PASSWORD);
+    ({ context, page } = await newSeller(browser, failures));
   });
 
   test.afterAll(async () => {

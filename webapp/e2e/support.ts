@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -82,6 +82,33 @@ export async function apiKeyOf(request: APIRequestContext): Promise<string> {
   const apiKey = ((await profile.json()) as { apiKey: string }).apiKey;
   expect(apiKey).toBeTruthy();
   return apiKey;
+}
+
+/** The password every journey's seller signs up with. */
+export const PASSWORD = 'Correct-Horse-42!';
+
+/** A journey's seller: its own browser context (signed in), a page watched for API failures, its address and key. */
+export type Seller = { context: BrowserContext; page: Page; email: string; apiKey: string };
+
+/**
+ * A new verified seller in a new browser context, its page watched by
+ * `failures`; with `credits`, it buys that pack through the checkout page
+ * and the simulated provider, and its desktop API key is read (else apiKey
+ * is '').
+ */
+export async function newSeller(
+  browser: Browser,
+  failures: { watch(page: Page): void },
+  options: { credits?: { count: number; price: string }; contextOptions?: BrowserContextOptions } = {},
+): Promise<Seller> {
+  const email = uniqueEmail();
+  const context = await browser.newContext({ baseURL: baseURL(), ...options.contextOptions });
+  const page = await context.newPage();
+  failures.watch(page);
+  await signUp(context.request, email, PASSWORD);
+  if (!options.credits) return { context, page, email, apiKey: '' };
+  await buyCredits(page, options.credits.count, options.credits.price);
+  return { context, page, email, apiKey: await apiKeyOf(context.request) };
 }
 
 /** POST /v1/listings with the desktop client's key. */

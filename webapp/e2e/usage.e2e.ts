@@ -9,9 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type BrowserContext, type Download, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, baseURL, createListing, creditsAvailable, screenshot, signUp, subscriptionCard, uniqueEmail } from './support.ts';
+import { apiFailures, createListing, creditsAvailable, newSeller, screenshot, subscriptionCard } from './support.ts';
 
-const PASSWORD = 'Correct-Horse-42!';
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 const SPENDS = 3;
 
@@ -64,15 +63,11 @@ async function download(page: Page, linkName: string): Promise<{ name: string; r
 const today = () => new Date().toISOString().slice(0, 10);
 
 test.describe.serial('usage', () => {
-  const email = uniqueEmail();
   let context: BrowserContext;
   let page: Page;
 
   test.beforeAll(async ({ browser }) => {
-    context = await browser.newContext({ baseURL: baseURL(), acceptDownloads: true });
-    page = await context.newPage();
-    failures.watch(page);
-    await signUp(context.request, email, PASSWORD);
+    ({ context, page } = await newSeller(browser, failures, { contextOptions: { acceptDownloads: true } }));
   });
 
   test.afterAll(async () => {

@@ -13,9 +13,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '../../sdk/typescript/dist/index.js';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, baseURL, buyCredits, screenshot, signUp, toast, uniqueEmail } from './support.ts';
+import { apiFailures, buyCredits, newSeller, screenshot, toast } from './support.ts';
 
-const PASSWORD = 'Correct-Horse-42!';
 
 const failures = apiFailures();
 test.afterEach(async ({}, testInfo) => failures.report(testInfo));
@@ -37,7 +36,6 @@ function verify(header: string, body: string, secret: string): boolean {
 }
 
 test.describe.serial('webhooks', () => {
-  const email = uniqueEmail();
   const received: Received[] = [];
   let receiver: Server;
   let receiverURL = '';
@@ -62,10 +60,7 @@ test.describe.serial('webhooks', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverURL = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    context = await browser.newContext({ baseURL: baseURL() });
-    page = await context.newPage();
-    failures.watch(page);
-    await signUp(context.request, email, PASSWORD);
+    ({ context, page } = await newSeller(browser, failures));
   });
 
   test.afterAll(async () => {

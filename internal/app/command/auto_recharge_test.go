@@ -25,9 +25,9 @@ import (
 
 // rechargeEnv is newEnv with auto-recharge's mails as cmd/api sends them.
 func rechargeEnv(t *testing.T) *env {
-	e := newEnv(t)
-	e.repo.UseRechargeMail(accounts.RechargeMails("Test Product", "http://localhost:8080"))
-	return e
+	return newEnvWith(t, func(r *accounts.Repository) {
+		r.UseRechargeMail(accounts.RechargeMails("Test Product", "http://localhost:8080"))
+	})
 }
 
 // saveCard saves a simulated card of r whose charges end as outcome says
@@ -130,7 +130,7 @@ func TestAutoRechargeOneRechargeFor16ConcurrentSpends(t *testing.T) {
 	e.saveCard(r, payments.OutcomeSucceeded)
 	e.enableRecharge(r, 10, 5000)
 
-	e.spendTogether(r, e.secondProcess(nil), 16)
+	e.spendTogether(r, e.secondProcess(), 16)
 	if ev := e.events(r.AccountID); ev["RechargeRequested"] != 1 {
 		t.Fatalf("events %v, want one RechargeRequested", ev)
 	}

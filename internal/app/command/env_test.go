@@ -47,6 +47,9 @@ type env struct {
 	codes    map[string]string // the last verification code mailed to each address
 	supports atomic.Int64      // support mails composed
 	hooks    *webhooks.Store
+	// setUpRepo is what newEnvWith did to e.repo besides; secondProcess
+	// does it to its repository too.
+	setUpRepo func(*accounts.Repository)
 }
 
 // TestMain runs up to 6 tests at once unless -parallel says otherwise
@@ -244,17 +247,27 @@ func (e *env) subscribed(email string) Registered {
 	return r
 }
 
+// newEnvWith is newEnv whose repository setUp sets up besides (the alerts'
+// or auto-recharge's mails, as cmd/api sends them), as every
+// secondProcess's is.
+func newEnvWith(t *testing.T, setUp func(*accounts.Repository)) *env {
+	e := newEnv(t)
+	e.setUpRepo = setUp
+	setUp(e.repo)
+	return e
+}
+
 // secondProcess is the use cases of a second API process on e's database:
-// its own repository, committing through a group commit; configure sets
-// what that process's repository does besides (alerts, say).
-func (e *env) secondProcess(configure func(*accounts.Repository)) Commands {
+// its own repository, committing through a group commit, set up as e.repo
+// is (newEnvWith).
+func (e *env) secondProcess() Commands {
 	store := eventstore.New(e.pool)
 	batcher := store.NewBatcher(eventstore.BatcherOptions{MaxBatch: 8})
 	e.t.Cleanup(batcher.Close)
 	other := accounts.NewRepository(store, e.now)
 	other.UseGroupCommit(batcher)
-	if configure != nil {
-		configure(other)
+	if e.setUpRepo != nil {
+		e.setUpRepo(other)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	return New(Deps{Accounts: other, Auth: e.auth, Keys: e.keys, KeyCache: auth.NewKeyCache(e.auth, 10), Now: e.now, Log: log})

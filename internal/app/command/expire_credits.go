@@ -46,26 +46,7 @@ func (h ExpireCreditsHandler) Handle(ctx context.Context, cmd ExpireCredits) (in
 // Sweep runs Handle every interval, in batches of 100 accounts until a
 // batch is short, until ctx ends (it was accounts.Repository.RunExpirySweeper).
 func (h ExpireCreditsHandler) Sweep(ctx context.Context, interval time.Duration, log *slog.Logger) {
-	const batch = 100
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		for {
-			n, err := h.Handle(ctx, ExpireCredits{Limit: batch})
-			if err != nil {
-				if ctx.Err() == nil {
-					log.Error("expire credits", "err", err)
-				}
-				break
-			}
-			if n < batch {
-				break
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	runInBatches(ctx, interval, nil, 100, func(ctx context.Context, limit int) (int, error) {
+		return h.Handle(ctx, ExpireCredits{Limit: limit})
+	}, log, "expire credits")
 }

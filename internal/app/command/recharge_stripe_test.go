@@ -28,10 +28,7 @@ func TestRechargeInStripeModeWithSignedWebhooks(t *testing.T) {
 	if err != nil || co.ClientSecret == "" {
 		t.Fatalf("setup = %+v, %v", co, err)
 	}
-	setup := map[string]any{"id": co.SetupIntentID, "object": "setup_intent", "status": "succeeded", "customer": nil,
-		"metadata": map[string]string{"account_id": id},
-		"payment_method": map[string]any{"id": "pm_card_visa", "object": "payment_method", "type": "card",
-			"card": map[string]any{"brand": "visa", "last4": "4242"}}}
+	setup := setupSucceeded(co.SetupIntentID, id, "pm_card_visa", "4242")
 	e.deliver("evt_setup", "setup_intent.succeeded", setup)
 	if out := e.deliver("evt_setup", "setup_intent.succeeded", setup); !out.Result.Replayed {
 		t.Fatalf("redelivered setup = %+v", out)
@@ -44,20 +41,7 @@ func TestRechargeInStripeModeWithSignedWebhooks(t *testing.T) {
 		t.Fatalf("payment method %q, %v", pm, err)
 	}
 
-	cmds := e.commands()
-	e.buyPack(id, "pi_pack", 100, 999)
-	if _, _, err := cmds.SetAutoRecharge.Handle(ctx, command.SetAutoRecharge{AccountID: id, Enabled: true, ThresholdCredits: 100,
-		PackCredits: 500, MonthlyLimitCents: 10000}); err != nil {
-		t.Fatal(err)
-	}
-	e.spendN(id, 1) // 100 -> 99: below
-	if n, err := cmds.RunRecharges.Handle(ctx, command.RunRecharges{Limit: 5}); err != nil || n != 1 {
-		t.Fatalf("worker: %d, %v", n, err)
-	}
-	var pi string
-	if err := e.pool.QueryRow(ctx, `SELECT payment_intent_id FROM recharge_requests WHERE account_id = $1 AND status = 'charged'`, id).Scan(&pi); err != nil || pi == "" {
-		t.Fatalf("charged recharge's payment intent %q, %v", pi, err)
-	}
+	pi := e.rechargeBelowThreshold(id, "pi_pack", 500, 10000)
 	e.check(id, 99, domain.StatusInactive) // nothing granted before the webhook
 
 	paid := stripetest.PaymentIntent{ID: pi, AccountID: id, Credits: 500, AmountCents: 3999, Succeeded: true}.Object()
@@ -100,25 +84,9 @@ func TestRechargeDeclinedByWebhookInStripeMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.deliver("evt_setup_d", "setup_intent.succeeded", map[string]any{"id": co.SetupIntentID, "object": "setup_intent",
-		"status": "succeeded", "customer": nil, "metadata": map[string]string{"account_id": id},
-		"payment_method": map[string]any{"id": "pm_card_chargeDeclined", "object": "payment_method", "type": "card",
-			"card": map[string]any{"brand": "visa", "last4": "0341"}}})
-	cmds := e.commands()
-	e.buyPack(id, "pi_pack_d", 100, 999)
-	if _, _, err := cmds.SetAutoRecharge.Handle(ctx, command.SetAutoRecharge{AccountID: id, Enabled: true, ThresholdCredits: 100,
-		PackCredits: 100, MonthlyLimitCents: 5000}); err != nil {
-		t.Fatal(err)
-	}
-	e.spendN(id, 1)
-	if n, err := cmds.RunRecharges.Handle(ctx, command.RunRecharges{Limit: 5}); err != nil || n != 1 {
-		t.Fatalf("worker: %d, %v", n, err)
-	}
+	e.deliver("evt_setup_d", "setup_intent.succeeded", setupSucceeded(co.SetupIntentID, id, "pm_card_chargeDeclined", "0341"))
+	pi := e.rechargeBelowThreshold(id, "pi_pack_d", 100, 5000)
 	firstKey := rec.Last(t).Header.Get("Idempotency-Key")
-	var pi string
-	if err := e.pool.QueryRow(ctx, `SELECT payment_intent_id FROM recharge_requests WHERE account_id = $1`, id).Scan(&pi); err != nil {
-		t.Fatal(err)
-	}
 	failed := stripetest.PaymentIntent{ID: pi, AccountID: id, Credits: 100, AmountCents: 999}.Object()
 	failed["metadata"].(map[string]string)["recharge"] = "recharge-1"
 	e.deliver("evt_failed", "payment_intent.payment_failed", failed)
@@ -129,10 +97,44 @@ func TestRechargeDeclinedByWebhookInStripeMode(t *testing.T) {
 	}
 	e.check(id, 99, domain.StatusInactive)
 	e.spendN(id, 1) // still below: a new recharge, a new key
-	if n, err := cmds.RunRecharges.Handle(ctx, command.RunRecharges{Limit: 5}); err != nil || n != 1 {
+	if n, err := e.commands().RunRecharges.Handle(ctx, command.RunRecharges{Limit: 5}); err != nil || n != 1 {
 		t.Fatalf("second worker run: %d, %v", n, err)
 	}
 	if key := rec.Last(t).Header.Get("Idempotency-Key"); key == firstKey || key != payments.RechargeKey(id, "recharge-2") {
 		t.Fatalf("second recharge's key %q (first %q)", key, firstKey)
 	}
+}
+
+// setupSucceeded is Stripe's setup_intent.succeeded object of id's card
+// setup setupIntentID, saving the visa card pm ending in last4.
+func setupSucceeded(setupIntentID, id, pm, last4 string) map[string]any {
+	return map[string]any{"id": setupIntentID, "object": "setup_intent", "status": "succeeded", "customer": nil,
+		"metadata": map[string]string{"account_id": id},
+		"payment_method": map[string]any{"id": pm, "object": "payment_method", "type": "card",
+			"card": map[string]any{"brand": "visa", "last4": last4}}}
+}
+
+// rechargeBelowThreshold buys id a pack of 100 credits ($9.99, payment
+// intent packPI), turns auto-recharge on below 100 credits with packs of
+// pack credits and at most limitCents a month, spends one credit (100 ->
+// 99: below) and runs the worker, which must charge once; it returns the
+// charged recharge's payment intent.
+func (e *env) rechargeBelowThreshold(id, packPI string, pack, limitCents int64) string {
+	e.t.Helper()
+	ctx := context.Background()
+	cmds := e.commands()
+	e.buyPack(id, packPI, 100, 999)
+	if _, _, err := cmds.SetAutoRecharge.Handle(ctx, command.SetAutoRecharge{AccountID: id, Enabled: true, ThresholdCredits: 100,
+		PackCredits: pack, MonthlyLimitCents: limitCents}); err != nil {
+		e.t.Fatal(err)
+	}
+	e.spendN(id, 1)
+	if n, err := cmds.RunRecharges.Handle(ctx, command.RunRecharges{Limit: 5}); err != nil || n != 1 {
+		e.t.Fatalf("worker: %d, %v", n, err)
+	}
+	var pi string
+	if err := e.pool.QueryRow(ctx, `SELECT payment_intent_id FROM recharge_requests WHERE account_id = $1 AND status = 'charged'`, id).Scan(&pi); err != nil || pi == "" {
+		e.t.Fatalf("charged recharge's payment intent %q, %v", pi, err)
+	}
+	return pi
 }

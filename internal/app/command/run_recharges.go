@@ -132,27 +132,7 @@ func (h RunRechargesHandler) report(ctx context.Context, req accounts.RechargeRe
 // Run runs Handle every interval, in batches of 20 until a batch is short,
 // until ctx ends; wake makes it run at once (a spend queued a recharge).
 func (h RunRechargesHandler) Run(ctx context.Context, interval time.Duration, wake <-chan struct{}) {
-	const batch = 20
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		for {
-			n, err := h.Handle(ctx, RunRecharges{Limit: batch})
-			if err != nil {
-				if ctx.Err() == nil {
-					h.log.Error("run recharges", "err", err)
-				}
-				break
-			}
-			if n < batch {
-				break
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-wake:
-		}
-	}
+	runInBatches(ctx, interval, wake, 20, func(ctx context.Context, limit int) (int, error) {
+		return h.Handle(ctx, RunRecharges{Limit: limit})
+	}, h.log, "run recharges")
 }

@@ -30,6 +30,7 @@ type CreateSandboxListing struct {
 	AccountID      string
 	APIKeyHash     string
 	IdempotencyKey string
+	RequestHash    string // as Spend's: the same key with another request is refused
 	Product        amazonurl.Product
 }
 
@@ -49,7 +50,7 @@ func (h CreateSandboxListingHandler) Handle(ctx context.Context, cmd CreateSandb
 	case TriggerUnavailable:
 		return sandbox.Listing{}, false, domain.Unavailable(TriggerRetryAfter, "Service briefly unavailable (test trigger %s)", TriggerUnavailable)
 	}
-	l, replayed, err := h.sandbox.Spend(ctx, cmd.AccountID, cmd.APIKeyHash, cmd.IdempotencyKey, cmd.Product.ASIN, cmd.Product.URL())
+	l, replayed, err := h.sandbox.Spend(ctx, cmd.AccountID, cmd.APIKeyHash, cmd.IdempotencyKey, cmd.RequestHash, cmd.Product.ASIN, cmd.Product.URL())
 	if err == nil && !replayed && cmd.Product.ASIN == TriggerCommitUnknown {
 		// Made, but answered as a commit whose outcome was lost: the
 		// client reads it back (GET /v1/listings?idempotencyKey=), and a

@@ -13,6 +13,7 @@ type SandboxVeroCheck struct {
 	AccountID      string
 	APIKeyHash     string
 	IdempotencyKey string
+	RequestHash    string // as Spend's: the same key with another request is refused
 	Brand          string
 }
 
@@ -23,7 +24,8 @@ type SandboxVeroCheckHandler struct {
 }
 
 // Handle answers whether the brand, cleaned as the live check cleans it,
-// is protected; a replayed Idempotency-Key answers the first check.
+// is protected; an Idempotency-Key used again with the same request answers
+// the first check.
 func (h SandboxVeroCheckHandler) Handle(ctx context.Context, cmd SandboxVeroCheck) (sandbox.VeroCheck, bool, error) {
-	return h.sandbox.VeroCheck(ctx, cmd.AccountID, cmd.APIKeyHash, cmd.IdempotencyKey, vero.Clean(cmd.Brand))
+	return h.sandbox.VeroCheck(ctx, cmd.AccountID, cmd.APIKeyHash, cmd.IdempotencyKey, cmd.RequestHash, vero.Clean(cmd.Brand))
 }

@@ -21,9 +21,9 @@ import (
 
 // alertEnv is newEnv with the alerts mailed as cmd/api mails them.
 func alertEnv(t *testing.T) *env {
-	e := newEnv(t)
-	e.repo.UseAlerts(accounts.AlertMails("Test Product", "http://localhost:8080"))
-	return e
+	return newEnvWith(t, func(r *accounts.Repository) {
+		r.UseAlerts(accounts.AlertMails("Test Product", "http://localhost:8080"))
+	})
 }
 
 // mailsTo delivers the outbox and returns the subjects mailed to addr.
@@ -100,9 +100,7 @@ func TestLowBalanceAlertMailsOncePerCrossingUnderConcurrency(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	e.spendTogether(r, e.secondProcess(func(other *accounts.Repository) {
-		other.UseAlerts(accounts.AlertMails("Test Product", "http://localhost:8080"))
-	}), 16)
+	e.spendTogether(r, e.secondProcess(), 16)
 	a := e.account(r.AccountID)
 	if a.Balance(e.now()) != 4 || !a.LowBalance() {
 		t.Fatalf("balance %d, low %v; want 4 and true", a.Balance(e.now()), a.LowBalance())

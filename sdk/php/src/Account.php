@@ -9,9 +9,7 @@ use A2E\Internal\ApiFields;
 /** The account's credits and standing. json_encode() gives the API's field names. */
 final class Account implements \JsonSerializable
 {
-    use ApiFields {
-        jsonSerialize as private apiFields;
-    }
+    use ApiFields;
 
     /**
      * @param string      $email                  the seller's email
@@ -58,15 +56,5 @@ final class Account implements \JsonSerializable
             $rateLimit,
             isset($data['mode']) ? (string) $data['mode'] : null,
         );
-    }
-
-    /** The API's fields: mode only in test mode, as the API answers it. */
-    public function jsonSerialize(): array
-    {
-        $fields = $this->apiFields();
-        if ($this->mode === null) {
-            unset($fields['mode']);
-        }
-        return $fields;
     }
 }

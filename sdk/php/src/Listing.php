@@ -27,6 +27,7 @@ final class Listing implements \JsonSerializable
      *                                      listing read back; null on a create's answer
      * @param RateLimit|null $rateLimit     the key's rate limit after the call that answered it
      *                                      (null on the listings of a page)
+     * @param string|null $mode             "test" for a listing made in test mode (the sandbox); null when live
      */
     public function __construct(
         public readonly string $id,
@@ -38,6 +39,7 @@ final class Listing implements \JsonSerializable
         public readonly ?string $idempotencyKey,
         public readonly ?string $requestId = null,
         public readonly ?RateLimit $rateLimit = null,
+        public readonly ?string $mode = null,
     ) {
     }
 
@@ -56,6 +58,7 @@ final class Listing implements \JsonSerializable
             isset($data['idempotencyKey']) ? (string) $data['idempotencyKey'] : $idempotencyKey,
             isset($data['requestId']) ? (string) $data['requestId'] : null,
             $rateLimit,
+            isset($data['mode']) ? (string) $data['mode'] : null,
         );
     }
 }

@@ -21,6 +21,7 @@ final class VeroCheck implements \JsonSerializable
      * @param int            $creditsRemaining the balance after the charge (a replay's is the first answer's)
      * @param string         $idempotencyKey   the Idempotency-Key that was sent
      * @param RateLimit|null $rateLimit        the key's rate limit after this call
+     * @param string|null    $mode             "test" for a test-mode key (paid with a test credit); null when live
      */
     public function __construct(
         public readonly string $id,
@@ -29,6 +30,7 @@ final class VeroCheck implements \JsonSerializable
         public readonly int $creditsRemaining,
         public readonly string $idempotencyKey,
         public readonly ?RateLimit $rateLimit = null,
+        public readonly ?string $mode = null,
     ) {
     }
 
@@ -42,6 +44,7 @@ final class VeroCheck implements \JsonSerializable
             (int) ($data['creditsRemaining'] ?? 0),
             $idempotencyKey,
             $rateLimit,
+            isset($data['mode']) ? (string) $data['mode'] : null,
         );
     }
 }

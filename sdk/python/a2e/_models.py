@@ -61,6 +61,7 @@ class Listing:
         request_id: the id of the request that created it and was charged.
         rate_limit: the key's rate limit after the call that answered it (None
             on the listings of a page).
+        mode: ``"test"`` for a listing made in test mode (the sandbox); None for a live one.
     """
 
     id: str
@@ -72,6 +73,7 @@ class Listing:
     idempotency_key: Optional[str] = None
     request_id: Optional[str] = None
     rate_limit: Optional[RateLimit] = _rate_limit()
+    mode: Optional[str] = None
 
     @classmethod
     def from_json(cls, data: Dict[str, Any], **overrides: Any) -> Listing:
@@ -85,6 +87,7 @@ class Listing:
             credits_remaining=data.get("creditsRemaining"),
             idempotency_key=data.get("idempotencyKey"),
             request_id=data.get("requestId"),
+            mode=data.get("mode"),
         )
         fields.update(overrides)
         return cls(**fields)
@@ -168,6 +171,7 @@ class VeroCheck:
         credits_remaining: the balance right after the charge (on a replay, as it was then).
         idempotency_key: the ``Idempotency-Key`` that was sent.
         rate_limit: the key's rate limit after this call.
+        mode: ``"test"`` for a test-mode key (paid with a test credit); None for a live one.
     """
 
     id: str
@@ -176,6 +180,7 @@ class VeroCheck:
     credits_remaining: int
     idempotency_key: Optional[str] = None
     rate_limit: Optional[RateLimit] = _rate_limit()
+    mode: Optional[str] = None
 
     @classmethod
     def from_json(cls, data: Dict[str, Any], **overrides: Any) -> VeroCheck:
@@ -184,6 +189,7 @@ class VeroCheck:
             brand=data["brand"],
             protected=data["protected"],
             credits_remaining=data["creditsRemaining"],
+            mode=data.get("mode"),
         )
         fields.update(overrides)
         return cls(**fields)

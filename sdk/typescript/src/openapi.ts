@@ -409,6 +409,11 @@ export interface components {
             creditsRemaining: number;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description Present only in test mode (an a2e_test_ key): the listing was made in the sandbox, and creditsRemaining is its test credits (desktop API guide, Test mode).
+             * @enum {string}
+             */
+            mode?: "test";
         };
         VeroCheckRequest: {
             /** @description 1 to 100 characters once trimmed. */
@@ -422,6 +427,11 @@ export interface components {
             /** @description Whether the brand is on the VeRO protected-brand list. */
             protected: boolean;
             creditsRemaining: number;
+            /**
+             * @description Present only in test mode (an a2e_test_ key): the check was paid with a test credit, and creditsRemaining is the sandbox's (desktop API guide, Test mode).
+             * @enum {string}
+             */
+            mode?: "test";
         };
         /**
          * @description What went wrong, stable across releases: clients branch on it.
@@ -465,6 +475,11 @@ export interface components {
             idempotencyKey?: string;
             /** @description The X-Request-ID of the request that created (and paid for) it. */
             requestId?: string;
+            /**
+             * @description Present only in test mode (an a2e_test_ key): a listing made in the sandbox (desktop API guide, Test mode).
+             * @enum {string}
+             */
+            mode?: "test";
         };
         ListingPage: {
             /** @description Newest first. */

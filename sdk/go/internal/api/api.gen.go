@@ -10,7 +10,7 @@ import (
 
 // Defines values for AccountMode.
 const (
-	Test AccountMode = "test"
+	AccountModeTest AccountMode = "test"
 )
 
 // Defines values for AccountSubscriptionStatus.
@@ -49,9 +49,19 @@ const (
 	N0 InsufficientCreditsCreditsRemaining = 0
 )
 
+// Defines values for ListingMode.
+const (
+	ListingModeTest ListingMode = "test"
+)
+
 // Defines values for ListingStatus.
 const (
 	ListingStatusQueued ListingStatus = "queued"
+)
+
+// Defines values for ListingRecordMode.
+const (
+	ListingRecordModeTest ListingRecordMode = "test"
 )
 
 // Defines values for ListingRecordStatus.
@@ -63,6 +73,11 @@ const (
 const (
 	Daily   SpendLimitReachedPeriod = "daily"
 	Monthly SpendLimitReachedPeriod = "monthly"
+)
+
+// Defines values for VeroCheckMode.
+const (
+	VeroCheckModeTest VeroCheckMode = "test"
 )
 
 // Account The account's standing; monthlyCredits + purchasedCredits + otherCredits = creditsAvailable.
@@ -177,13 +192,19 @@ type InsufficientCreditsCreditsRemaining int64
 // Listing The answer to POST /listings: the listing request and the balance after its charge.
 type Listing struct {
 	// AmazonURL The product's canonical address: https://www.amazon.<marketplace>/dp/<asin>.
-	AmazonURL        string        `json:"amazonUrl"`
-	ASIN             string        `json:"asin"`
-	CreatedAt        time.Time     `json:"createdAt"`
-	CreditsRemaining int64         `json:"creditsRemaining"`
-	ID               string        `json:"id"`
-	Status           ListingStatus `json:"status"`
+	AmazonURL        string    `json:"amazonUrl"`
+	ASIN             string    `json:"asin"`
+	CreatedAt        time.Time `json:"createdAt"`
+	CreditsRemaining int64     `json:"creditsRemaining"`
+	ID               string    `json:"id"`
+
+	// Mode Present only in test mode (an a2e_test_ key): the listing was made in the sandbox, and creditsRemaining is its test credits (desktop API guide, Test mode).
+	Mode   *ListingMode  `json:"mode,omitempty"`
+	Status ListingStatus `json:"status"`
 }
+
+// ListingMode Present only in test mode (an a2e_test_ key): the listing was made in the sandbox, and creditsRemaining is its test credits (desktop API guide, Test mode).
+type ListingMode string
 
 // ListingStatus defines model for Listing.Status.
 type ListingStatus string
@@ -207,12 +228,18 @@ type ListingRecord struct {
 	// IdempotencyKey The Idempotency-Key the creating request carried, if any.
 	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 
+	// Mode Present only in test mode (an a2e_test_ key): a listing made in the sandbox (desktop API guide, Test mode).
+	Mode *ListingRecordMode `json:"mode,omitempty"`
+
 	// RequestID The X-Request-ID of the request that created (and paid for) it.
 	RequestID *string `json:"requestId,omitempty"`
 
 	// Status queued: charged and waiting for the desktop software's copy run.
 	Status ListingRecordStatus `json:"status"`
 }
+
+// ListingRecordMode Present only in test mode (an a2e_test_ key): a listing made in the sandbox (desktop API guide, Test mode).
+type ListingRecordMode string
 
 // ListingRecordStatus queued: charged and waiting for the desktop software's copy run.
 type ListingRecordStatus string
@@ -259,9 +286,15 @@ type VeroCheck struct {
 	CreditsRemaining int64  `json:"creditsRemaining"`
 	ID               string `json:"id"`
 
+	// Mode Present only in test mode (an a2e_test_ key): the check was paid with a test credit, and creditsRemaining is the sandbox's (desktop API guide, Test mode).
+	Mode *VeroCheckMode `json:"mode,omitempty"`
+
 	// Protected Whether the brand is on the VeRO protected-brand list.
 	Protected bool `json:"protected"`
 }
+
+// VeroCheckMode Present only in test mode (an a2e_test_ key): the check was paid with a test credit, and creditsRemaining is the sandbox's (desktop API guide, Test mode).
+type VeroCheckMode string
 
 // VeroCheckRequest defines model for VeroCheckRequest.
 type VeroCheckRequest struct {

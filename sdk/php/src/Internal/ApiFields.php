@@ -6,7 +6,8 @@ namespace A2E\Internal;
 
 /**
  * json_encode() of a result: the API's fields, without the rate limit of the
- * answer that carried it.
+ * answer that carried it, and with mode only in test mode, as the API
+ * answers it.
  *
  * @internal
  */
@@ -16,6 +17,9 @@ trait ApiFields
     {
         $fields = get_object_vars($this);
         unset($fields['rateLimit']);
+        if (array_key_exists('mode', $fields) && $fields['mode'] === null) {
+            unset($fields['mode']);
+        }
         return $fields;
     }
 }

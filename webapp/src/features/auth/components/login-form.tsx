@@ -8,6 +8,7 @@ import { useAuth } from '@/lib/auth';
 import { loginSchema, type LoginInput } from '@/lib/auth-api/schemas';
 import { needsStaffMfa } from '@/lib/auth-api/types';
 import { paths } from '@/config/paths';
+import { AuthFormLinks, EmailField } from './auth-form-parts';
 
 /** Spec section 9: the pause between a successful sign-in and the dashboard. */
 const REDIRECT_AFTER_LOGIN_MS = 100;
@@ -52,14 +53,7 @@ export function LoginForm() {
           {failure}
         </div>
       )}
-      <InputField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        error={errors.email}
-        registration={register('email')}
-      />
+      <EmailField error={errors.email} registration={register('email')} />
       <InputField
         label="Password"
         type="password"
@@ -75,17 +69,7 @@ export function LoginForm() {
       <Button type="submit" className="btn-block" busy={isSubmitting}>
         {isSubmitting ? 'Signing in...' : 'Sign in'}
       </Button>
-      <p className="form-footer">
-        Don&apos;t have an account?{' '}
-        <Link to={paths.register} className="link">
-          Sign up
-        </Link>
-      </p>
-      <p className="form-footer">
-        <Link to={paths.home} className="link-muted">
-          Return to home
-        </Link>
-      </p>
+      <AuthFormLinks prompt="Don't have an account?" to={paths.register} action="Sign up" />
     </form>
   );
 }

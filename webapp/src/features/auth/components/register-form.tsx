@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ShieldCheck } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
 import { registerSchema, type RegisterInput } from '@/lib/auth-api/schemas';
 import { paths } from '@/config/paths';
+import { AuthFormLinks, EmailField } from './auth-form-parts';
 
 export function RegisterForm() {
   const { signUp } = useAuth();
@@ -27,14 +28,7 @@ export function RegisterForm() {
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <InputField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        error={errors.email}
-        registration={register('email')}
-      />
+      <EmailField error={errors.email} registration={register('email')} />
       <InputField
         label="Password"
         type="password"
@@ -55,17 +49,7 @@ export function RegisterForm() {
       <Button type="submit" className="btn-block" busy={isSubmitting}>
         {isSubmitting ? 'Creating account...' : 'Create account'}
       </Button>
-      <p className="form-footer">
-        Already have an account?{' '}
-        <Link to={paths.login} className="link">
-          Sign in
-        </Link>
-      </p>
-      <p className="form-footer">
-        <Link to={paths.home} className="link-muted">
-          Return to home
-        </Link>
-      </p>
+      <AuthFormLinks prompt="Already have an account?" to={paths.login} action="Sign in" />
     </form>
   );
 }

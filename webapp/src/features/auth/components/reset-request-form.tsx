@@ -2,12 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { InputField } from '@/components/ui/form-field';
 import { useAuth } from '@/lib/auth';
 import { resetRequestSchema, type ResetRequestInput } from '@/lib/auth-api/schemas';
 import { paths } from '@/config/paths';
+import { AuthFormLinks, EmailField } from './auth-form-parts';
 
 export function ResetRequestForm() {
   const { sendResetLink } = useAuth();
@@ -23,21 +22,7 @@ export function ResetRequestForm() {
     if (result.success) setSent(true);
   });
 
-  const links = (
-    <>
-      <p className="form-footer">
-        Remembered it?{' '}
-        <Link to={paths.login} className="link">
-          Sign in
-        </Link>
-      </p>
-      <p className="form-footer">
-        <Link to={paths.home} className="link-muted">
-          Return to home
-        </Link>
-      </p>
-    </>
-  );
+  const links = <AuthFormLinks prompt="Remembered it?" to={paths.login} action="Sign in" />;
 
   if (sent) {
     return (
@@ -52,14 +37,7 @@ export function ResetRequestForm() {
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <InputField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        error={errors.email}
-        registration={register('email')}
-      />
+      <EmailField error={errors.email} registration={register('email')} />
       <Button type="submit" className="btn-block" busy={isSubmitting}>
         {isSubmitting ? 'Sending...' : 'Send Reset Link'}
       </Button>
