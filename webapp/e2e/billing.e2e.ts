@@ -61,12 +61,13 @@ test.describe.serial('billing', () => {
   let context: BrowserContext;
   let page: Page;
   let apiKey = '';
+  let email = '';
   let refundedSecret = '';
   let disputedSecret = '';
   let balanceBeforeRefund = 0;
 
   test.beforeAll(async ({ browser }) => {
-    ({ context, page } = await newSeller(browser, failures));
+    ({ context, page, email } = await newSeller(browser, failures));
   });
 
   test.afterAll(async () => {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
-	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/webhooks"
 )
 
@@ -44,9 +43,7 @@ func TestSpendLimitReachedRecordedOnceUnderConcurrentSpends(t *testing.T) {
 	if _, err := e.cmd.SetSpendLimits.Handle(context.Background(), SetSpendLimits{AccountID: r.AccountID, Daily: new(int64(10))}); err != nil {
 		t.Fatal(err)
 	}
-	other := e.secondProcess(func(o *accounts.Repository) {
-		o.UseAlerts(accounts.AlertMails("Test Product", "http://localhost:8080"))
-	})
+	other := e.secondProcess() // set up as alertEnv sets e.repo
 	const n = 16
 	var wg sync.WaitGroup
 	errs := make([]error, n)
