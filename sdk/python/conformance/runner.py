@@ -34,8 +34,11 @@ def rfc3339(t: datetime) -> str:
 def api_json(value: Any) -> Any:
     """An SDK result written back with the API's field names and formats."""
     if dataclasses.is_dataclass(value):
+        # The API leaves a live object's mode out (omitempty): so does this.
         return {
-            camel(f.name): api_json(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "rate_limit"
+            camel(f.name): api_json(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name != "rate_limit" and not (f.name == "mode" and getattr(value, f.name) is None)
         }
     if isinstance(value, dict):
         return {name: api_json(item) for name, item in value.items()}
