@@ -76,7 +76,7 @@ test.describe.serial('auto-recharge', () => {
     await page.waitForTimeout(3000);
     await expect(creditsAvailable(page)).toHaveText('199');
     await page.goto('/transactions');
-    await expect(page.getByText('Auto-recharge: 100 credits')).toHaveCount(1);
+    await expect(page.getByText('Auto-recharge: 100 credits', { exact: true })).toHaveCount(1);
     await screenshot(page, 'auto-recharge', 'transactions');
   });
 
