@@ -154,9 +154,9 @@ sdk-test: sdk-tools
 # TEST_LANES=1 (the default) runs the stages one after another with one
 # Playwright worker; TEST_LANES=2 runs go test -race beside the other stages
 # (the journeys with two workers). Measured on this 2-core machine in a fresh
-# clone, the two lanes took 1,225 s against 811-937 s for one: every stage is
-# CPU-bound here (Vitest 631 s beside go test -race), so two lanes pay only
-# on a machine with more cores.
+# clone, two lanes took 1,225 s and one lane 1,279 s, and the lanes' load
+# failed a timing test: every stage is CPU-bound here (Vitest 631 s beside
+# go test -race), so two lanes pay only on a machine with more cores.
 TEST_LANES ?= 1
 
 test:

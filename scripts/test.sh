@@ -10,8 +10,8 @@
 # and unit tests, the build and the browser journeys, two Playwright workers
 # unless E2E_WORKERS says otherwise). A stage's output is printed whole when
 # it ends, so the lanes' lines do not mix.
-# On a 2-core machine the lanes were slower (1,225 s against 811-937 s):
-# every stage is CPU-bound there. They pay with more cores.
+# On a 2-core machine the lanes barely paid (1,225 s against 1,279 s) and
+# their load failed a timing test: every stage is CPU-bound there.
 #
 # A lane stops at its first failing stage; the other lane runs on. Nothing
 # is skipped: CI (.ci/run) runs this.
