@@ -7,47 +7,45 @@ import (
 	"github.com/a2e-automation/app/domain"
 )
 
-// TestDispatchedTypesCoverOf: the dispatcher reads only dispatchedTypes, so
-// every event type Of turns into a webhook must be among them (else its
-// webhooks would never be sent), and each of them must be a type the
-// domain defines. Of is a switch on the type, so its zero value answers
-// for the type, except PaymentRecorded, which only a paid one makes a
-// webhook.
-func TestDispatchedTypesCoverOf(t *testing.T) {
+// TestDispatchedTypes: the dispatcher reads only dispatchedTypes, which is
+// made from the carriers Of uses, so each must be a type the domain
+// defines and stores under that name, and a ledger event of each carried
+// type must come out as a webhook (PaymentRecorded only when paid), else
+// the dispatcher would read what it never sends.
+func TestDispatchedTypes(t *testing.T) {
 	known := domain.EventTypes()
+	if len(dispatchedTypes) != len(carriers)+1 || !slices.Contains(dispatchedTypes, domain.WebhookEndpointAdded{}.EventType()) {
+		t.Fatalf("dispatchedTypes = %v: the %d carried types and WebhookEndpointAdded, which starts an endpoint's subscription", dispatchedTypes, len(carriers))
+	}
 	for _, typ := range dispatchedTypes {
 		if !slices.Contains(known, typ) {
 			t.Errorf("dispatchedTypes names %q, which the domain does not define", typ)
+			continue
+		}
+		if _, carried := carriers[typ]; !carried {
+			continue
+		}
+		ev, err := domain.DecodeEvent(typ, 1, []byte(`{"status":"`+domain.PaymentPaid+`"}`))
+		if err != nil {
+			t.Fatalf("decode a %s: %v", typ, err)
+		}
+		hook, data, ok := Of("acc", ev)
+		if !ok || hook == "" || data["accountId"] != "acc" {
+			t.Errorf("Of(%s) = %q, %v, %v: a carried type makes a webhook with the account's id", typ, hook, data, ok)
 		}
 	}
-	paid, err := domain.DecodeEvent(domain.PaymentRecorded{}.EventType(), 1, []byte(`{}`))
+	unpaid, err := domain.DecodeEvent(domain.PaymentRecorded{}.EventType(), 1, []byte(`{"status":"failed"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := paid.(domain.PaymentRecorded)
-	p.Status = domain.PaymentPaid
-	events := []domain.Event{p}
-	for _, typ := range known {
-		ev, err := domain.DecodeEvent(typ, 1, []byte(`{}`))
-		if err != nil {
-			t.Fatalf("decode a zero %s: %v", typ, err)
-		}
-		events = append(events, ev)
+	if _, _, ok := Of("acc", unpaid); ok {
+		t.Error("a payment that is not paid made a webhook")
 	}
-	carried := 0
-	for _, ev := range events {
-		if _, _, ok := Of("acc", ev); !ok {
-			continue
-		}
-		carried++
-		if !slices.Contains(dispatchedTypes, ev.EventType()) {
-			t.Errorf("Of makes a webhook of %s, which dispatchedTypes leaves out", ev.EventType())
-		}
+	spend, err := domain.DecodeEvent(domain.ListingRequested{}.EventType(), 1, []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if carried < len(dispatchedTypes)-1 {
-		t.Errorf("Of carried %d of the types, dispatchedTypes names %d besides WebhookEndpointAdded", carried, len(dispatchedTypes)-1)
-	}
-	if !slices.Contains(dispatchedTypes, domain.WebhookEndpointAdded{}.EventType()) {
-		t.Error("dispatchedTypes leaves out WebhookEndpointAdded, which starts an endpoint's subscription")
+	if _, _, ok := Of("acc", spend); ok {
+		t.Error("a spend made a webhook")
 	}
 }
