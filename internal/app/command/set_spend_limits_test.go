@@ -52,6 +52,47 @@ func TestSetSpendLimitsRefusesAnUnverifiedAccount(t *testing.T) {
 	}
 }
 
+// limits sets r's spend limits (nil leaves one off).
+func (e *env) limits(r Registered, daily, monthly *int64) {
+	e.t.Helper()
+	if _, err := e.cmd.SetSpendLimits.Handle(context.Background(), SetSpendLimits{AccountID: r.AccountID, Daily: daily, Monthly: monthly}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// spendAtOnce makes n spends of r at once, the i-th through via[i%len(via)]
+// (e.cmd when via is empty), and counts those charged and those refused
+// with spend_limit_reached by the daily limit, spent to the full. Any other
+// answer fails the test.
+func (e *env) spendAtOnce(r Registered, n int, limit int64, via ...Commands) (charged, refused int) {
+	e.t.Helper()
+	if len(via) == 0 {
+		via = []Commands{e.cmd}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		cmds := via[i%len(via)]
+		wg.Go(func() {
+			_, errs[i] = cmds.CreateListing.Handle(context.Background(), CreateListing{Spend: e.spend(r, ""), Product: testProduct})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		var le *domain.SpendLimitError
+		switch {
+		case err == nil:
+			charged++
+		case errors.As(err, &le) && le.Period == domain.SpendLimitDaily && le.Limit == limit && le.Spent == limit &&
+			domain.ErrorCode(err) == domain.CodeSpendLimitReached:
+			refused++
+		default:
+			e.t.Fatalf("unexpected error: %v", err)
+		}
+	}
+	return charged, refused
+}
+
 // 16 spends at once against a daily limit of 10 (with credits for 20):
 // exactly 10 are charged and 6 refused with spend_limit_reached, on the
 // real database and the spends' own transactions.
@@ -60,31 +101,8 @@ func TestSpendLimitHoldsUnderConcurrentSpends(t *testing.T) {
 	e := newEnv(t)
 	r := e.verified("limit-race@example.com")
 	e.grant(r.AccountID, 20, nil)
-	if _, err := e.cmd.SetSpendLimits.Handle(context.Background(), SetSpendLimits{AccountID: r.AccountID, Daily: new(int64(10))}); err != nil {
-		t.Fatal(err)
-	}
-	const n = 16
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		wg.Go(func() {
-			_, errs[i] = e.cmd.CreateListing.Handle(context.Background(), CreateListing{Spend: e.spend(r, ""), Product: testProduct})
-		})
-	}
-	wg.Wait()
-	ok, limited := 0, 0
-	for _, err := range errs {
-		var le *domain.SpendLimitError
-		switch {
-		case err == nil:
-			ok++
-		case errors.As(err, &le) && le.Limit == 10 && le.Spent == 10:
-			limited++
-		default:
-			t.Fatalf("unexpected error: %v", err)
-		}
-	}
-	if ok != 10 || limited != 6 {
+	e.limits(r, new(int64(10)), nil)
+	if ok, limited := e.spendAtOnce(r, 16, 10); ok != 10 || limited != 6 {
 		t.Fatalf("%d charged, %d refused; want 10 and 6", ok, limited)
 	}
 	a := e.account(r.AccountID)

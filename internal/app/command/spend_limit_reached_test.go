@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,36 +39,9 @@ func TestSpendLimitReachedRecordedOnceUnderConcurrentSpends(t *testing.T) {
 	e := alertEnv(t)
 	r := e.verified("reached-race@example.com")
 	e.grant(r.AccountID, 20, nil)
-	if _, err := e.cmd.SetSpendLimits.Handle(context.Background(), SetSpendLimits{AccountID: r.AccountID, Daily: new(int64(10))}); err != nil {
-		t.Fatal(err)
-	}
+	e.limits(r, new(int64(10)), nil)
 	other := e.secondProcess() // set up as alertEnv sets e.repo
-	const n = 16
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		cmds := e.cmd
-		if i%2 == 1 {
-			cmds = other
-		}
-		wg.Go(func() {
-			_, errs[i] = cmds.CreateListing.Handle(context.Background(), CreateListing{Spend: e.spend(r, ""), Product: testProduct})
-		})
-	}
-	wg.Wait()
-	ok, limited := 0, 0
-	for _, err := range errs {
-		var le *domain.SpendLimitError
-		switch {
-		case err == nil:
-			ok++
-		case errors.As(err, &le) && le.Period == domain.SpendLimitDaily && le.Limit == 10 && le.Spent == 10 &&
-			domain.ErrorCode(err) == domain.CodeSpendLimitReached:
-			limited++
-		default:
-			t.Fatalf("unexpected error: %v", err)
-		}
-	}
+	ok, limited := e.spendAtOnce(r, 16, 10, e.cmd, other)
 	if ok != 10 || limited != 6 {
 		t.Fatalf("%d charged, %d refused; want 10 and 6", ok, limited)
 	}
@@ -105,9 +77,7 @@ func TestSpendLimitReachedLeavesTheKeyUnusedAndComesBackNextDay(t *testing.T) {
 	ctx := context.Background()
 	r := e.verified("reached-key@example.com")
 	e.grant(r.AccountID, 20, nil)
-	if _, err := e.cmd.SetSpendLimits.Handle(ctx, SetSpendLimits{AccountID: r.AccountID, Daily: new(int64(1))}); err != nil {
-		t.Fatal(err)
-	}
+	e.limits(r, new(int64(1)), nil)
 	if _, err := e.cmd.CreateListing.Handle(ctx, CreateListing{Spend: e.spend(r, "first"), Product: testProduct}); err != nil {
 		t.Fatal(err)
 	}
@@ -119,9 +89,7 @@ func TestSpendLimitReachedLeavesTheKeyUnusedAndComesBackNextDay(t *testing.T) {
 	if n := e.count(`SELECT count(*) FROM events WHERE event_type = 'SpendLimitReached' AND metadata ? 'idempotencyKey'`); n != 0 {
 		t.Fatalf("%d SpendLimitReached carry the refused call's key", n)
 	}
-	if _, err := e.cmd.SetSpendLimits.Handle(ctx, SetSpendLimits{AccountID: r.AccountID, Daily: new(int64(5))}); err != nil {
-		t.Fatal(err)
-	}
+	e.limits(r, new(int64(5)), nil)
 	m, err := e.cmd.CreateListing.Handle(ctx, CreateListing{Spend: e.spend(r, "refused"), Product: testProduct})
 	if err != nil || m.Replayed {
 		t.Fatalf("the refused call's key after raising the limit: replayed %v, %v; want a fresh charge", m.Replayed, err)
@@ -160,9 +128,7 @@ func TestWebhookSpendLimitReached(t *testing.T) {
 	r := e.verified("hooks-limit@example.com")
 	e.grant(r.AccountID, 10, nil)
 	ep := e.endpoint(r, rc.srv.URL+"/hooks", domain.WebhookSpendLimitReached)
-	if _, err := e.cmd.SetSpendLimits.Handle(ctx, SetSpendLimits{AccountID: r.AccountID, Monthly: new(int64(2))}); err != nil {
-		t.Fatal(err)
-	}
+	e.limits(r, nil, new(int64(2)))
 	for i := range 5 {
 		_, err := e.cmd.CreateListing.Handle(ctx, CreateListing{Spend: e.spend(r, ""), Product: testProduct})
 		if i >= 2 {
