@@ -17,8 +17,8 @@ help:
 	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys; each stage timed (TEST_LANES=2: go test beside the rest, for more cores)"
 	@echo "make check  - the quick loop: go vet, webapp lint, Go tests that need no outside service, webapp unit tests (no browser, no database)"
 	@echo "make sdk-test - the four SDKs' own unit tests (sdk/)"
-	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server)"
-	@echo "make lighthouse - the Lighthouse scores of the landing page and dashboard (mobile, desktop) against the floors"
+	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server), then the Lighthouse check"
+	@echo "make lighthouse - the Lighthouse check alone: the scores of the landing page and dashboard (mobile, desktop) against the floors"
 	@echo "make build  - bin/api, bin/projector and the built webapp"
 	@echo "make run-cluster - two APIs and two projectors over NATS and Redis, on the local services"
 	@echo "make ha-up / ha-down - a pg_auto_failover monitor, primary and synchronous standby under .data/ha (writes .data/ha/env)"
@@ -129,10 +129,11 @@ e2e-run:
 	TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP)
 
 # The Lighthouse check alone (webapp/e2e/lighthouse.e2e.ts): landing and
-# dashboard, mobile and desktop, against bin/api; not yet in make e2e.
+# dashboard, mobile and desktop, against bin/api. make e2e runs it too,
+# after the journeys (its own Playwright project).
 lighthouse: pg-binaries build chromium
 	@url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
-	LIGHTHOUSE=1 TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP) -- lighthouse.e2e.ts
+	TEST_DATABASE_URL="$$url" $(NPM) run e2e --prefix $(WEBAPP) -- --project=lighthouse --no-deps
 
 chromium:
 	@scripts/ensure-chromium.sh

@@ -14,12 +14,19 @@
  * The simulated throttling scales the CPU time Chromium really spent, so a
  * machine busy with other work lowers a score; each page is measured up to
  * LIGHTHOUSE_RUNS times (3 by default) and passes on its best run, the one
- * least disturbed. The scores and metrics of every run are printed and the
+ * least disturbed. The scores and metrics of every run are printed, with
+ * what the page loaded (requests, bytes over the wire, of them JavaScript),
+ * Lighthouse's benchmark index of the machine and the load average, and the
  * reports saved to test-results/lighthouse/<page>-<form factor>-<n>.json.
+ *
+ * make e2e runs this file last, in its own Playwright project that depends
+ * on the journeys' (playwright.config.ts), so nothing runs beside it;
+ * make lighthouse runs it alone.
  */
 import { chromium, expect, request, test, type Browser } from '@playwright/test';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { resultsDir } from './harness.ts';
@@ -100,7 +107,13 @@ async function measure(path: string, formFactor: FormFactor, headers?: Record<st
   const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
     .map((id) => `${id.split('-').map((w) => w[0].toUpperCase()).join('')} ${audit(id)}`)
     .join(', ');
-  return { score: Math.round((lhr.categories.performance.score ?? 0) * 100), metrics, lhr };
+  type Request = { resourceType?: string; transferSize?: number };
+  const requests = ((lhr.audits['network-requests']?.details as { items?: Request[] } | undefined)?.items ?? []) as Request[];
+  const kb = (rs: Request[]) => (rs.reduce((sum, r) => sum + (r.transferSize ?? 0), 0) / 1024).toFixed(1);
+  const scripts = requests.filter((r) => r.resourceType === 'Script');
+  const loaded = `${requests.length} requests, ${kb(requests)} KB; JS ${scripts.length}, ${kb(scripts)} KB`;
+  const machine = `benchmark index ${Math.round(lhr.environment.benchmarkIndex)}, load ${loadavg()[0].toFixed(1)}`;
+  return { score: Math.round((lhr.categories.performance.score ?? 0) * 100), metrics: `${metrics}; ${loaded}; ${machine}`, lhr };
 }
 
 for (const page of ['landing', 'dashboard'] as const) {

@@ -1,14 +1,14 @@
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { RouteAnnouncer } from '@/components/ui/route-announcer';
 import { AppProvider } from './provider';
-import { routes } from './router';
-
-const router = createBrowserRouter(routes);
+import { AppRoutes } from './router';
 
 export function App() {
   return (
     <AppProvider>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
       <RouteAnnouncer />
     </AppProvider>
   );

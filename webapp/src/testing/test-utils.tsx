@@ -1,30 +1,55 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { useLayoutEffect } from 'react';
+import { MemoryRouter, useLocation, useNavigate, type Location, type NavigateFunction } from 'react-router';
 import { AppProvider } from '@/app/provider';
-import { routes } from '@/app/router';
+import { AppRoutes } from '@/app/router';
 import { installFakeApi, type Handler } from './fake-api';
+
+type Probe = { navigate?: NavigateFunction; location?: Location };
+
+/** Hands the test the router's navigate function and current location. */
+function RouterProbe({ probe }: { probe: Probe }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  useLayoutEffect(() => {
+    probe.navigate = navigate;
+    probe.location = location;
+  });
+  return null;
+}
 
 /**
  * Renders the whole app at `path` with a fake network. Everything inside the
- * app (router, SWR, auth, toasts) is real.
+ * app (router, SWR, auth, toasts) is real; the router is a MemoryRouter
+ * around the same routes the BrowserRouter of app/index.tsx renders.
  */
 export function renderApp(path: string, api: Record<string, Handler> = {}) {
   const network = installFakeApi(api);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const probe: Probe = {};
   const user = userEvent.setup();
   const view = render(
     <AppProvider>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <RouterProbe probe={probe} />
+      </MemoryRouter>
     </AppProvider>,
   );
+  const router = {
+    /** A client-side navigation, as a link would make. */
+    navigate: (to: string) =>
+      act(async () => {
+        await probe.navigate!(to);
+      }),
+  };
   return {
     ...view,
     ...network,
     router,
     user,
     /** The current location, path plus query. */
-    location: () => router.state.location.pathname + router.state.location.search,
+    location: () => (probe.location ? probe.location.pathname + probe.location.search : ''),
   };
 }
 

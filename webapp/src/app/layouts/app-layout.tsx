@@ -1,34 +1,24 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { ChevronDown, LogOut, Menu, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { LogOut, Menu, X } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Logo } from '@/components/ui/logo';
 import { PastDueBanner } from '@/features/subscription/components/past-due-banner';
 import { useAuth } from '@/lib/auth';
 import { initials } from '@/lib/format';
 import { NAV_ITEMS, STAFF_NAV_ITEM } from './nav-items';
+import { UserTriggerFace } from './user-trigger-face';
 import { paths } from '@/config/paths';
 
-function UserMenu({ email, onLogout }: { email: string; onLogout: () => void }) {
+// Loaded after the layout's first paint (user-menu.tsx); until it comes,
+// its face alone, hidden from assistive technology and not focusable, so
+// that no one presses a button that does nothing.
+const UserMenu = lazy(() => import('./user-menu'));
+
+function UserMenuPlaceholder({ email }: { email: string }) {
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="user-trigger" aria-label={`Account menu for ${email}`}>
-        {/* The initials are drawn by CSS: the button's visible text is the
-            email alone, which its name contains (WCAG 2.5.3, label in name). */}
-        <span className="avatar" data-initials={initials(email)} aria-hidden />
-        <span className="user-email">{email}</span>
-        <ChevronDown size={16} aria-hidden />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
-          <DropdownMenu.Label className="menu-label">{email}</DropdownMenu.Label>
-          <DropdownMenu.Separator className="menu-separator" />
-          <DropdownMenu.Item className="menu-item" onSelect={onLogout}>
-            <LogOut size={16} aria-hidden /> Log out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <span className="user-trigger" aria-hidden>
+      <UserTriggerFace email={email} />
+    </span>
   );
 }
 
@@ -71,7 +61,9 @@ export default function AppLayout() {
           </ul>
         </nav>
         <div className="sidebar-user">
-          <UserMenu email={email} onLogout={onLogout} />
+          <Suspense fallback={<UserMenuPlaceholder email={email} />}>
+            <UserMenu email={email} onLogout={onLogout} />
+          </Suspense>
         </div>
       </aside>
 

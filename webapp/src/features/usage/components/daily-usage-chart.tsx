@@ -3,7 +3,7 @@ import { Download } from 'lucide-react';
 import { Card, CardHeader } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDate } from '@/lib/dates';
+import { AXIS_DATE_FORMAT, formatDate } from '@/lib/dates';
 import { liveRefresh } from '@/lib/swr-config';
 import { lastDays, usageDailyCsvUrl, useKeyChoices, useUsageDaily, type UsageDay } from '../api/get-usage-daily';
 import './daily-usage-chart.css';
@@ -84,10 +84,10 @@ function Bars({
         );
       })}
       <text className="daily-usage-label" x={0} y={H - 4}>
-        {formatDate(days[0].date, 'MMM d')}
+        {formatDate(days[0].date, AXIS_DATE_FORMAT)}
       </text>
       <text className="daily-usage-label" x={W} y={H - 4} textAnchor="end">
-        {formatDate(days[days.length - 1].date, 'MMM d')}
+        {formatDate(days[days.length - 1].date, AXIS_DATE_FORMAT)}
       </text>
       <text className="daily-usage-label" x={W} y={PAD_TOP - 4} textAnchor="end">
         {number.format(max)}
