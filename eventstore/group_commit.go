@@ -100,6 +100,19 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	return out
 }
 
+// replaysQuery finds the answers kept for the idempotency keys $2 on the
+// streams $1: one primary-key probe per key, whatever the table's size when
+// the plan was made. As a plain join of the table to the unnest, pgx's
+// prepared statement got a generic plan while idempotency_keys was small
+// (a fresh database), a hash join over a sequential scan, and PostgreSQL
+// kept it as the table grew: a scan of every kept key per group commit
+// (docs/benchmarks.md, issue 36, third session). The LIMIT keeps the
+// lateral subquery from being flattened into that join.
+const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.result, k.first_position, k.last_position, k.stream_version
+	FROM unnest($1::text[], $2::text[]) AS q(stream_id, idempotency_key)
+	CROSS JOIN LATERAL (SELECT request_hash, result, first_position, last_position, stream_version FROM idempotency_keys
+		WHERE stream_id = q.stream_id AND idempotency_key = q.idempotency_key LIMIT 1) k`
+
 // lockMany locks the commands' streams in stream order and loads their
 // snapshots, and finds the commands whose idempotency key answered before
 // (replays, or ErrIdempotencyKeyReused), in one round trip.
@@ -137,9 +150,7 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 		return rows.Err()
 	})
 	if len(keys) > 0 {
-		batch.Queue(`SELECT k.stream_id, k.idempotency_key, k.request_hash, k.result, k.first_position, k.last_position, k.stream_version
-			FROM idempotency_keys k JOIN unnest($1::text[], $2::text[]) AS q(stream_id, idempotency_key)
-			ON k.stream_id = q.stream_id AND k.idempotency_key = q.idempotency_key`, keyStreams, keys).Query(func(rows pgx.Rows) error {
+		batch.Queue(replaysQuery, keyStreams, keys).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				var stream, key string
 				var k kept
