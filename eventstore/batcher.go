@@ -231,9 +231,17 @@ func (b *Batcher) run(lane chan *queued) {
 // take forms a batch from held, then from the lane, leaving out streams
 // that busy (the running batches) or the batch already hold; it returns
 // the batch and what must wait for a later one.
+//
+// The lane calls it after every arrival and every batch's end, so it is
+// sized by what is waiting, not by MaxBatch: a map for 64 streams per
+// arriving spend was 2 % of bin/api's CPU in bench-load at 16 clients.
 func (b *Batcher) take(held []*queued, lane chan *queued, busy map[string]bool) ([]*queued, []*queued) {
-	batch := make([]*queued, 0, b.opts.MaxBatch)
-	streams := make(map[string]bool, b.opts.MaxBatch)
+	waiting := len(held) + len(lane)
+	if waiting == 0 {
+		return nil, nil
+	}
+	batch := make([]*queued, 0, min(waiting, b.opts.MaxBatch))
+	streams := make(map[string]bool, min(waiting, b.opts.MaxBatch))
 	var rest []*queued
 	add := func(q *queued) {
 		if q.state.Load() == queuedAbandoned {

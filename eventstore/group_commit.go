@@ -100,10 +100,26 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	return out
 }
 
+// replaysQuery finds the answers kept for the idempotency keys $2 on the
+// streams $1: one primary-key probe per key, whatever the table's size when
+// the plan was made. As a plain join of the table to the unnest, pgx's
+// prepared statement got a generic plan while idempotency_keys was small
+// (a fresh database), a hash join over a sequential scan, and PostgreSQL
+// kept it as the table grew: a scan of every kept key per group commit
+// (docs/benchmarks.md, issue 36, third session). The LIMIT keeps the
+// lateral subquery from being flattened into that join.
+const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.result, k.first_position, k.last_position, k.stream_version
+	FROM unnest($1::text[], $2::text[]) AS q(stream_id, idempotency_key)
+	CROSS JOIN LATERAL (SELECT request_hash, result, first_position, last_position, stream_version FROM idempotency_keys
+		WHERE stream_id = q.stream_id AND idempotency_key = q.idempotency_key LIMIT 1) k`
+
 // lockMany locks the commands' streams in stream order and loads their
-// snapshots, and finds the commands whose idempotency key answered before
-// (replays, or ErrIdempotencyKeyReused), in one round trip.
-func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snapshot, map[int]Outcome, error) {
+// snapshots, finds the commands whose idempotency key answered before
+// (replays, or ErrIdempotencyKeyReused), and draws draw positions
+// (queueDraw), in one round trip. With a nil tx it begins the transaction
+// in that round trip too (Batch.BeginTx, on a connection of the pool) and
+// returns it, with its error if any: the caller rolls it back.
+func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command, draw int) (pgx.Tx, []Snapshot, map[int]Outcome, []int64, error) {
 	streams := make([]string, len(cmds))
 	var keyStreams, keys []string
 	for i, c := range cmds {
@@ -124,6 +140,9 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 	found := map[string]kept{}
 
 	batch := &pgx.Batch{}
+	if tx == nil {
+		batch.BeginTx(pgx.TxOptions{})
+	}
 	batch.Queue(`SELECT stream_id, version, state, state_version FROM streams
 		WHERE stream_id = ANY($1) ORDER BY stream_id FOR UPDATE`, streams).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
@@ -137,9 +156,7 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 		return rows.Err()
 	})
 	if len(keys) > 0 {
-		batch.Queue(`SELECT k.stream_id, k.idempotency_key, k.request_hash, k.result, k.first_position, k.last_position, k.stream_version
-			FROM idempotency_keys k JOIN unnest($1::text[], $2::text[]) AS q(stream_id, idempotency_key)
-			ON k.stream_id = q.stream_id AND k.idempotency_key = q.idempotency_key`, keyStreams, keys).Query(func(rows pgx.Rows) error {
+		batch.Queue(replaysQuery, keyStreams, keys).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				var stream, key string
 				var k kept
@@ -151,8 +168,19 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 			return rows.Err()
 		})
 	}
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, nil, fmt.Errorf("lock %d streams: %w", len(cmds), err)
+	var positions []int64
+	if draw > 0 {
+		queueDraw(batch, draw, &positions)
+	}
+	var res pgx.BatchResults
+	if tx == nil {
+		res = s.pool.SendBatch(ctx, batch)
+		tx = res.Tx()
+	} else {
+		res = tx.SendBatch(ctx, batch)
+	}
+	if err := res.Close(); err != nil {
+		return tx, nil, nil, nil, fmt.Errorf("lock %d streams: %w", len(cmds), err)
 	}
 
 	snaps := make([]Snapshot, len(cmds))
@@ -161,7 +189,7 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 		h := heads[c.Stream]
 		snaps[i] = Snapshot{Version: h.version, State: h.state, StateVersion: h.stateVersion}
 		if err := s.readTail(ctx, tx, c.Stream, &snaps[i]); err != nil {
-			return nil, nil, err
+			return tx, nil, nil, nil, err
 		}
 		if c.Opts.IdempotencyKey == "" {
 			continue
@@ -175,7 +203,7 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command) ([]Snap
 			}
 		}
 	}
-	return snaps, replays, nil
+	return tx, snaps, replays, positions, nil
 }
 
 // writeWatch is the transaction a group-commit decider gets: it notes
@@ -223,14 +251,21 @@ func safely(d DecideFunc) DecideFunc {
 func drawPositions(ctx context.Context, tx pgx.Tx, n int) ([]int64, error) {
 	var positions []int64
 	draw := &pgx.Batch{}
-	draw.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, appendingKey)
-	draw.Queue(`SELECT nextval('events_position_seq') FROM generate_series(1, $1)`, n).Query(func(rows pgx.Rows) error {
-		var err error
-		positions, err = pgx.CollectRows(rows, pgx.RowTo[int64])
-		return err
-	})
+	queueDraw(draw, n, &positions)
 	if err := tx.SendBatch(ctx, draw).Close(); err != nil {
 		return nil, fmt.Errorf("draw positions: %w", err)
 	}
 	return positions, nil
+}
+
+// queueDraw queues on batch the drawing of n positions into *positions,
+// after the transaction marks itself appending (appendingKey, which Horizon
+// waits for).
+func queueDraw(batch *pgx.Batch, n int, positions *[]int64) {
+	batch.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, appendingKey)
+	batch.Queue(`SELECT nextval('events_position_seq') FROM generate_series(1, $1)`, n).Query(func(rows pgx.Rows) error {
+		var err error
+		*positions, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		return err
+	})
 }

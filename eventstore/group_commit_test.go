@@ -356,3 +356,49 @@ func TestBatchEndsSoonAfterItsCallersDeadline(t *testing.T) {
 		t.Fatalf("the stalled batch answered after %v; want about 200 ms + Timeout/4 (1 s)", took)
 	}
 }
+
+// TestUpdateManyDrawsPositionsBeyondOnePerCommand: a group commit draws one
+// position per command with its locks; commands that append more events
+// than that get the rest drawn after deciding, and a refusal's position is
+// left unused. Every event gets its own position, in order, and the log
+// reads back whole, gaps and all.
+func TestUpdateManyDrawsPositionsBeyondOnePerCommand(t *testing.T) {
+	s := eventstore.New(testdb.New(t))
+	ctx := context.Background()
+	three := func(_ context.Context, _ pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+		return eventstore.Decision{Events: []eventstore.NewEvent{ev("X", 1), ev("X", 2), ev("X", 3)}}, nil
+	}
+	outs := s.UpdateMany(ctx, []eventstore.Command{
+		{Stream: "refused", Decide: refuse},
+		{Stream: "three", Decide: three},
+		{Stream: "one", Decide: decideAppend("E")},
+		{Stream: "three-more", Decide: three},
+	})
+	if !errors.Is(outs[0].Err, errRefused) {
+		t.Fatalf("refusal = %+v", outs[0])
+	}
+	var last int64
+	for i, o := range outs[1:] {
+		r := o.Result
+		want := int64(3)
+		if i == 1 {
+			want = 1
+		}
+		if o.Err != nil || r.StreamVersion != want || r.LastPosition-r.FirstPosition != want-1 || r.FirstPosition <= last {
+			t.Fatalf("command %d = %+v (after position %d)", i+1, o, last)
+		}
+		last = r.LastPosition
+	}
+	all, err := s.ReadAll(ctx, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 7 || all[0].GlobalPosition != outs[1].Result.FirstPosition || all[6].GlobalPosition != outs[3].Result.LastPosition {
+		t.Fatalf("the log = %d events %+v, want 7 from %d to %d", len(all), all, outs[1].Result.FirstPosition, outs[3].Result.LastPosition)
+	}
+	for i := 1; i < len(all); i++ {
+		if all[i].GlobalPosition <= all[i-1].GlobalPosition {
+			t.Fatalf("positions out of order: %d then %d", all[i-1].GlobalPosition, all[i].GlobalPosition)
+		}
+	}
+}

@@ -17,14 +17,20 @@ type pendingWrite struct {
 	first    int // index of its first event in the batch's positions
 }
 
-// transactOne runs Update's command alone (decideAlone).
+// transactOne runs Update's command alone (decideAlone), drawing its
+// positions once it has decided.
 func (s *Store) transactOne(ctx context.Context, c Command) ([]Outcome, error) {
-	return s.transact(ctx, []Command{c}, decideAlone)
+	return s.transact(ctx, []Command{c}, decideAlone, false)
 }
 
-// transactGroup runs a group commit's commands together (decideGroup).
+// transactGroup runs a group commit's commands together (decideGroup), in
+// fewer round trips than Update's: its BEGIN goes out with the statements
+// that lock the streams (pgx's Batch.BeginTx), and so does the drawing of one position
+// per command (a spend appends one event), so a group commit whose commands
+// append no more than that needs no round trip of its own to draw them;
+// positions it does not use are gaps in the log, as a rollback's are.
 func (s *Store) transactGroup(ctx context.Context, cmds []Command) ([]Outcome, error) {
-	return s.transact(ctx, cmds, decideGroup)
+	return s.transact(ctx, cmds, decideGroup, true)
 }
 
 // decideStep decides the commands of a transaction on their snapshots and
@@ -46,14 +52,25 @@ type decideStep func(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Sna
 // A refusal is its command's outcome. Alone, a refusal rolls back whatever
 // the decider wrote; in a group, a decider that wrote and then refused
 // fails the transaction, so that everyone runs again alone.
-func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep) ([]Outcome, error) {
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("begin: %w", err)
+//
+// A group (transactGroup) begins with its first round trip and draws a
+// position per command with the locks, before deciding; the rest, if the
+// decisions need more, after.
+func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep, group bool) ([]Outcome, error) {
+	var tx pgx.Tx // a group's begins in lockMany's round trip
+	predraw := len(cmds)
+	if !group {
+		var err error
+		if tx, err = s.pool.Begin(ctx); err != nil {
+			return nil, fmt.Errorf("begin: %w", err)
+		}
+		predraw = 0
 	}
-	defer func() { _ = tx.Rollback(ctx) }()
-
-	snaps, replays, err := s.lockMany(ctx, tx, cmds)
+	tx, snaps, replays, positions, err := s.lockMany(ctx, tx, cmds, predraw)
+	if tx != nil {
+		// Rolls back what did not commit and hands the connection back.
+		defer func() { _ = tx.Rollback(ctx) }()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -61,11 +78,12 @@ func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep)
 	if err != nil || len(writes) == 0 {
 		return out, err // nothing to commit: refusals and replays only, or a refusal alone
 	}
-	var positions []int64
-	if events > 0 {
-		if positions, err = drawPositions(ctx, tx, events); err != nil {
+	if events > len(positions) {
+		more, err := drawPositions(ctx, tx, events-len(positions))
+		if err != nil {
 			return nil, err
 		}
+		positions = append(positions, more...)
 	}
 	batch, err := queueWrites(ctx, cmds, writes, positions, out)
 	if err != nil {

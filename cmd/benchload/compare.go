@@ -51,7 +51,8 @@ type side struct {
 func newSide(ctx context.Context, b *bench) *side {
 	m := newCPUMeter(ctx, b.pool, func() int { return b.api.cmd.Process.Pid }, func() int { return b.projector.cmd.Process.Pid })
 	s := &side{b: b, meter: m, cpu: m.sample(ctx)}
-	s.commits, s.commands = groupCommits(b.metricsAddr)
+	g := groupCommits(b.metricsAddr)
+	s.commits, s.commands = g.commits, g.commands
 	return s
 }
 
@@ -69,8 +70,8 @@ func (s *side) round(ctx context.Context, c int, d time.Duration) {
 // end closes the side's level: its CPU and group commits since newSide.
 func (s *side) end(ctx context.Context) {
 	s.cpu = s.meter.sample(ctx).sub(s.cpu)
-	commits, commands := groupCommits(s.b.metricsAddr)
-	s.commits, s.commands = commits-s.commits, commands-s.commands
+	g := groupCommits(s.b.metricsAddr)
+	s.commits, s.commands = g.commits-s.commits, g.commands-s.commands
 }
 
 func (s *side) rate() float64 {

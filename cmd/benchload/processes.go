@@ -90,12 +90,18 @@ func saveProfile(metricsAddr, dir, name string, seconds int) error {
 	return err
 }
 
+// groupCommitCounters are bin/api's group commit counters.
+type groupCommitCounters struct {
+	commits, commands, seconds float64
+}
+
 // groupCommits reads bin/api's group commit counters from its metrics
-// endpoint: transactions run and the commands they carried.
-func groupCommits(metricsAddr string) (commits, commands float64) {
+// endpoint: transactions run, the commands they carried and the time they
+// took, summed.
+func groupCommits(metricsAddr string) (g groupCommitCounters) {
 	resp, err := http.Get("http://" + metricsAddr + "/metrics")
 	if err != nil {
-		return 0, 0
+		return g
 	}
 	defer resp.Body.Close()
 	sc := bufio.NewScanner(resp.Body)
@@ -110,10 +116,12 @@ func groupCommits(metricsAddr string) (commits, commands float64) {
 		}
 		switch name {
 		case "group_commits_total":
-			commits = v
+			g.commits = v
 		case "group_commit_commands_total":
-			commands = v
+			g.commands = v
+		case "group_commit_seconds_total":
+			g.seconds = v
 		}
 	}
-	return commits, commands
+	return g
 }
