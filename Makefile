@@ -107,9 +107,19 @@ vet:
 
 # go test's output as plain go test prints it, then the slowest packages
 # and tests (cmd/testtimes reads go test -json).
+# Outside CI go test's cache serves the packages whose inputs did not change
+# ("(cached)"): their imports, the files they open and the environment they
+# read, which includes TEST_BUILD_KEY (the files bin/api, bin/projector and
+# the SDKs are built from, for the tests that build or run them) and
+# TEST_TOOLS_KEY (PostgreSQL's, Redis's, PHP's ... versions), both from
+# scripts/test-cache.sh. CI=true runs every test (-count=1).
+GO_TEST_COUNT = $(if $(filter true,$(CI)),-count=1,)
+
 go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 	@set -o pipefail; url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
-	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
+	build_key="$$(scripts/test-cache.sh go-build-key)" && tools_key="$$(scripts/test-cache.sh go-tools-key)" && \
+	TEST_DATABASE_URL="$$url" TEST_BUILD_KEY="$$build_key" TEST_TOOLS_KEY="$$tools_key" \
+	$(GO) test -race $(GO_TEST_COUNT) -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
 
 # The Go tests that need no outside service: the packages whose tests import
 # none of internal/testing's servers (scripts/unit-packages.sh), without -race.
