@@ -158,12 +158,13 @@ tc_inputs() {
 	e2e)
 		# The journeys run bin/api, bin/projector and cmd/devdb built from
 		# the tree, the webapp, the SDKs and their examples: every file but
-		# the Go test files, the webapp's unit tests and the Go packages
-		# those three programs do not build from.
+		# the Go test files, the webapp's unit tests, the Go packages
+		# those three programs do not build from, docs/ and README.md
+		# (nothing embeds or serves them; content/pages is the site's).
 		build_dirs="$(tc_go_dirs ./cmd/api ./cmd/projector ./cmd/devdb)" || return 1
 		local other
 		other="$(cd "$(git rev-parse --show-toplevel)" && go list -f '{{.Dir}}' ./... | sed -n "s|^$(git rev-parse --show-toplevel)/||p" | grep -vxF -f <(echo "$build_dirs"))"
-		local exc='(_test\.go$|^webapp/src/.*\.test\.tsx?$)'
+		local exc='(_test\.go$|^webapp/src/.*\.test\.tsx?$|^docs/|^README\.md$)'
 		if [ -n "$other" ]; then
 			# shellcheck disable=SC2086
 			exc="($exc|$(tc_dirs_regex $other))"
