@@ -56,14 +56,19 @@ cached_pass() {
 	[ "$cache" = 1 ] && [ -n "${keys[$1]:-}" ] || return 1
 	echo "$TEST_CACHE_DIR/$1-${keys[$1]}"
 }
-to_run=()
-for s in "${stages[@]}"; do
-	if [ "$cache" = 1 ] && [[ " ${tc_stages[*]} " == *" $s "* ]]; then
-		keys[$s]="$(tc_key "$s" "$tree")" || keys[$s]=""
-	fi
-	if pass="$(cached_pass "$s")" && [ -f "$pass" ]; then continue; fi
-	to_run+=("$s")
-done
+# compute_keys: every cached stage's key, and to_run the stages without a
+# pass for it.
+compute_keys() {
+	to_run=()
+	for s in "${stages[@]}"; do
+		if [ "$cache" = 1 ] && [[ " ${tc_stages[*]} " == *" $s "* ]]; then
+			keys[$s]="$(tc_key "$s" "$tree")" || keys[$s]=""
+		fi
+		if pass="$(cached_pass "$s")" && [ -f "$pass" ]; then continue; fi
+		to_run+=("$s")
+	done
+}
+compute_keys
 
 # The tools, dependencies and the private PostgreSQL (when TEST_DATABASE_URL
 # is unset) once, before any lane, so that the lanes do not race for them;
@@ -72,6 +77,13 @@ if [ "${to_run[*]}" != vet ] && [ ${#to_run[@]} -gt 0 ]; then
 	if ! scripts/timed tools "$MAKE" --no-print-directory test-tools; then
 		echo "make test: the tools could not be installed" >&2
 		exit 1
+	fi
+	# Installing may have changed the programs' versions (PHP was missing,
+	# say): the keys again, with the versions now.
+	if [ "$cache" = 1 ]; then
+		rm -f "$TC_MEMO"/*
+		tree="$(tc_tree)" || cache=0
+		compute_keys
 	fi
 	if [ -z "${TEST_DATABASE_URL:-}" ] && [[ " ${to_run[*]} " == *" go-test "* || " ${to_run[*]} " == *" e2e "* ]]; then
 		TEST_DATABASE_URL="$(go run ./cmd/devdb)" || exit 1
