@@ -10,7 +10,7 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test test-tools check go-test go-unit webapp-test e2e e2e-run lighthouse check-go chromium redis vet bench clean
+.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test test-tools check go-test go-unit webapp-test e2e e2e-run lighthouse check-go check-webapp chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -112,8 +112,8 @@ vet:
 # read, which includes TEST_BUILD_KEY (the files bin/api, bin/projector and
 # the SDKs are built from, for the tests that build or run them) and
 # TEST_TOOLS_KEY (PostgreSQL's, Redis's, PHP's ... versions), both from
-# scripts/test-cache.sh. CI=true runs every test (-count=1).
-GO_TEST_COUNT = $(if $(filter true,$(CI)),-count=1,)
+# scripts/test-cache.sh. CI=true or TEST_CACHE=0 runs every test (-count=1).
+GO_TEST_COUNT = $(if $(or $(filter true,$(CI)),$(filter 0,$(TEST_CACHE))),-count=1,)
 
 go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 	@set -o pipefail; url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
@@ -167,6 +167,9 @@ sdk-test: sdk-tools
 # clone, two lanes took 1,225 s and one lane 1,279 s, and the lanes' load
 # failed a timing test: every stage is CPU-bound here (Vitest 631 s beside
 # go test -race), so two lanes pay only on a machine with more cores.
+# Outside CI a stage that passed with the same inputs (the files it reads in
+# the working tree, the programs' versions: scripts/test-cache.sh) prints
+# "cached" instead of running; CI=true or TEST_CACHE=0 runs everything.
 TEST_LANES ?= 1
 
 test:
@@ -177,9 +180,14 @@ test-tools: pg-binaries redis openapi-deps sdk-tools ha-tools webapp-deps chromi
 
 # The loop a developer lives in (under 90 s with warm caches): go vet and the
 # Go tests that need no outside service in one lane, the webapp's lint and
-# unit tests in the other. No browser, no database.
+# unit tests in the other. No browser, no database. The webapp's half is
+# make test's stage cache (scripts/test-cache.sh): skipped while webapp/ is as
+# it was when it last passed (here or in make test); TEST_CACHE=0 runs it.
 check: webapp-deps
-	@$(MAKE) --no-print-directory -j2 --output-sync=recurse check-go webapp-test
+	@$(MAKE) --no-print-directory -j2 --output-sync=recurse check-go check-webapp
+
+check-webapp:
+	@scripts/test-cache.sh run webapp-test $(MAKE) --no-print-directory webapp-test
 
 check-go: vet go-unit
 

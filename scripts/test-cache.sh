@@ -13,6 +13,9 @@
 #                                         (TEST_BUILD_KEY, see go-test)
 #   scripts/test-cache.sh go-tools-key    the versions of the programs the Go
 #                                         tests run (TEST_TOOLS_KEY)
+#   scripts/test-cache.sh run STAGE COMMAND...  COMMAND unless STAGE passed
+#                                         with these inputs; a pass is kept
+#                                         (make check's webapp-test)
 #
 # A key is a SHA-256 over the stage's name, the listing (path, mode, blob
 # hash) of exactly the files the stage reads, taken from the working tree as
@@ -211,6 +214,29 @@ tc_go_tools_key() {
 	} | sha256sum | cut -c1-32
 }
 
+# tc_run STAGE COMMAND...: COMMAND, unless STAGE passed before with its
+# inputs now; its pass kept when it passes and the tree did not change
+# meanwhile. CI=true or TEST_CACHE=0: COMMAND, nothing kept.
+tc_run() {
+	local stage="$1" tree key pass status
+	shift
+	if [ "${CI:-}" = true ] || [ "${TEST_CACHE:-1}" = 0 ] || ! tree="$(tc_tree)" || ! key="$(tc_key "$stage" "$tree")"; then
+		"$@"
+		return
+	fi
+	pass="$TEST_CACHE_DIR/$stage-$key"
+	if [ -f "$pass" ]; then
+		echo "== $stage: cached (passed at $(date -r "$pass" '+%F %T') with these inputs; TEST_CACHE=0 runs it)"
+		return 0
+	fi
+	"$@"
+	status=$?
+	if [ "$status" -eq 0 ] && [ "$(tc_tree)" = "$tree" ]; then
+		mkdir -p "$TEST_CACHE_DIR" && : >"$pass"
+	fi
+	return "$status"
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	cd "$(dirname "$0")/.." || exit 1
 	case "${1:-}" in
@@ -218,8 +244,12 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	key) tc_key "${2:?stage}" "${3:-}" ;;
 	go-build-key) tc_go_build_key "${2:-}" ;;
 	go-tools-key) tc_go_tools_key ;;
+	run)
+		shift
+		tc_run "$@"
+		;;
 	*)
-		echo "usage: scripts/test-cache.sh tree | key STAGE [TREE] | go-build-key [TREE] | go-tools-key" >&2
+		echo "usage: scripts/test-cache.sh tree | key STAGE [TREE] | go-build-key [TREE] | go-tools-key | run STAGE COMMAND..." >&2
 		exit 2
 		;;
 	esac

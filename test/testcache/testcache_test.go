@@ -229,3 +229,30 @@ func TestOnlyAPassIsRemembered(t *testing.T) {
 		t.Errorf("CI=true or TEST_CACHE=0 kept passes: %d before, %d after", before, after)
 	}
 }
+
+// make check's webapp half goes through scripts/test-cache.sh run.
+func TestRunSkipsWhatPassed(t *testing.T) {
+	s := newSandbox(t)
+	if out, err := s.run(nil, "scripts/test-cache.sh", "run", "webapp-test", "false"); err == nil {
+		t.Fatalf("a failing command passed:\n%s", out)
+	}
+	if got := s.passes(); len(got) != 0 {
+		t.Fatalf("a failure kept a pass: %v", got)
+	}
+	if out, err := s.run(nil, "scripts/test-cache.sh", "run", "webapp-test", "echo", "ran"); err != nil || !strings.Contains(out, "ran") {
+		t.Fatalf("first run (%v):\n%s", err, out)
+	}
+	out, err := s.run(nil, "scripts/test-cache.sh", "run", "webapp-test", "echo", "ran")
+	if err != nil || strings.Contains(out, "ran\n") || !strings.Contains(out, "== webapp-test: cached (passed at ") {
+		t.Errorf("second run, same inputs (%v):\n%s", err, out)
+	}
+	out, err = s.run([]string{"TEST_CACHE=0"}, "scripts/test-cache.sh", "run", "webapp-test", "echo", "ran")
+	if err != nil || !strings.Contains(out, "ran\n") {
+		t.Errorf("TEST_CACHE=0 (%v):\n%s", err, out)
+	}
+	s.write("webapp/src/app.ts", "export const a = 4;\n")
+	out, err = s.run(nil, "scripts/test-cache.sh", "run", "webapp-test", "echo", "ran")
+	if err != nil || !strings.Contains(out, "ran\n") {
+		t.Errorf("after a webapp edit (%v):\n%s", err, out)
+	}
+}
