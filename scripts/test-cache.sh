@@ -23,7 +23,7 @@
 # and the versions of the programs it runs. scripts/test.sh keeps a pass as an
 # empty file $TEST_CACHE_DIR/STAGE-KEY (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/a2e/test-passes), written only after the
-# stage passed and only when the tree did not change while it ran.
+# stage passed and only when its inputs did not change while it ran.
 set -uo pipefail
 
 TEST_CACHE_DIR="${TEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/a2e/test-passes}"
@@ -221,8 +221,9 @@ tc_go_tools_key() {
 }
 
 # tc_run STAGE COMMAND...: COMMAND, unless STAGE passed before with its
-# inputs now; its pass kept when it passes and the tree did not change
-# meanwhile. CI=true or TEST_CACHE=0: COMMAND, nothing kept.
+# inputs now; its pass kept when it passes and its inputs did not change
+# meanwhile (edits elsewhere do not matter). CI=true or TEST_CACHE=0:
+# COMMAND, nothing kept.
 tc_run() {
 	local stage="$1" tree key pass status
 	shift
@@ -237,7 +238,7 @@ tc_run() {
 	fi
 	"$@"
 	status=$?
-	if [ "$status" -eq 0 ] && [ "$(tc_tree)" = "$tree" ]; then
+	if [ "$status" -eq 0 ] && [ "$(tc_key "$stage")" = "$key" ]; then
 		mkdir -p "$TEST_CACHE_DIR" && : >"$pass"
 	fi
 	return "$status"

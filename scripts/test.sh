@@ -94,7 +94,7 @@ fi
 if [ -n "${TEST_DATABASE_URL:-}" ]; then export TEST_DATABASE_URL; fi
 
 # run_stage NAME: make NAME, timed, unless it passed with these inputs
-# before; a pass is recorded when the tree did not change while it ran.
+# before; a pass is recorded when its inputs did not change while it ran.
 run_stage() {
 	local pass status
 	if pass="$(cached_pass "$1")" && [ -f "$pass" ]; then
@@ -105,10 +105,10 @@ run_stage() {
 	scripts/timed "$1" "$MAKE" --no-print-directory "$1"
 	status=$?
 	if [ "$status" -eq 0 ] && pass="$(cached_pass "$1")"; then
-		if [ "$(tc_tree)" = "$tree" ]; then
+		if [ "$(tc_key "$1")" = "${keys[$1]}" ]; then
 			mkdir -p "$TEST_CACHE_DIR" && : >"$pass"
 		else
-			echo "make test: the working tree changed while $1 ran: its pass is not kept"
+			echo "make test: $1's inputs changed while it ran: its pass is not kept"
 		fi
 	fi
 	return "$status"

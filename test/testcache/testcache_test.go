@@ -256,3 +256,22 @@ func TestRunSkipsWhatPassed(t *testing.T) {
 		t.Errorf("after a webapp edit (%v):\n%s", err, out)
 	}
 }
+
+// A pass is kept when the stage's inputs did not change while it ran; an
+// edit elsewhere does not matter.
+func TestAnEditWhileRunning(t *testing.T) {
+	s := newSandbox(t)
+	edit := func(file string) string { return "echo edited >>" + file }
+	if out, err := s.run(nil, "scripts/test-cache.sh", "run", "alerts-test", "sh", "-c", edit("deploy/prometheus/alerts.yml")); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := s.passes(); len(got) != 0 {
+		t.Fatalf("alerts-test's input changed while it ran, yet a pass was kept: %v", got)
+	}
+	if out, err := s.run(nil, "scripts/test-cache.sh", "run", "alerts-test", "sh", "-c", edit("webapp/src/app.ts")); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := strings.Join(s.passes(), " "); got != "alerts-test" {
+		t.Fatalf("an edit outside alerts-test's inputs lost its pass: %q", got)
+	}
+}
