@@ -177,6 +177,7 @@ test:
 
 # What the stages need, installed once before the lanes start.
 test-tools: pg-binaries redis openapi-deps sdk-tools ha-tools webapp-deps chromium
+	@scripts/ensure-ha-tools.sh promtool # here too: the stage keys are taken after the tools
 
 # The loop a developer lives in (under 90 s with warm caches): go vet and the
 # Go tests that need no outside service in one lane, the webapp's lint and
