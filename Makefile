@@ -10,7 +10,7 @@ include mk/pg.mk
 
 OPENAPI_TOOLS := test/openapi
 
-.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test test-tools check go-test go-unit webapp-test e2e e2e-run lighthouse check-go chromium redis vet bench clean
+.PHONY: pgo help deps webapp-deps openapi-deps openapi-lint sdk-tools sdk-test build webapp-build run run-cluster ha-up ha-down run-ha backup-drill alerts-test ha-tools bench-load test test-tools check go-test go-unit webapp-test e2e e2e-run lighthouse check-go check-webapp chromium redis vet bench clean
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
@@ -107,9 +107,19 @@ vet:
 
 # go test's output as plain go test prints it, then the slowest packages
 # and tests (cmd/testtimes reads go test -json).
+# Outside CI go test's cache serves the packages whose inputs did not change
+# ("(cached)"): their imports, the files they open and the environment they
+# read, which includes TEST_BUILD_KEY (the files bin/api, bin/projector and
+# the SDKs are built from, for the tests that build or run them) and
+# TEST_TOOLS_KEY (PostgreSQL's, Redis's, PHP's ... versions), both from
+# scripts/test-cache.sh. CI=true or TEST_CACHE=0 runs every test (-count=1).
+GO_TEST_COUNT = $(if $(or $(filter true,$(CI)),$(filter 0,$(TEST_CACHE))),-count=1,)
+
 go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 	@set -o pipefail; url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
-	TEST_DATABASE_URL="$$url" $(GO) test -race -count=1 -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
+	build_key="$$(scripts/test-cache.sh go-build-key)" && tools_key="$$(scripts/test-cache.sh go-tools-key)" && \
+	TEST_DATABASE_URL="$$url" TEST_BUILD_KEY="$$build_key" TEST_TOOLS_KEY="$$tools_key" \
+	$(GO) test -race $(GO_TEST_COUNT) -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
 
 # The Go tests that need no outside service: the packages whose tests import
 # none of internal/testing's servers (scripts/unit-packages.sh), without -race.
@@ -158,6 +168,9 @@ sdk-test: sdk-tools
 # clone, two lanes took 1,225 s and one lane 1,279 s, and the lanes' load
 # failed a timing test: every stage is CPU-bound here (Vitest 631 s beside
 # go test -race), so two lanes pay only on a machine with more cores.
+# Outside CI a stage that passed with the same inputs (the files it reads in
+# the working tree, the programs' versions: scripts/test-cache.sh) prints
+# "cached" instead of running; CI=true or TEST_CACHE=0 runs everything.
 TEST_LANES ?= 1
 
 test:
@@ -165,12 +178,18 @@ test:
 
 # What the stages need, installed once before the lanes start.
 test-tools: pg-binaries redis openapi-deps sdk-tools ha-tools webapp-deps chromium
+	@scripts/ensure-ha-tools.sh promtool # here too: the stage keys are taken after the tools
 
 # The loop a developer lives in (under 90 s with warm caches): go vet and the
 # Go tests that need no outside service in one lane, the webapp's lint and
-# unit tests in the other. No browser, no database.
+# unit tests in the other. No browser, no database. The webapp's half is
+# make test's stage cache (scripts/test-cache.sh): skipped while webapp/ is as
+# it was when it last passed (here or in make test); TEST_CACHE=0 runs it.
 check: webapp-deps
-	@$(MAKE) --no-print-directory -j2 --output-sync=recurse check-go webapp-test
+	@$(MAKE) --no-print-directory -j2 --output-sync=recurse check-go check-webapp
+
+check-webapp:
+	@scripts/test-cache.sh run webapp-test $(MAKE) --no-print-directory webapp-test
 
 check-go: vet go-unit
 

@@ -18,6 +18,9 @@ import (
 // run as root (t.TempDir's directories are mode 0700).
 func tempDir(t *testing.T) string {
 	t.Helper()
+	// The PostgreSQL version, among others (make go-test sets it), so that
+	// go test's cached result goes when the binaries change.
+	os.Getenv("TEST_TOOLS_KEY")
 	dir, err := os.MkdirTemp("", "pgembed-test-")
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,9 @@ type server struct {
 // buildAPI builds bin/api from the tree, once for every SDK's server.
 func buildAPI(t *testing.T) string {
 	t.Helper()
+	// go test caches on what the test imports; bin/api and the SDK runners are
+	// built from the tree: TEST_BUILD_KEY (make go-test) hashes those files.
+	os.Getenv("TEST_BUILD_KEY")
 	bin := filepath.Join(t.TempDir(), "api")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/api")
 	build.Dir = repoRoot

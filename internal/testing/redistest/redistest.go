@@ -42,6 +42,9 @@ func URL(t testing.TB) string {
 
 // Start runs a private redis-server for t and returns its host:port.
 func Start(t testing.TB) (string, error) {
+	// redis-server's version, among others (make go-test sets it), so that
+	// go test's cached result goes when it changes.
+	os.Getenv("TEST_TOOLS_KEY")
 	bin, err := binary()
 	if err != nil {
 		return "", err

@@ -5,6 +5,7 @@ package systest
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -30,9 +31,18 @@ func Root(t testing.TB) string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
+// BuildKey reads TEST_BUILD_KEY (make go-test sets it: scripts/test-cache.sh
+// go-build-key, a hash of the files the commands and the SDKs are built
+// from). go test caches a package's result on its own imports, the files it
+// opens and the environment it reads; a test that builds bin/api with go
+// build, or runs an SDK, reads that key, so that its cached result goes when
+// those files change. Call it before building or running them.
+func BuildKey() string { return os.Getenv("TEST_BUILD_KEY") }
+
 // BuildBinaries builds bin/api and bin/projector into a temporary folder.
 func BuildBinaries(t testing.TB) (api, projector string) {
 	t.Helper()
+	BuildKey()
 	dir := t.TempDir()
 	for _, name := range []string{"api", "projector"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)

@@ -141,6 +141,10 @@ func setup(ctx context.Context) (admin string, pool *pgxpool.Pool, tmpl string, 
 
 // serverURL is TEST_DATABASE_URL or the URL of the private server.
 func serverURL(ctx context.Context) (string, error) {
+	// TEST_TOOLS_KEY (make go-test: scripts/test-cache.sh go-tools-key) is
+	// the versions of PostgreSQL and the other programs the tests start:
+	// read, so that go test's cached results go when one of them changes.
+	os.Getenv("TEST_TOOLS_KEY")
 	if u := os.Getenv(EnvURL); u != "" {
 		if _, err := pgpool.WithDatabase(u, "postgres"); err != nil {
 			return "", fmt.Errorf("%s: %w", EnvURL, err)
