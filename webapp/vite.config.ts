@@ -102,7 +102,7 @@ export default defineConfig({
     manifest: true,
     // The signed-in dashboard's first paint in two chunks instead of thirty
     // (scripts/first-paint-chunks.ts, issue 38).
-    rolldownOptions: { output: { codeSplitting: firstPaintChunks({ entry: 'src/main.tsx', landing: routeModules[paths.home].module, signedIn: [layoutModule, routeModules[paths.dashboard].module], accountMenu: 'src/app/layouts/user-menu.tsx' }) } },
+    rolldownOptions: { output: { codeSplitting: firstPaintChunks({ entry: 'src/main.tsx', landing: routeModules[paths.home].module, signedIn: [layoutModule, routeModules[paths.dashboard].module] }) } },
   },
   test: {
     environment: 'jsdom',

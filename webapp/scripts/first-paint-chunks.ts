@@ -10,8 +10,6 @@ type Roots = {
   landing: string;
   /** The modules the signed-in dashboard's first paint needs: the layout's and the page's. */
   signedIn: string[];
-  /** The account menu (loaded by the layout after its first paint): its code in one chunk. */
-  accountMenu: string;
 };
 
 /**
@@ -30,20 +28,13 @@ type Roots = {
  * - `signed-in`: the rest of the layout's and the dashboard's static
  *   imports (the layout, the page, Radix's dropdown menu, the cards).
  *
- * - `account-menu`: what the account menu imports beyond those (Radix's
- *   dropdown menu, Floating UI, the focus and scroll managers), which the
- *   layout loads after its first paint: one request instead of seven
- *   (Radix's packages are shared with the dialogs and the toasts, and were
- *   split at each seam). The dialogs and toasts take their part of it
- *   from this chunk: on a signed-in page it is there already.
- *
  * Every module the entry imports statically stays in the entry chunk, and
  * everything loaded later (the dashboard's deferred cards, other pages)
  * is split as before. Relative paths are from the webapp's directory.
  */
 export function firstPaintChunks(roots: Roots) {
   const abs = (module: string) => fileURLToPath(new URL(`../${module}`, import.meta.url));
-  let groups: { shared: Set<string>; signedIn: Set<string>; accountMenu: Set<string> } | undefined;
+  let groups: { shared: Set<string>; signedIn: Set<string> } | undefined;
 
   function closure(graph: ModuleGraph, from: string[]) {
     const seen = new Set<string>();
@@ -62,13 +53,10 @@ export function firstPaintChunks(roots: Roots) {
     const entry = closure(graph, [abs(roots.entry)]);
     const landing = closure(graph, [abs(roots.landing)]);
     const signedIn = closure(graph, roots.signedIn.map(abs));
-    groups = { shared: new Set(), signedIn: new Set(), accountMenu: new Set() };
+    groups = { shared: new Set(), signedIn: new Set() };
     for (const id of signedIn) {
       if (entry.has(id)) continue;
       (landing.has(id) ? groups.shared : groups.signedIn).add(id);
-    }
-    for (const id of closure(graph, [abs(roots.accountMenu)])) {
-      if (!entry.has(id) && !landing.has(id) && !signedIn.has(id)) groups.accountMenu.add(id);
     }
     return groups;
   }
@@ -87,11 +75,6 @@ export function firstPaintChunks(roots: Roots) {
         name: (id: string, ctx: ModuleGraph) => (groupsOf(ctx).signedIn.has(id) ? 'signed-in' : null),
         debugName: 'signed-in',
         priority: 1,
-      },
-      {
-        name: (id: string, ctx: ModuleGraph) => (groupsOf(ctx).accountMenu.has(id) ? 'account-menu' : null),
-        debugName: 'account-menu',
-        priority: 0,
       },
     ],
   };
