@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Command is one command of a group commit (UpdateMany): Update's arguments.
@@ -117,9 +118,9 @@ const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.r
 // snapshots, finds the commands whose idempotency key answered before
 // (replays, or ErrIdempotencyKeyReused), and draws draw positions
 // (queueDraw), in one round trip. With a nil tx it begins the transaction
-// in that round trip too (Batch.BeginTx, on a connection of the pool) and
-// returns it, with its error if any: the caller rolls it back.
-func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command, draw int) (pgx.Tx, []Snapshot, map[int]Outcome, []int64, error) {
+// in that round trip too (Batch.BeginTx, on conn) and returns it, with its
+// error if any: the caller rolls it back.
+func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmds []Command, draw int) (pgx.Tx, []Snapshot, map[int]Outcome, []int64, error) {
 	streams := make([]string, len(cmds))
 	var keyStreams, keys []string
 	for i, c := range cmds {
@@ -174,7 +175,7 @@ func (s *Store) lockMany(ctx context.Context, tx pgx.Tx, cmds []Command, draw in
 	}
 	var res pgx.BatchResults
 	if tx == nil {
-		res = s.pool.SendBatch(ctx, batch)
+		res = conn.SendBatch(ctx, batch)
 		tx = res.Tx()
 	} else {
 		res = tx.SendBatch(ctx, batch)

@@ -1,6 +1,7 @@
 package eventstore
 
 import (
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -91,24 +92,30 @@ func (g *groupWrites) key(stream, key, hash string, res Result) {
 }
 
 // queue queues the collected writes on batch: heads first (a head that
-// did not move exactly as expected fails the batch with a ConflictError),
-// then events, then idempotency keys.
+// did not move exactly as expected fails the batch on the server, with
+// eventstore_expect_rows's error: see conflict), then events, then
+// idempotency keys. The check is the server's so that a COMMIT queued after
+// these statements never commits a batch whose heads did not move.
 func (g *groupWrites) queue(batch *pgx.Batch) {
 	if h := g.heads; len(h.stream) > 0 {
-		batch.Queue(`UPDATE streams s SET version = u.version, state = u.state::jsonb, state_version = u.state_version,
+		batch.Queue(`WITH moved AS (UPDATE streams s SET version = u.version, state = u.state::jsonb, state_version = u.state_version,
 				wake_at = u.wake_at, updated_at = now()
 			FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::timestamptz[])
 				AS u(stream_id, expected, version, state, state_version, wake_at)
-			WHERE s.stream_id = u.stream_id AND s.version = u.expected`,
-			h.stream, h.expected, h.version, h.state, h.stateVersion, h.wakeAt).Exec(moved(h.stream, h.expected))
+			WHERE s.stream_id = u.stream_id AND s.version = u.expected
+			RETURNING 1)
+			SELECT eventstore_expect_rows(count(*), cardinality($1::text[]), 'heads') FROM moved`,
+			h.stream, h.expected, h.version, h.state, h.stateVersion, h.wakeAt)
 	}
 	if c := g.created; len(c.stream) > 0 {
-		batch.Queue(`INSERT INTO streams (stream_id, version, state, state_version, wake_at)
+		batch.Queue(`WITH created AS (INSERT INTO streams (stream_id, version, state, state_version, wake_at)
 			SELECT stream_id, version, state::jsonb, state_version, wake_at
 			FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::timestamptz[])
 				AS u(stream_id, version, state, state_version, wake_at)
-			ON CONFLICT (stream_id) DO NOTHING`,
-			c.stream, c.version, c.state, c.stateVersion, c.wakeAt).Exec(moved(c.stream, make([]int64, len(c.stream))))
+			ON CONFLICT (stream_id) DO NOTHING
+			RETURNING 1)
+			SELECT eventstore_expect_rows(count(*), cardinality($1::text[]), 'created') FROM created`,
+			c.stream, c.version, c.state, c.stateVersion, c.wakeAt)
 	}
 	if e := g.events; len(e.position) > 0 {
 		batch.Queue(`INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
@@ -125,13 +132,23 @@ func (g *groupWrites) queue(batch *pgx.Batch) {
 	}
 }
 
-// moved fails a batch with a ConflictError (on the first stream) unless
-// the statement moved every one of streams' heads.
-func moved(streams []string, expected []int64) func(pgconn.CommandTag) error {
-	return func(tag pgconn.CommandTag) error {
-		if tag.RowsAffected() != int64(len(streams)) {
-			return &ConflictError{Stream: streams[0], Expected: expected[0]}
-		}
-		return nil
+// expectRowsCode is the SQLSTATE of eventstore_expect_rows (migration
+// 00035): a statement of queue did not move every head it meant to.
+const expectRowsCode = "ES409"
+
+// conflict is the *ConflictError for err, the failure of a batch queue
+// made, when err is eventstore_expect_rows's: on the first stream of the
+// statement that raised it (its constraint name, heads or created).
+func (g *groupWrites) conflict(err error) (*ConflictError, bool) {
+	pgErr, ok := errors.AsType[*pgconn.PgError](err)
+	if !ok || pgErr.Code != expectRowsCode {
+		return nil, false
 	}
+	if pgErr.ConstraintName == "created" && len(g.created.stream) > 0 {
+		return &ConflictError{Stream: g.created.stream[0]}, true
+	}
+	if len(g.heads.stream) > 0 {
+		return &ConflictError{Stream: g.heads.stream[0], Expected: g.heads.expected[0]}, true
+	}
+	return &ConflictError{Stream: pgErr.ConstraintName}, true
 }

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -113,6 +114,12 @@ type Store struct {
 	upcast     Upcaster
 	logger     watermill.LoggerAdapter
 	maxRetries int
+
+	// eventsPerCommand is how many positions a group commit draws per
+	// command with its locks (zero: one), learnt from the last group commit
+	// that wrote (drawHint): a listing spend appends two events, so drawing
+	// one per command cost every batch of spends a round trip more.
+	eventsPerCommand atomic.Int64
 }
 
 // Option configures a Store.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // pendingWrite is a decided command's writes.
@@ -25,10 +26,12 @@ func (s *Store) transactOne(ctx context.Context, c Command) ([]Outcome, error) {
 
 // transactGroup runs a group commit's commands together (decideGroup), in
 // fewer round trips than Update's: its BEGIN goes out with the statements
-// that lock the streams (pgx's Batch.BeginTx), and so does the drawing of one position
-// per command (a spend appends one event), so a group commit whose commands
-// append no more than that needs no round trip of its own to draw them;
-// positions it does not use are gaps in the log, as a rollback's are.
+// that lock the streams (pgx's Batch.BeginTx), and so does the drawing of
+// positions, as many per command as the last group commit's commands
+// appended (drawHint: two for listing spends), so a group commit whose
+// commands append no more than that needs no round trip of its own to draw
+// them; positions it does not use are gaps in the log, as a rollback's are.
+// With the COMMIT in the write round trip, a batch of spends takes two.
 func (s *Store) transactGroup(ctx context.Context, cmds []Command) ([]Outcome, error) {
 	return s.transact(ctx, cmds, decideGroup, true)
 }
@@ -42,9 +45,10 @@ type decideStep func(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Sna
 // (one command, transactOne) and UpdateMany's (a group commit,
 // transactGroup). It locks the
 // streams' rows in a fixed order and finds the replays in one round trip,
-// decides each command on its own snapshot, draws the positions, writes
-// every head, event and idempotency key and the commit's wake-up message
-// in one round trip, and commits.
+// decides each command on its own snapshot, draws the positions, and
+// writes every head, event and idempotency key and the commit's wake-up
+// message and commits in one round trip (the heads' check is the server's:
+// eventstore_expect_rows).
 //
 // Its error means nothing was committed, except ErrCommitUnknown, which
 // every writing command's outcome then carries; a *ConflictError (a stream
@@ -53,30 +57,36 @@ type decideStep func(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Sna
 // the decider wrote; in a group, a decider that wrote and then refused
 // fails the transaction, so that everyone runs again alone.
 //
-// A group (transactGroup) begins with its first round trip and draws a
-// position per command with the locks, before deciding; the rest, if the
-// decisions need more, after.
+// A group (transactGroup) begins with its first round trip and draws
+// positions for its commands with the locks (drawHint's per command),
+// before deciding; the rest, if the decisions need more, after.
 func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep, group bool) ([]Outcome, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("acquire a connection: %w", err)
+	}
 	var tx pgx.Tx // a group's begins in lockMany's round trip
-	predraw := len(cmds)
+	// Rolls back what did not commit and hands the connection back; after
+	// the COMMIT of the write round trip there is nothing to roll back, so
+	// a committed transaction costs no round trip more.
+	defer func() { release(ctx, conn, tx) }()
+	predraw := len(cmds) * int(max(1, s.eventsPerCommand.Load()))
 	if !group {
-		var err error
-		if tx, err = s.pool.Begin(ctx); err != nil {
+		if tx, err = conn.Begin(ctx); err != nil {
 			return nil, fmt.Errorf("begin: %w", err)
 		}
 		predraw = 0
 	}
-	tx, snaps, replays, positions, err := s.lockMany(ctx, tx, cmds, predraw)
-	if tx != nil {
-		// Rolls back what did not commit and hands the connection back.
-		defer func() { _ = tx.Rollback(ctx) }()
-	}
+	tx, snaps, replays, positions, err := s.lockMany(ctx, conn, tx, cmds, predraw)
 	if err != nil {
 		return nil, err
 	}
 	out, writes, events, err := decide(ctx, tx, cmds, snaps, replays)
 	if err != nil || len(writes) == 0 {
 		return out, err // nothing to commit: refusals and replays only, or a refusal alone
+	}
+	if group {
+		s.eventsPerCommand.Store(drawHint(events, len(writes)))
 	}
 	if events > len(positions) {
 		more, err := drawPositions(ctx, tx, events-len(positions))
@@ -85,22 +95,42 @@ func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep,
 		}
 		positions = append(positions, more...)
 	}
-	batch, err := queueWrites(ctx, cmds, writes, positions, out)
+	batch, g, err := queueWrites(ctx, cmds, writes, positions, out)
 	if err != nil {
 		return nil, err
 	}
-	// Heads, snapshots, events, the wake-up message and idempotency keys: one
-	// round trip.
+	// Heads, snapshots, events, the wake-up message, idempotency keys and
+	// the COMMIT: one round trip. A statement's error skips the rest, the
+	// COMMIT with them (the server ignores what follows an error until the
+	// batch's Sync), so nothing is committed unless every write was made.
+	batch.Queue("COMMIT")
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		if errors.Is(err, ErrConflict) || isUniqueViolation(err) {
-			return nil, conflictOf(err, cmds)
-		}
-		return nil, fmt.Errorf("write batch: %w", err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return commitFailed(err, cmds, writes, out)
+		return writeFailed(err, cmds, g, writes, out)
 	}
 	return out, nil
+}
+
+// maxDrawPerCommand bounds drawHint: one command that appends many events
+// must not make the next batches draw that many positions per command.
+const maxDrawPerCommand = 4
+
+// drawHint is how many positions per command the next group commit draws
+// with its locks, after one whose writes appended events: their mean,
+// rounded up, between 1 and maxDrawPerCommand. Spends alike (a listing's two
+// events) then draw exactly what they append, in the lock round trip;
+// positions drawn too many are gaps in the log, as a rollback's are.
+func drawHint(events, writes int) int64 {
+	return int64(min(maxDrawPerCommand, max(1, (events+writes-1)/writes)))
+}
+
+// release rolls tx back unless it ended (committed, or closed by a failed
+// batch that began it) and hands conn back to the pool, which drops a
+// connection left in a transaction or broken.
+func release(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx) {
+	if tx != nil && conn.Conn().PgConn().TxStatus() != 'I' && !conn.Conn().IsClosed() {
+		_ = tx.Rollback(ctx)
+	}
+	conn.Release()
 }
 
 // decideAlone decides Update's one command. A refusal is returned as its
@@ -167,8 +197,10 @@ func accept(out []Outcome, writes []pendingWrite, events, i int, c Command, snap
 }
 
 // queueWrites queues every write's head, snapshot, events and idempotency
-// key, and the commit's wake-up message, filling in each writer's result.
-func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, error) {
+// key, and the commit's wake-up message, filling in each writer's result;
+// it returns the batch and the rows queued (their conflict names a failed
+// head check's stream).
+func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, *groupWrites, error) {
 	var g groupWrites
 	var records []Record
 	for _, w := range writes {
@@ -184,7 +216,7 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 			g.head(c.Stream, w.snap.Version, w.snap.Version+int64(len(d.Events)), st)
 			recs, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, positions[w.first:w.first+len(d.Events)])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			records = append(records, recs...)
 			res.StreamVersion = recs[len(recs)-1].StreamVersion
@@ -201,29 +233,37 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 	g.queue(batch)
 	if len(records) > 0 {
 		if err := queueWakeUp(ctx, batch, records); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return batch, nil
+	return batch, &g, nil
 }
 
-// commitFailed says what a failed COMMIT means for the commands.
-func commitFailed(err error, cmds []Command, writes []pendingWrite, out []Outcome) ([]Outcome, error) {
-	if isUniqueViolation(err) {
+// writeFailed says what a failed write round trip, which ends with the
+// COMMIT, means for the commands. A server's error (a failed check or
+// statement, or a failed COMMIT) means nothing was committed: the server
+// skips what follows an error, COMMIT included. No answer means the COMMIT
+// may or may not have run, unless pgx says nothing was sent (SafeToRetry).
+func writeFailed(err error, cmds []Command, g *groupWrites, writes []pendingWrite, out []Outcome) ([]Outcome, error) {
+	if c, ok := g.conflict(err); ok {
+		return nil, c
+	}
+	if errors.Is(err, ErrConflict) || isUniqueViolation(err) {
 		return nil, conflictOf(err, cmds)
 	}
 	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) {
-		// No answer to COMMIT: it may have committed, so no command may run
-		// again; their idempotency keys tell on a retry. Refusals and
-		// replays keep their answers: they wrote nothing.
+	if !errors.As(err, &pgErr) && !pgconn.SafeToRetry(err) {
+		// No answer to the round trip that carried the COMMIT: it may have
+		// committed, so no command may run again; their idempotency keys
+		// tell on a retry. Refusals and replays keep their answers: they
+		// wrote nothing.
 		err = fmt.Errorf("commit of %d commands: %w: %w", len(cmds), ErrCommitUnknown, err)
 		for _, w := range writes {
 			out[w.index] = Outcome{Err: err}
 		}
 		return out, err
 	}
-	return nil, fmt.Errorf("commit of %d commands: %w", len(cmds), err)
+	return nil, fmt.Errorf("write and commit %d commands: %w", len(cmds), err)
 }
 
 // conflictOf is err, a conflict or unique violation of the writes, as a
