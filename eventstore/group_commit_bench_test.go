@@ -1,0 +1,68 @@
+package eventstore_test
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/eventstore"
+	"github.com/a2e-automation/app/internal/testing/testdb"
+)
+
+// processCPU is this process's user and system time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkGroupCommitOfSpends runs group commits one after the other, each
+// of 8 commands shaped like listing spends (two events, a snapshot, an
+// Idempotency-Key) on 8 accounts' streams: the wall time of one group
+// commit (its round trips and its flush) and the client's CPU for it
+// (cpu-µs/op, the process's user + system time over the loop), without the
+// HTTP exchange or a second group commit beside it (docs/benchmarks.md,
+// issue 36, fourth session). On a durable server (fsync on):
+//
+//	TEST_DATABASE_URL=… go test ./eventstore/ -run '^$' -bench BenchmarkGroupCommitOfSpends -benchtime 600x
+func BenchmarkGroupCommitOfSpends(b *testing.B) {
+	s := eventstore.New(testdb.New(b))
+	ctx := context.Background()
+	spend := func(_ context.Context, _ pgx.Tx, _ eventstore.Snapshot) (eventstore.Decision, error) {
+		return eventstore.Decision{
+			Events: []eventstore.NewEvent{
+				{Type: "CreditsSpent", Data: []byte(`{"amount":1,"operation":"listing"}`)},
+				{Type: "ListingRequested", Data: []byte(`{"listingId":"l","asin":"B000000000"}`)},
+			},
+			State:  []byte(`{"balance":1000}`),
+			Result: []byte(`{"balance":999}`),
+		}, nil
+	}
+	n := 0
+	batch := func() []eventstore.Command {
+		cmds := make([]eventstore.Command, 8)
+		for i := range cmds {
+			n++
+			key := fmt.Sprint(n)
+			cmds[i] = eventstore.Command{Stream: fmt.Sprintf("account-%d", i), Opts: eventstore.UpdateOptions{IdempotencyKey: key, RequestHash: key}, Decide: spend}
+		}
+		return cmds
+	}
+	for range 20 { // the accounts' streams exist, the statements are prepared
+		s.UpdateMany(ctx, batch())
+	}
+	b.ResetTimer()
+	start := processCPU()
+	for b.Loop() {
+		for _, o := range s.UpdateMany(ctx, batch()) {
+			if o.Err != nil {
+				b.Fatal(o.Err)
+			}
+		}
+	}
+	b.ReportMetric(float64((processCPU()-start).Microseconds())/float64(b.N), "cpu-µs/op")
+}
