@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -19,7 +20,10 @@ import (
 // commitCutter closes the connection as a request's COMMIT is sent, once
 // armed: the client cannot know whether the transaction committed. The
 // projector, the workers and the mail sender share the pool; their commits
-// carry no request id and pass.
+// carry no request id and pass. The event store sends its COMMIT at the
+// end of its write batch (docs/event-store.md): such a batch's connection
+// is closed right after the batch has been written to it (cutAfterWrite),
+// so the server has the COMMIT but the client never reads its answer.
 type commitCutter struct{ armed atomic.Bool }
 
 func (c *commitCutter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
@@ -31,6 +35,39 @@ func (c *commitCutter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data
 
 func (c *commitCutter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
+func (c *commitCutter) TraceBatchStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceBatchStartData) context.Context {
+	if requestID(ctx) == "" || data.Batch == nil {
+		return ctx
+	}
+	for _, q := range data.Batch.QueuedQueries {
+		if strings.EqualFold(strings.TrimSpace(q.SQL), "commit") {
+			if w, ok := conn.PgConn().Conn().(*cutAfterWrite); ok && c.armed.CompareAndSwap(true, false) {
+				w.cut.Store(true)
+			}
+			break
+		}
+	}
+	return ctx
+}
+
+func (c *commitCutter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (c *commitCutter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+// cutAfterWrite is a connection that closes itself after its next write
+// once cut is set.
+type cutAfterWrite struct {
+	net.Conn
+	cut atomic.Bool
+}
+
+func (w *cutAfterWrite) Write(b []byte) (int, error) {
+	n, err := w.Conn.Write(b)
+	if w.cut.CompareAndSwap(true, false) {
+		_ = w.Conn.Close()
+	}
+	return n, err
+}
+
 // cutterPool is a pool on the database at url whose requests' COMMITs the
 // returned cutter cuts once armed.
 func cutterPool(t testing.TB, url string) (*pgxpool.Pool, *commitCutter) {
@@ -41,6 +78,13 @@ func cutterPool(t testing.TB, url string) (*pgxpool.Pool, *commitCutter) {
 	}
 	cutter := &commitCutter{}
 	cfg.ConnConfig.Tracer = cutter
+	cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &cutAfterWrite{Conn: c}, nil
+	}
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
