@@ -9,7 +9,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { paths } from '../src/config/paths.ts';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
 import { publicRoutes, signedInRoutes } from './routes.ts';
-import { apiFailures, baseURL, screenshot, signUp, uniqueEmail } from './support.ts';
+import { apiFailures, baseURL, loadDeferredCards, screenshot, signUp, uniqueEmail } from './support.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const WIDTH = 390;
@@ -30,7 +30,7 @@ test('every route of paths.ts is listed here', () => {
 async function pageWidth(page: Page, route: string): Promise<number> {
   await page.goto(route);
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-  await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+  await loadDeferredCards(page);
   await page.waitForLoadState('networkidle');
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
 }

@@ -11,7 +11,7 @@
 import { expect, test, type Browser, type ConsoleMessage, type Page } from '@playwright/test';
 import { paths } from '../src/config/paths.ts';
 import { NO_SUCH_PAGE, publicRoutes, signedInRoutes } from './routes.ts';
-import { apiFailures, baseURL, PASSWORD, signUp, uniqueEmail } from './support.ts';
+import { apiFailures, baseURL, loadDeferredCards, PASSWORD, signUp, uniqueEmail } from './support.ts';
 
 const failures = apiFailures();
 test.afterEach(async ({}, testInfo) => failures.report(testInfo));
@@ -38,13 +38,13 @@ async function visit(page: Page, routes: string[]): Promise<string[]> {
   for (route of routes) {
     await page.goto(route);
     const heading = page.getByRole('heading', { level: 1 }).first();
-    const shown = await heading.waitFor({ state: 'visible', timeout: 15_000 }).then(
+    const shown = await heading.waitFor({ state: 'visible', timeout: 30_000 }).then(
       () => true,
       () => false,
     );
     // What loads after the first paint (the dashboard's deferred cards, the
-    // account menu) loads too: to the bottom of the page, then quiet.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    // account menu) loads too, then the page is quiet.
+    if (shown) await loadDeferredCards(page);
     await page.waitForLoadState('networkidle');
     const rootText = await page.locator('#root').innerText();
     if (!shown) problems.push(`${route}: no heading (the root says: ${JSON.stringify(rootText.slice(0, 200))})`);
