@@ -10,7 +10,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, baseURL, buyCredits, createListing, creditsAvailable, newSeller, screenshot, toast } from './support.ts';
+import { apiFailures, baseURL, buyCredits, createListing, creditsAvailable, loadDeferredCards, newSeller, screenshot, toast } from './support.ts';
 
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 
@@ -48,6 +48,7 @@ test.describe.serial('balance alerts', () => {
 
   test('sets a low-balance alert in the Alerts section', async () => {
     await page.goto('/dashboard');
+    await loadDeferredCards(page);
     await expect(creditsAvailable(page)).toHaveText('100');
     const form = page.getByRole('form', { name: 'Alerts' });
     await form.getByLabel('Low balance alert (credits)').fill('-1');
@@ -60,6 +61,7 @@ test.describe.serial('balance alerts', () => {
     await expect(toast(page, 'Alerts Saved')).toBeVisible();
     await expect(banner(page)).toHaveCount(0);
     await page.reload();
+    await loadDeferredCards(page);
     await expect(form.getByLabel('Low balance alert (credits)')).toHaveValue('98');
     await expect(form.getByLabel('Expiry reminder (days before)')).toHaveValue('3');
     await screenshot(page, 'alerts', 'set');
@@ -82,6 +84,7 @@ test.describe.serial('balance alerts', () => {
   test('buying credits takes the banner away and mails a recovered note', async () => {
     await buyCredits(page, 100, '$9.99');
     await page.goto('/dashboard');
+    await loadDeferredCards(page);
     await expect(creditsAvailable(page)).toHaveText('197');
     await expect(banner(page)).toHaveCount(0);
     await expect.poll(async () => countOf(await subjects(email), 'credits have recovered: 197 credits available')).toBe(1);

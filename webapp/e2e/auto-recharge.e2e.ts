@@ -10,7 +10,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, createListing, creditsAvailable, newSeller, screenshot, toast } from './support.ts';
+import { apiFailures, createListing, creditsAvailable, loadDeferredCards, newSeller, screenshot, toast } from './support.ts';
 
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 
@@ -37,6 +37,7 @@ test.describe.serial('auto-recharge', () => {
 
   test('saves a simulated card with the labelled test form', async () => {
     await page.goto('/dashboard');
+    await loadDeferredCards(page);
     await card(page).getByRole('button', { name: 'Save a card' }).click();
     const form = card(page).getByRole('group', { name: 'Card' });
     await expect(form.getByRole('note')).toContainText('Test mode');
@@ -82,6 +83,7 @@ test.describe.serial('auto-recharge', () => {
 
   test('a card needing 3-D Secure: the recharge waits, and is paid with Confirm payment', async () => {
     await page.goto('/dashboard');
+    await loadDeferredCards(page);
     await card(page).getByRole('button', { name: 'Replace card' }).click();
     await card(page).getByRole('group', { name: 'Card' }).getByRole('button', { name: 'Save card 3184 (charges need 3-D Secure)' }).click();
     await expect(toast(page, 'Card saved')).toBeVisible();

@@ -8,7 +8,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { paths } from '../src/config/paths.ts';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, baseURL, screenshot, signUp, uniqueEmail } from './support.ts';
+import { publicRoutes, signedInRoutes } from './routes.ts';
+import { apiFailures, baseURL, loadDeferredCards, screenshot, signUp, uniqueEmail } from './support.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const WIDTH = 390;
@@ -16,45 +17,6 @@ const phone = { viewport: { width: WIDTH, height: 844 }, isMobile: true, hasTouc
 
 const failures = apiFailures();
 test.afterEach(async ({}, testInfo) => failures.report(testInfo));
-
-const publicRoutes = [
-  paths.home,
-  paths.login,
-  paths.register,
-  paths.resetPassword,
-  paths.resetPasswordComplete,
-  paths.contact,
-  paths.privacy,
-  paths.terms,
-  paths.desktopApiGuide,
-  '/no-such-page',
-];
-
-// Every other route; the staff ones show a seller the not-found screen.
-const signedInRoutes = [
-  paths.dashboard,
-  paths.subscription,
-  paths.apiKeys,
-  paths.tutorials,
-  paths.download,
-  paths.support,
-  paths.transactions,
-  // An unknown payment: the receipt page's not-found state (its h1 "Receipt not found").
-  paths.receipt('00000000-0000-0000-0000-000000000000'),
-  paths.webhooks,
-  `${paths.checkout}?credits=100`,
-  `${paths.checkoutSuccess}?amount=9.99&credits=100`,
-  paths.subscribe,
-  paths.subscribeSuccess,
-  paths.verifyEmail,
-  paths.devBillingPortal,
-  paths.staff,
-  paths.staffMfa,
-  paths.staffAudit,
-  paths.staffAccount('00000000-0000-0000-0000-000000000000'),
-  paths.staffSupport,
-  paths.staffSupportRequest('00000000-0000-0000-0000-000000000000'),
-];
 
 test('every route of paths.ts is listed here', () => {
   const listed = new Set([...publicRoutes, ...signedInRoutes].map((r) => r.split('?')[0]));
@@ -68,7 +30,7 @@ test('every route of paths.ts is listed here', () => {
 async function pageWidth(page: Page, route: string): Promise<number> {
   await page.goto(route);
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-  await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+  await loadDeferredCards(page);
   await page.waitForLoadState('networkidle');
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
 }

@@ -8,7 +8,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, createListing, newSeller, screenshot, toast } from './support.ts';
+import { apiFailures, createListing, loadDeferredCards, newSeller, screenshot, toast } from './support.ts';
 
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 
@@ -35,6 +35,7 @@ test.describe.serial('spend limits', () => {
 
   test('a limit that is not a whole number gets its field error', async () => {
     await page.goto('/dashboard');
+    await loadDeferredCards(page);
     const daily = card(page).getByLabel('Daily limit (credits)');
     await daily.fill('-5');
     await card(page).getByRole('button', { name: 'Save limits' }).click();

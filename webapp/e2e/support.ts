@@ -221,3 +221,21 @@ export function consoleErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
   return errors;
 }
+
+/**
+ * Brings in the dashboard's deferred cards (chart, spend limits, alerts,
+ * auto-recharge), which load when they come near the viewport (issue 38):
+ * scrolls each grey placeholder (data-deferred) into view until none is
+ * left, once the page has loaded its data. On a page without one it
+ * returns then.
+ */
+export async function loadDeferredCards(page: Page) {
+  // The placeholders come with the page's data (the skeleton before it has none).
+  await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+  const waiting = page.locator('[data-deferred]');
+  await expect(async () => {
+    const left = await waiting.count();
+    if (left > 0) await waiting.first().scrollIntoViewIfNeeded({ timeout: 2_000 });
+    expect(left, 'deferred cards not loaded yet').toBe(0);
+  }).toPass();
+}

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type BrowserContext, type Download, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y.ts';
-import { apiFailures, createListing, creditsAvailable, newSeller, screenshot, subscriptionCard } from './support.ts';
+import { apiFailures, createListing, creditsAvailable, loadDeferredCards, newSeller, screenshot, subscriptionCard } from './support.ts';
 
 const AMAZON_URL = 'https://www.amazon.com/dp/B08N5WRWNW';
 const SPENDS = 3;
@@ -79,6 +79,7 @@ test.describe.serial('usage', () => {
     await page.getByRole('button', { name: /^Subscribe for / }).click();
     await expect(page).toHaveURL(/\/subscribe\/success$/);
     await page.goto('/dashboard');
+    await loadDeferredCards(page);
     await expect(subscriptionCard(page).getByText('Active', { exact: true })).toBeVisible();
     await expect(creditsAvailable(page)).toHaveText('500');
     const chart = page.getByRole('img', { name: /^Credits used per day/ });

@@ -51,6 +51,17 @@ export function firstPaintChunks(roots: Roots) {
   function groupsOf(graph: ModuleGraph) {
     if (groups) return groups;
     const entry = closure(graph, [abs(roots.entry)]);
+    // A closure counts every module an index re-exports, used or not: the
+    // entry importing lucide-react's index put every icon of the app in
+    // `entry`, so none was grouped, and the icons the layout uses were
+    // left in the layout's own chunk, which Rolldown then emitted
+    // re-exporting a name it does not define ("Export 'app_layout_exports'
+    // is not defined in module": every page failed). The entry imports
+    // each icon from its own module (lucide-react/icons/<name>).
+    const indexes = [...entry].filter((id) => /[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]lucide-react\.mjs$/.test(id));
+    if (indexes.length > 0) {
+      throw new Error(`first-paint chunks: the entry chunk's modules import lucide-react's index (${indexes[0]}); import the icon from lucide-react/icons/<name> there`);
+    }
     const landing = closure(graph, [abs(roots.landing)]);
     const signedIn = closure(graph, roots.signedIn.map(abs));
     groups = { shared: new Set(), signedIn: new Set() };

@@ -3,6 +3,7 @@ import { useRoutes, type RouteObject } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { useProductName } from '@/lib/app-config';
 import { RequireAuth } from './require-auth';
+import { RouteErrorBoundary } from './route-error';
 import { paths } from '@/config/paths';
 
 /** The document title of a page: its own name, then the product's. */
@@ -143,8 +144,9 @@ export const routes: RouteObject[] = [
  * the data router's code was 54 KB of the entry chunk (14 KB brotli) that
  * every page parsed before its first paint (issue 38 item 2). Matching is
  * the same function (case-insensitive, trailing slash ignored), and
- * navigations are transitions in both.
+ * navigations are transitions in both. A page that fails while rendering
+ * shows RouteErrorBoundary's screen (the data router's errorElement did).
  */
 export function AppRoutes() {
-  return useRoutes(routes);
+  return <RouteErrorBoundary>{useRoutes(routes)}</RouteErrorBoundary>;
 }

@@ -6,8 +6,9 @@
 // date-fns's format() and parseISO() were 22 KB of its code (7 KB brotli)
 // for the four patterns below. These read ISO 8601 as date-fns's parseISO
 // does (a date alone, or a time without an offset, is local time; `Z` or an
-// offset is that instant) and write in local time as its format() does;
-// dates.test.ts holds them to date-fns's answers. (date-fns stays for the
+// offset is that instant) and write in local time as its format() does,
+// the fields (the month's name, the local day and time) from the browser's
+// Intl.DateTimeFormat; dates.test.ts holds them to date-fns's answers. (date-fns stays for the
 // staff console's filters, features/staff-accounts/utils/format.ts.)
 
 /** Spec section 9: dates in lists. */
@@ -20,8 +21,6 @@ export const TIME_TO_SECOND_FORMAT = 'MMM dd, yyyy HH:mm:ss';
 export const AXIS_DATE_FORMAT = 'MMM d';
 
 export type DatePattern = typeof DATE_FORMAT | typeof BILLING_DATE_FORMAT | typeof TIME_TO_SECOND_FORMAT | typeof AXIS_DATE_FORMAT;
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2}(?:[.,]\d+)?))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
@@ -54,30 +53,50 @@ export function parseIsoDate(iso: string): Date {
   return utc;
 }
 
-const two = (n: number) => String(n).padStart(2, '0');
+// The calendar fields of a date in local time, in English, from the
+// browser's Intl (the month's name; numbers written out below to the
+// patterns' widths, as date-fns does: Intl writes the year 99 as "99").
+const FIELDS = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+  hourCycle: 'h23',
+});
+
+function fieldsOf(date: Date) {
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const { type, value } of FIELDS.formatToParts(date)) parts[type] = value;
+  return parts;
+}
+
+const two = (value = '') => value.padStart(2, '0');
 
 /** An ISO 8601 date or date-time in one of the patterns above, in local time (RangeError when it is not a date). */
 export function formatDate(iso: string, pattern: DatePattern = DATE_FORMAT): string {
   const date = parseIsoDate(iso);
   if (Number.isNaN(date.getTime())) throw new RangeError('Invalid time value');
+  const f = fieldsOf(date);
   return pattern.replace(/MMMM|MMM|dd|d|yyyy|HH|mm|ss/g, (token) => {
     switch (token) {
       case 'MMMM':
-        return MONTHS[date.getMonth()];
+        return f.month ?? '';
       case 'MMM':
-        return MONTHS[date.getMonth()].slice(0, 3);
+        return (f.month ?? '').slice(0, 3);
       case 'dd':
-        return two(date.getDate());
+        return two(f.day);
       case 'd':
-        return String(date.getDate());
+        return f.day ?? '';
       case 'yyyy':
-        return String(date.getFullYear()).padStart(4, '0');
+        return (f.year ?? '').padStart(4, '0');
       case 'HH':
-        return two(date.getHours());
+        return two(f.hour);
       case 'mm':
-        return two(date.getMinutes());
+        return two(f.minute);
       default:
-        return two(date.getSeconds());
+        return two(f.second);
     }
   });
 }

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { defaultFallbackInView } from 'react-intersection-observer';
 import { afterEach } from 'vitest';
 import { resetToasts } from '@/components/ui/toast-store';
 
@@ -18,6 +19,23 @@ globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObse
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
+
+// jsdom has no IntersectionObserver: the dashboard's deferred cards
+// (react-intersection-observer) count as in view, as on a tall screen.
+defaultFallbackInView(true);
+// Nor matchMedia: the screen is wide (the signed-in layout's sidebar, with
+// its account menu, is shown from 1024 px).
+window.matchMedia ??= (query: string) =>
+  ({
+    matches: true,
+    media: query,
+    onchange: null,
+    addEventListener() {},
+    removeEventListener() {},
+    addListener() {},
+    removeListener() {},
+    dispatchEvent: () => false,
+  }) as MediaQueryList;
 
 afterEach(() => {
   cleanup();

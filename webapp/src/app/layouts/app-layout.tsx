@@ -2,6 +2,7 @@ import { LogOut, Menu, X } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Logo } from '@/components/ui/logo';
+import { useMediaQuery } from '@/hooks/use-media-query';
 import { PastDueBanner } from '@/features/subscription/components/past-due-banner';
 import { useAuth } from '@/lib/auth';
 import { initials } from '@/lib/format';
@@ -9,10 +10,14 @@ import { NAV_ITEMS, STAFF_NAV_ITEM } from './nav-items';
 import { UserTriggerFace } from './user-trigger-face';
 import { paths } from '@/config/paths';
 
-// Loaded after the layout's first paint (user-menu.tsx); until it comes,
-// its face alone, hidden from assistive technology and not focusable, so
-// that no one presses a button that does nothing.
+// Loaded after the layout's first paint (user-menu.tsx), and only where the
+// sidebar it sits in is shown (from 1024 px, styles/index.css): a phone,
+// whose mobile menu has its own Log out, never loads Radix's dropdown menu
+// and Floating UI (issue 38: the dashboard's mobile score). Until it
+// comes, its face alone, hidden from assistive technology and not
+// focusable, so that no one presses a button that does nothing.
 const UserMenu = lazy(() => import('./user-menu'));
+const SIDEBAR_SHOWN = '(min-width: 1024px)';
 
 function UserMenuPlaceholder({ email }: { email: string }) {
   return (
@@ -28,6 +33,7 @@ export default function AppLayout() {
   const navigate = useNavigate();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const sidebarShown = useMediaQuery(SIDEBAR_SHOWN);
   const email = user?.email ?? '';
   const navItems = user?.isStaff ? [...NAV_ITEMS, STAFF_NAV_ITEM] : NAV_ITEMS;
 
@@ -61,9 +67,13 @@ export default function AppLayout() {
           </ul>
         </nav>
         <div className="sidebar-user">
-          <Suspense fallback={<UserMenuPlaceholder email={email} />}>
-            <UserMenu email={email} onLogout={onLogout} />
-          </Suspense>
+          {sidebarShown ? (
+            <Suspense fallback={<UserMenuPlaceholder email={email} />}>
+              <UserMenu email={email} onLogout={onLogout} />
+            </Suspense>
+          ) : (
+            <UserMenuPlaceholder email={email} />
+          )}
         </div>
       </aside>
 

@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import { Card } from '@/components/ui/card';
 import { useProductName } from '@/lib/app-config';
 
@@ -12,10 +13,15 @@ export function WelcomeCard() {
   );
 }
 
-/** A grey card in a card's shape: the skeleton's blocks, and a deferred card's place while its code loads. */
-export function SkeletonCard({ lines, tall = false }: { lines: number; tall?: boolean }) {
+/**
+ * A grey card in a card's shape: the skeleton's blocks, and a deferred
+ * card's place until it is near the viewport (`deferred`: marked
+ * data-deferred, which the browser journeys scroll to) and while its code
+ * loads.
+ */
+export function SkeletonCard({ lines, tall = false, deferred = false, ref }: { lines: number; tall?: boolean; deferred?: boolean; ref?: Ref<HTMLDivElement> }) {
   return (
-    <div className="card skeleton-card" aria-hidden>
+    <div className="card skeleton-card" aria-hidden ref={ref} data-deferred={deferred || undefined}>
       <span className="skeleton skeleton-title" />
       {tall && <span className="skeleton skeleton-stat" />}
       {Array.from({ length: lines }, (_, i) => (

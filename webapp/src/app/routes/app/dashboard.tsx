@@ -1,5 +1,6 @@
 import { Coins, CreditCard, Key } from 'lucide-react';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useInView } from 'react-intersection-observer';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -20,8 +21,9 @@ import { paths } from '@/config/paths';
 
 // Issue 38: what the dashboard does not show on first paint (the cards under
 // the fold with their forms and zod, the chart, the purchase dialog) is
-// loaded in chunks of its own, after the page's own code, so the first paint
-// waits for none of it and the main thread parses it later.
+// loaded in chunks of its own, each card's when it comes near the viewport
+// (WhenNear), the dialog's when Buy More is first pressed: on a phone none
+// of it is parsed before the seller scrolls.
 const DailyUsageCard = lazy(() =>
   import('@/features/usage/components/daily-usage-chart').then((m) => ({ default: m.DailyUsageCard })),
 );
@@ -100,21 +102,21 @@ export default function DashboardRoute() {
       </div>
 
       <UsageStatisticsCard live lastSpendAt={profile.lastSpendAt} />
-      <Suspense fallback={<SkeletonCard lines={4} />}>
+      <WhenNear lines={4}>
         <DailyUsageCard live />
-      </Suspense>
+      </WhenNear>
 
-      <Suspense fallback={<SkeletonCard lines={3} />}>
+      <WhenNear lines={3}>
         <SpendLimitsCard live />
-      </Suspense>
+      </WhenNear>
 
-      <Suspense fallback={<SkeletonCard lines={3} />}>
+      <WhenNear lines={3}>
         <AlertsCard />
-      </Suspense>
+      </WhenNear>
 
-      <Suspense fallback={<SkeletonCard lines={3} />}>
+      <WhenNear lines={3}>
         <AutoRechargeCard live />
-      </Suspense>
+      </WhenNear>
 
       <div className="grid-2">
         <SoftwareDownloadsCard active={profile.premiumAccess} />
@@ -148,6 +150,17 @@ export default function DashboardRoute() {
       )}
     </div>
   );
+}
+
+/**
+ * A deferred card: a grey card in its shape until it comes within 200 px of
+ * the viewport (react-intersection-observer), then the card, its
+ * code loaded then. Once there, it stays.
+ */
+function WhenNear({ lines, children }: { lines: number; children: ReactNode }) {
+  const { ref, inView } = useInView({ triggerOnce: true, rootMargin: '200px 0px' });
+  if (!inView) return <SkeletonCard lines={lines} ref={ref} deferred />;
+  return <Suspense fallback={<SkeletonCard lines={lines} />}>{children}</Suspense>;
 }
 
 /** What the Subscription Status card says under the badge, per status. */
