@@ -72,7 +72,7 @@ test(`signed in: no page is wider than ${WIDTH} px`, async ({ browser }) => {
   await checkRoutes(browser, signedInRoutes, true);
 });
 
-test('the API Keys page at 390 px fits; focus returns from a dialog; skip link; navigation announced', async ({ browser }) => {
+test('the API Keys page at 390 px fits; focus returns from a dialog; skip link; Tab reaches the deferred cards; navigation announced', async ({ browser }) => {
   const context = await browser.newContext({ baseURL: baseURL(), ...phone });
   try {
     await signUp(context.request, uniqueEmail(), PASSWORD);
@@ -99,6 +99,17 @@ test('the API Keys page at 390 px fits; focus returns from a dialog; skip link; 
     await expect(skip).toBeInViewport();
     await page.keyboard.press('Enter');
     await expect(page.locator('#main')).toBeFocused();
+
+    // That first Tab also loaded the cards deferred below the fold (nothing
+    // scrolled them near), so tabbing on reaches the Alerts form's field
+    // instead of passing over a grey placeholder.
+    await expect(page.locator('[data-deferred]')).toHaveCount(0);
+    const lowBalance = page.getByRole('form', { name: 'Alerts' }).getByLabel('Low balance alert (credits)');
+    await expect(lowBalance).toBeAttached();
+    for (let presses = 0; presses < 80 && !(await lowBalance.evaluate((el) => el === document.activeElement)); presses++) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(lowBalance).toBeFocused();
 
     // A client-side navigation is announced by the new page's title.
     await page.getByRole('navigation', { name: 'Quick' }).getByRole('link', { name: 'API Keys' }).click();

@@ -18,6 +18,7 @@ import { BILLING_DATE_FORMAT, formatDate } from '@/lib/dates';
 import { liveRefresh } from '@/lib/swr-config';
 import { DashboardSkeleton, SkeletonCard, WelcomeCard } from './dashboard-skeleton';
 import { paths } from '@/config/paths';
+import { useKeyboardNavigation } from '@/hooks/use-keyboard-navigation';
 
 // Issue 38: what the dashboard does not show on first paint (the cards under
 // the fold with their forms and zod, the chart, the purchase dialog) is
@@ -154,12 +155,14 @@ export default function DashboardRoute() {
 
 /**
  * A deferred card: a grey card in its shape until it comes within 200 px of
- * the viewport (react-intersection-observer), then the card, its
- * code loaded then. Once there, it stays.
+ * the viewport (react-intersection-observer) or the seller first presses Tab
+ * (a keyboard user would otherwise tab past the placeholder), then the card,
+ * its code loaded then. Once there, it stays.
  */
 function WhenNear({ lines, children }: { lines: number; children: ReactNode }) {
   const { ref, inView } = useInView({ triggerOnce: true, rootMargin: '200px 0px' });
-  if (!inView) return <SkeletonCard lines={lines} ref={ref} deferred />;
+  const keyboard = useKeyboardNavigation();
+  if (!inView && !keyboard) return <SkeletonCard lines={lines} ref={ref} deferred />;
   return <Suspense fallback={<SkeletonCard lines={lines} />}>{children}</Suspense>;
 }
 
