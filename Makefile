@@ -123,8 +123,10 @@ go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 
 # The Go tests that need no outside service: the packages whose tests import
 # none of internal/testing's servers (scripts/unit-packages.sh), without -race.
+# go test's cache serves unchanged packages, as in go-test; CI=true or
+# TEST_CACHE=0 runs them all (-count=1).
 go-unit:
-	$(GO) test $$(scripts/unit-packages.sh)
+	$(GO) test $(GO_TEST_COUNT) $$(scripts/unit-packages.sh)
 
 # ESLint (bulletproof-react's import zones, webapp/eslint.config.js), then Vitest.
 webapp-test: webapp-deps
