@@ -13,5 +13,8 @@ go list -test -f '{{if and (eq .Name "main") (not .ForTest)}}{{.ImportPath}} {{j
 	while read -r bin deps; do
 		pkg="${bin%.test}"
 		[ "$pkg" != "$bin" ] || continue
-		if ! tr ' ' '\n' <<<"$pkg $deps" | grep -Eq "$services"; then echo "$pkg"; fi
+		# No pipe into grep -q: it stops at the first match, and with
+		# pipefail the writer's SIGPIPE would list a package that has one.
+		list="$pkg $deps"
+		if ! grep -Eq "$services" <<<"${list// /$'\n'}"; then echo "$pkg"; fi
 	done

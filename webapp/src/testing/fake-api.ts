@@ -41,8 +41,9 @@ export function installFakeApi(overrides: Record<string, Handler> = {}) {
     const method = (init?.method ?? 'GET').toUpperCase();
     const path = new URL(url, 'http://localhost').pathname;
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    // Names lower-cased, as HTTP compares them: headers['idempotency-key'].
-    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    // Names lower-cased, as HTTP compares them: headers['idempotency-key']
+    // (happy-dom's Headers keeps the case it was given).
+    const headers = Object.fromEntries([...new Headers(init?.headers).entries()].map(([name, value]) => [name.toLowerCase(), value]));
     const call = { method, path, url, body, headers };
     calls.push(call);
     const handler = routes[`${method} ${path}`];

@@ -9,7 +9,8 @@ import { resetToasts } from '@/components/ui/toast-store';
 // leaves room for it).
 configure({ asyncUtilTimeout: 15_000 });
 
-// jsdom lacks a few browser APIs that Radix primitives use.
+// The DOM of the tests (happy-dom, vite.config.ts) lacks a few browser APIs
+// that Radix primitives and the receipt's Print button use.
 class ResizeObserverStub {
   observe() {}
   unobserve() {}
@@ -19,6 +20,7 @@ globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObse
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
+window.print ??= () => {};
 
 // jsdom has no IntersectionObserver: the dashboard's deferred cards
 // (react-intersection-observer) count as in view, as on a tall screen.
