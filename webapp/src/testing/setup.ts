@@ -22,10 +22,12 @@ Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
 window.print ??= () => {};
 
-// jsdom has no IntersectionObserver: the dashboard's deferred cards
+// happy-dom's IntersectionObserver never reports (its observe is a stub), so
+// it is taken away: without one, the dashboard's deferred cards
 // (react-intersection-observer) count as in view, as on a tall screen.
+(window as { IntersectionObserver?: unknown }).IntersectionObserver = undefined;
 defaultFallbackInView(true);
-// Nor matchMedia: the screen is wide (the signed-in layout's sidebar, with
+// matchMedia, where the DOM lacks it: the screen is wide (the signed-in layout's sidebar, with
 // its account menu, is shown from 1024 px).
 window.matchMedia ??= (query: string) =>
   ({

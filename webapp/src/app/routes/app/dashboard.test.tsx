@@ -44,6 +44,11 @@ describe('dashboard', () => {
     expect(screen.queryByText(/^Last credit spent/)).not.toBeInTheDocument();
   });
 
+  it('shows the cards below the fold (in view in tests, as on a tall screen)', async () => {
+    renderApp('/dashboard');
+    expect(await screen.findByRole('form', { name: 'Alerts' })).toBeInTheDocument();
+  });
+
   it('shows the 3 most recent transactions', async () => {
     renderApp('/dashboard');
     const card = (await screen.findByRole('heading', { name: 'Recent Transactions' })).closest('section')!;
