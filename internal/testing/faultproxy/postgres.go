@@ -98,11 +98,16 @@ func (s *pgSession) close(cut *commitCut) {
 }
 
 // relayClient forwards the client's messages one at a time, watching for the
-// armed cut's marker and the COMMIT after it.
+// armed cut's marker and the COMMIT after it: a simple query, or in the
+// extended protocol the Bind of a statement whose text is COMMIT (the event
+// store sends its COMMIT as the last statement of its write batch), its
+// text known from the Parse that prepared it on this connection.
 func (s *pgSession) relayClient() {
 	r := bufio.NewReader(s.client)
 	typed := false        // after the start-up message
 	var marked *commitCut // the cut whose marker the current transaction sent
+	stmts := map[string]string{}
+	var untilSync *commitCut // a delivered extended-protocol COMMIT: cut after the Sync
 	for {
 		msg, err := readMessage(r, typed)
 		if errors.Is(err, errNotPostgres) {
@@ -118,7 +123,26 @@ func (s *pgSession) relayClient() {
 			return
 		}
 		s.p.waitThawed()
-		if !typed {
+		if typed {
+			if name, query, ok := parsed(msg); ok {
+				stmts[name] = query
+			}
+		}
+		if untilSync != nil {
+			if msg[0] == 'S' {
+				// The server answers the pipeline at its Sync: that answer
+				// (the COMMIT's with it) ends the connection.
+				s.swallow.Store(untilSync)
+				if _, err := s.server.Write(msg); err != nil {
+					s.close(untilSync)
+					return
+				}
+				cut := untilSync
+				time.AfterFunc(answerTimeout, func() { s.close(cut) })
+				untilSync = nil
+				continue
+			}
+		} else if !typed {
 			typed = isStartupMessage(msg)
 		} else if cut := s.p.armed(); cut == nil {
 			marked = nil
@@ -126,7 +150,7 @@ func (s *pgSession) relayClient() {
 			// A marker counts only within the transaction that sent it: a
 			// statement outside one (a read by the key, say) must not make
 			// the connection's next transaction the one cut.
-			if transactionBegin(msg) {
+			if transactionBegin(msg) || strings.HasPrefix(bound(msg, stmts), "begin") {
 				marked = nil
 			}
 			if bytes.Contains(msg, cut.marker) {
@@ -138,6 +162,17 @@ func (s *pgSession) relayClient() {
 					return
 				}
 				marked = nil
+			}
+			if end, commit := statementEnd(bound(msg, stmts)); end {
+				if commit && marked == cut && s.p.claim(cut) {
+					if !cut.deliver {
+						s.close(cut)
+						return
+					}
+					untilSync = cut
+				} else {
+					marked = nil
+				}
 			}
 		}
 		if _, err := s.server.Write(msg); err != nil {
@@ -227,7 +262,43 @@ func transactionBegin(msg []byte) bool {
 // transactionEnd reports whether msg is a simple query that ends a
 // transaction, and whether it commits.
 func transactionEnd(msg []byte) (end, commit bool) {
-	switch simpleQuery(msg) {
+	return statementEnd(simpleQuery(msg))
+}
+
+// parsed is the statement name and normalised text of msg when it is a
+// Parse message (extended protocol).
+func parsed(msg []byte) (name, query string, ok bool) {
+	if msg[0] != 'P' {
+		return "", "", false
+	}
+	fields := bytes.SplitN(msg[5:], []byte{0}, 3)
+	if len(fields) < 3 {
+		return "", "", false
+	}
+	return string(fields[0]), normalise(string(fields[1])), true
+}
+
+// bound is the normalised text of the statement msg binds when it is a Bind
+// message whose statement this connection parsed; "" otherwise.
+func bound(msg []byte, stmts map[string]string) string {
+	if msg[0] != 'B' {
+		return ""
+	}
+	fields := bytes.SplitN(msg[5:], []byte{0}, 3)
+	if len(fields) < 3 {
+		return ""
+	}
+	return stmts[string(fields[1])]
+}
+
+func normalise(q string) string {
+	return strings.ToLower(strings.TrimRight(strings.TrimSpace(q), "; \t\r\n"))
+}
+
+// statementEnd reports whether q, a normalised statement, ends a
+// transaction, and whether it commits.
+func statementEnd(q string) (end, commit bool) {
+	switch q {
 	case "commit", "end", "commit transaction", "commit work":
 		return true, true
 	case "rollback", "abort", "rollback transaction", "rollback work":

@@ -47,18 +47,38 @@ func cutTable(t *testing.T) (*pgx.Conn, *faultproxy.Proxy, string) {
 // and the server has committed it (deliver) or rolled it back (not).
 func TestCutCommit(t *testing.T) {
 	ctx := context.Background()
-	db, proxy, via := cutTable(t)
-
-	insert := func(conn *pgx.Conn, v string) error {
-		tx, err := conn.Begin(ctx)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO cut (v) VALUES ($1)`, v); err != nil {
-			return err
-		}
-		return tx.Commit(ctx)
+	// Tx.Commit's simple-query COMMIT, and the event store's shape: the
+	// COMMIT as the last statement of a pipelined batch (extended protocol,
+	// a statement prepared once per connection and bound after that).
+	shapes := map[string]func(conn *pgx.Conn, v string) error{
+		"simple": func(conn *pgx.Conn, v string) error {
+			tx, err := conn.Begin(ctx)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO cut (v) VALUES ($1)`, v); err != nil {
+				return err
+			}
+			return tx.Commit(ctx)
+		},
+		"pipelined": func(conn *pgx.Conn, v string) error {
+			if _, err := conn.Exec(ctx, `BEGIN`); err != nil {
+				return err
+			}
+			b := &pgx.Batch{}
+			b.Queue(`INSERT INTO cut (v) VALUES ($1)`, v)
+			b.Queue(`COMMIT`)
+			return conn.SendBatch(ctx, b).Close()
+		},
 	}
+	for shape, insert := range shapes {
+		t.Run(shape, func(t *testing.T) { cutCommit(t, insert) })
+	}
+}
+
+func cutCommit(t *testing.T, insert func(conn *pgx.Conn, v string) error) {
+	ctx := context.Background()
+	db, proxy, via := cutTable(t)
 	stored := func(v string) int {
 		var n int
 		if err := db.QueryRow(ctx, `SELECT count(*) FROM cut WHERE v = $1`, v).Scan(&n); err != nil {
@@ -74,6 +94,11 @@ func TestCutCommit(t *testing.T) {
 		}
 		victim, err := pgx.Connect(ctx, via)
 		if err != nil {
+			t.Fatal(err)
+		}
+		// The victim's statements are prepared before the cut is armed, so
+		// its marked COMMIT is a Bind of a statement parsed earlier.
+		if err := insert(victim, "warm-up"); err != nil {
 			t.Fatal(err)
 		}
 		cut := proxy.CutCommit(marker, deliver)
