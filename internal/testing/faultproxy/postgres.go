@@ -131,16 +131,10 @@ func (s *pgSession) relayClient() {
 		if untilSync != nil {
 			if msg[0] == 'S' {
 				// The server answers the pipeline at its Sync: that answer
-				// (the COMMIT's with it) ends the connection.
-				s.swallow.Store(untilSync)
-				if _, err := s.server.Write(msg); err != nil {
-					s.close(untilSync)
-					return
-				}
-				cut := untilSync
-				time.AfterFunc(answerTimeout, func() { s.close(cut) })
-				untilSync = nil
-				continue
+				// (the COMMIT's with it) ends the connection, as a delivered
+				// simple-query COMMIT's does.
+				s.cutAt(msg, untilSync)
+				return
 			}
 		} else if !typed {
 			typed = isStartupMessage(msg)
@@ -182,7 +176,8 @@ func (s *pgSession) relayClient() {
 	}
 }
 
-// cutAt makes cut at commit, the COMMIT message.
+// cutAt makes cut at commit, the COMMIT message (or, for a COMMIT bound in a
+// pipeline, the pipeline's Sync).
 func (s *pgSession) cutAt(commit []byte, cut *commitCut) {
 	if !cut.deliver {
 		s.close(cut)
