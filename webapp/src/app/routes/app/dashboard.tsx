@@ -103,19 +103,19 @@ export default function DashboardRoute() {
       </div>
 
       <UsageStatisticsCard live lastSpendAt={profile.lastSpendAt} />
-      <WhenNear lines={4}>
+      <WhenNear lines={4} shape="usage">
         <DailyUsageCard live />
       </WhenNear>
 
-      <WhenNear lines={3}>
+      <WhenNear lines={3} shape="spend-limits">
         <SpendLimitsCard live />
       </WhenNear>
 
-      <WhenNear lines={3}>
+      <WhenNear lines={3} shape="alerts">
         <AlertsCard />
       </WhenNear>
 
-      <WhenNear lines={3}>
+      <WhenNear lines={3} shape="auto-recharge">
         <AutoRechargeCard live />
       </WhenNear>
 
@@ -157,13 +157,15 @@ export default function DashboardRoute() {
  * A deferred card: a grey card in its shape until it comes within 200 px of
  * the viewport (react-intersection-observer) or the seller first presses Tab
  * (a keyboard user would otherwise tab past the placeholder), then the card,
- * its code loaded then. Once there, it stays.
+ * its code loaded then. Once there, it stays. The placeholder is as tall as
+ * the card it stands for (`shape`), so the cards below do not move when it
+ * arrives (a layout shift of 0.036 on the desktop dashboard before).
  */
-function WhenNear({ lines, children }: { lines: number; children: ReactNode }) {
+function WhenNear({ lines, shape, children }: { lines: number; shape: string; children: ReactNode }) {
   const { ref, inView } = useInView({ triggerOnce: true, rootMargin: '200px 0px' });
   const keyboard = useKeyboardNavigation();
-  if (!inView && !keyboard) return <SkeletonCard lines={lines} ref={ref} deferred />;
-  return <Suspense fallback={<SkeletonCard lines={lines} />}>{children}</Suspense>;
+  if (!inView && !keyboard) return <SkeletonCard lines={lines} shape={shape} ref={ref} deferred />;
+  return <Suspense fallback={<SkeletonCard lines={lines} shape={shape} />}>{children}</Suspense>;
 }
 
 /** What the Subscription Status card says under the badge, per status. */
