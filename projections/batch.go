@@ -186,6 +186,7 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 		return 0, err
 	}
 	evs := make([]domain.Event, len(recs)) // decoded once, for every target that needs the event
+
 	stored := make(map[checkpointKey]bool, len(applied)) // the checkpoint rows that exist
 	for k := range applied {
 		stored[k] = true
