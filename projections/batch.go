@@ -49,8 +49,12 @@ func (s *batchSizer) read(n int) (more bool) {
 	return false
 }
 
-// applierKey is the advisory lock of a projection's batch applier: one
-// worker applies a projection's batch at a time; the others skip the round.
+// applierKey is the advisory lock of a projection's batch applier (of a
+// checkpoint name: a projection's, or its rebuild's): one worker applies a
+// projection's batch at a time; the others skip the round. Its holder is the
+// only writer of that name's checkpoints: a per-stream CatchUp and a
+// rebuild's batches and swap wait for the lock (lockAppliers), so a batch
+// reads and moves checkpoints without row locks (readCheckpoints).
 func applierKey(projection string) int64 {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte("projection applier:" + projection))
@@ -155,7 +159,8 @@ func (r *Projector) lockLive(ctx context.Context, tx pgx.Tx, names []string) ([]
 }
 
 // applyBatchTx applies, through tx, up to limit events after the lowest
-// watermark of targets to each target's tables; see ApplyBatch.
+// watermark of targets to each target's tables; see ApplyBatch. The caller
+// holds the applier lock (applierKey) of every target's checkpoint name.
 func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []target, limit int) (int, error) {
 	cps := make([]string, len(targets))
 	for i, tg := range targets {
@@ -176,13 +181,18 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 		streams[i] = rec.StreamID
 	}
 	streams = slices.Compact(slices.Sorted(slices.Values(streams)))
-	applied, err := lockCheckpoints(ctx, tx, cps, streams)
+	applied, err := readCheckpoints(ctx, tx, cps, streams)
 	if err != nil {
 		return 0, err
 	}
 	evs := make([]domain.Event, len(recs)) // decoded once, for every target that needs the event
-	var moveCP, moveStream []string
-	var moveVersion, movePosition []int64
+
+	stored := make(map[checkpointKey]bool, len(applied)) // the checkpoint rows that exist
+	for k := range applied {
+		stored[k] = true
+	}
+	var moveCP, moveStream, newCP, newStream []string
+	var moveVersion, movePosition, newVersion, newPosition []int64
 	for _, tg := range targets {
 		mine, myEvs := make([]eventstore.Record, 0, len(recs)), make([]domain.Event, 0, len(recs))
 		moved := map[string]int{} // stream -> index in recs of its last event applied
@@ -208,6 +218,11 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 		}
 		for _, s := range slices.Sorted(maps.Keys(moved)) {
 			rec := recs[moved[s]]
+			if !stored[checkpointKey{tg.cp, s}] {
+				newCP, newStream = append(newCP, tg.cp), append(newStream, s)
+				newVersion, newPosition = append(newVersion, rec.StreamVersion), append(newPosition, rec.GlobalPosition)
+				continue
+			}
 			moveCP, moveStream = append(moveCP, tg.cp), append(moveStream, s)
 			moveVersion, movePosition = append(moveVersion, rec.StreamVersion), append(movePosition, rec.GlobalPosition)
 		}
@@ -216,9 +231,15 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 	// last now applied for every target (here, or before: a target's
 	// watermark can be ahead of the lowest).
 	b := &pgx.Batch{}
+	// The rows that exist are updated, the others made: an upsert would
+	// lock each row before updating it, which costs a WAL record a row.
 	b.Queue(`UPDATE projection_checkpoints c SET version = m.v, global_position = m.p
 		FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS m(cp, s, v, p)
 		WHERE c.projection = m.cp AND c.stream_id = m.s`, moveCP, moveStream, moveVersion, movePosition)
+	b.Queue(`INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+		ON CONFLICT (projection, stream_id) DO UPDATE SET version = excluded.version, global_position = excluded.global_position`,
+		newCP, newStream, newVersion, newPosition)
 	b.Queue(`INSERT INTO projection_watermarks (projection, position) SELECT cp, $2 FROM unnest($1::text[]) cp
 		ON CONFLICT (projection) DO UPDATE SET position = greatest(projection_watermarks.position, excluded.position)`,
 		cps, recs[len(recs)-1].GlobalPosition)
@@ -226,6 +247,10 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 	if _, err := res.Exec(); err != nil {
 		_ = res.Close()
 		return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
+	}
+	if _, err := res.Exec(); err != nil {
+		_ = res.Close()
+		return 0, fmt.Errorf("make checkpoints of %v: %w", cps, err)
 	}
 	if _, err := res.Exec(); err != nil {
 		_ = res.Close()
@@ -240,22 +265,18 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 // checkpointKey is a checkpoint row's key.
 type checkpointKey struct{ cp, stream string }
 
-// lockCheckpoints makes the missing checkpoints of every (cp, stream) and
-// locks them all in a fixed order (a per-stream CatchUp of one of them
-// waits, and so does the batch for it); it returns their versions.
-func lockCheckpoints(ctx context.Context, tx pgx.Tx, cps, streams []string) (map[checkpointKey]int64, error) {
-	// One round trip: the statements run in order, the inserts first.
-	b := &pgx.Batch{}
-	b.Queue(`INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
-		SELECT cp, s, 0, 0 FROM unnest($1::text[]) cp, unnest($2::text[]) s ORDER BY 1, 2 ON CONFLICT DO NOTHING`, cps, streams)
-	b.Queue(`SELECT projection, stream_id, version FROM projection_checkpoints
-		WHERE projection = ANY($1) AND stream_id = ANY($2) ORDER BY projection, stream_id FOR UPDATE`, cps, streams)
-	res := tx.SendBatch(ctx, b)
-	defer func() { _ = res.Close() }()
-	if _, err := res.Exec(); err != nil {
-		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
-	}
-	rows, err := res.Query()
+// readCheckpoints returns the versions of the checkpoints of every (cp,
+// stream) that has one (none: 0, nothing applied). It takes no row lock: the
+// caller holds the applier lock of every cp (applierKey), and only its holder
+// writes that checkpoint's rows (a live batch, a rebuild's batches and swap,
+// a per-stream CatchUp), so the versions cannot move before the caller's
+// commit. (Row locks here cost a locked tuple, its WAL record and an
+// INSERT … ON CONFLICT DO NOTHING probe per row of every batch: with the
+// update after them, the larger part of the projector's PostgreSQL time at
+// 16 clients; docs/benchmarks.md, "Issue 36, fifth session".)
+func readCheckpoints(ctx context.Context, tx pgx.Tx, cps, streams []string) (map[checkpointKey]int64, error) {
+	rows, err := tx.Query(ctx, `SELECT projection, stream_id, version FROM projection_checkpoints
+		WHERE projection = ANY($1) AND stream_id = ANY($2)`, cps, streams)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
 	}
@@ -272,9 +293,20 @@ func lockCheckpoints(ctx context.Context, tx pgx.Tx, cps, streams []string) (map
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
 	}
-	rows.Close()
-	if err := res.Close(); err != nil {
-		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
-	}
 	return applied, nil
+}
+
+// lockAppliers waits for the applier locks of cps (applierKey), in a fixed
+// order, for the rest of tx: the writers of those checkpoints that wait
+// rather than skip (a rebuild's batches and swap, a per-stream CatchUp).
+func lockAppliers(ctx context.Context, tx pgx.Tx, cps ...string) error {
+	keys := make([]int64, len(cps))
+	for i, cp := range cps {
+		keys[i] = applierKey(cp)
+	}
+	slices.Sort(keys)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) k`, keys); err != nil {
+		return fmt.Errorf("lock appliers of %v: %w", cps, err)
+	}
+	return nil
 }

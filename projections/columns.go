@@ -40,7 +40,7 @@ type column struct {
 type columnTable struct {
 	columns                      []column
 	selectList, insertList, sets string
-	unnestArgs                   string // unnest($1::uuid[], $2::text[], ...)
+	unnestArgs                   string // unnest($1::text[]::uuid[], $2::text[], ...)
 }
 
 // newColumnTable reads t's fields: each carries a db tag (a column, or "-"
@@ -72,7 +72,17 @@ func newColumnTable(t reflect.Type) columnTable {
 		}
 		ct.columns = append(ct.columns, c)
 		sel, ins = append(sel, expr), append(ins, name)
-		unnest = append(unnest, fmt.Sprintf("$%d::%s[]", len(ct.columns), c.sql))
+		// A uuid column's strings go as text[], cast by the server: pgx has
+		// no binary encoding of a Go string as uuid, and finding that out
+		// on every statement (a failed plan, an error that prints the
+		// whole array, then the text format) was 5 % of the projector's
+		// CPU (docs/benchmarks.md, "Issue 36, fifth session"). Likewise
+		// the folds' date[] and uuid[] arguments.
+		if c.sql == "uuid" {
+			unnest = append(unnest, fmt.Sprintf("$%d::text[]::uuid[]", len(ct.columns)))
+		} else {
+			unnest = append(unnest, fmt.Sprintf("$%d::%s[]", len(ct.columns), c.sql))
+		}
 		if len(ct.columns) > 1 {
 			sets = append(sets, name+" = excluded."+name)
 		}

@@ -172,7 +172,7 @@ func (Profiles) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstor
 func loadProfiles(ctx context.Context, tx pgx.Tx, tbl string, ids []string) (map[string]Profile, error) {
 	distinct := slices.Compact(slices.Sorted(slices.Values(ids)))
 	rows := make(map[string]Profile, len(distinct))
-	q, err := tx.Query(ctx, `SELECT `+profileColumns.selectList+` FROM `+tbl+` WHERE account_id = ANY($1::uuid[])`, distinct)
+	q, err := tx.Query(ctx, `SELECT `+profileColumns.selectList+` FROM `+tbl+` WHERE account_id = ANY($1::text[]::uuid[])`, distinct)
 	if err != nil {
 		return nil, fmt.Errorf("load profiles: %w", err)
 	}

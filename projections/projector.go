@@ -143,6 +143,11 @@ func (r *Projector) CatchUp(ctx context.Context, name, stream string) (int, erro
 
 // catchUpTx applies the stream's new events under checkpoint name cp.
 func (r *Projector) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, stream string) (int, error) {
+	// The applier's lock, waited for: a live batch of the projection reads
+	// and moves its checkpoints without row locks (readCheckpoints).
+	if err := lockAppliers(ctx, tx, cp); err != nil {
+		return 0, err
+	}
 	if _, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
 		VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING`, cp, stream); err != nil {
 		return 0, fmt.Errorf("checkpoint %s/%s: %w", cp, stream, err)

@@ -61,6 +61,9 @@ func (r *Projector) rebuildBatch(ctx context.Context, p Projection, cp string, f
 		return 0, fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
+	if err := lockAppliers(ctx, tx, cp); err != nil {
+		return 0, err
+	}
 	n, err := r.applyBatchTx(ctx, tx, []target{{p: p, cp: cp, t: fresh}}, batch)
 	if err != nil {
 		return 0, err
@@ -104,6 +107,9 @@ func (r *Projector) swap(ctx context.Context, p Projection, cp string, fresh Tab
 	defer func() { _ = tx.Rollback(ctx) }()
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey(name)); err != nil {
 		return fmt.Errorf("lock projection %s: %w", name, err)
+	}
+	if err := lockAppliers(ctx, tx, cp); err != nil {
+		return err
 	}
 	for {
 		n, err := r.applyBatchTx(ctx, tx, []target{{p: p, cp: cp, t: fresh}}, batch)

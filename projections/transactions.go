@@ -156,7 +156,7 @@ func (Transactions) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []event
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (payment_id, account_id, transaction_date, description, amount_cents, status, invoice_url,
 			credits, refunded_cents, card_brand, card_last4)
-		SELECT * FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[],
+		SELECT * FROM unnest($1::text[], $2::text[]::uuid[], $3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[],
 			$8::bigint[], $9::bigint[], $10::text[], $11::text[])
 		ON CONFLICT (payment_id) DO UPDATE SET description = excluded.description, amount_cents = excluded.amount_cents,
 			status = excluded.status, invoice_url = excluded.invoice_url, credits = excluded.credits,

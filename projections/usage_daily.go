@@ -74,7 +74,7 @@ func (UsageDaily) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventst
 		return err
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_daily")+` AS u (account_id, day, credits, listings, vero_checks, refunded)
-		SELECT * FROM unnest($1::uuid[], $2::date[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
+		SELECT * FROM unnest($1::text[]::uuid[], $2::text[]::date[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
 		ON CONFLICT (account_id, day) DO UPDATE SET credits = u.credits + excluded.credits, listings = u.listings + excluded.listings,
 			vero_checks = u.vero_checks + excluded.vero_checks, refunded = u.refunded + excluded.refunded`,
 		ids, days, credits, listings, vero, refunded); err != nil {
@@ -130,7 +130,7 @@ func applyKeyDays(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Re
 		credits, listings, vero = append(credits, a.credits), append(listings, a.listings), append(vero, a.vero)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_daily_keys")+` AS u (account_id, key_id, day, credits, listings, vero_checks)
-		SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::bigint[], $5::bigint[], $6::bigint[])
+		SELECT * FROM unnest($1::text[]::uuid[], $2::text[], $3::text[]::date[], $4::bigint[], $5::bigint[], $6::bigint[])
 		ON CONFLICT (account_id, key_id, day) DO UPDATE SET credits = u.credits + excluded.credits,
 			listings = u.listings + excluded.listings, vero_checks = u.vero_checks + excluded.vero_checks`,
 		ids, keys, days, credits, listings, vero); err != nil {

@@ -78,7 +78,7 @@ func (UsageStatistics) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []ev
 		ids, days, credits, listings, vero = append(ids, k.account), append(days, k.day), append(credits, a.credits), append(listings, a.listings), append(vero, a.vero)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_statistics")+` AS u (account_id, day, credits_used, listings_created, vero_checks)
-		SELECT * FROM unnest($1::uuid[], $2::date[], $3::bigint[], $4::bigint[], $5::bigint[])
+		SELECT * FROM unnest($1::text[]::uuid[], $2::text[]::date[], $3::bigint[], $4::bigint[], $5::bigint[])
 		ON CONFLICT (account_id, day) DO UPDATE SET credits_used = u.credits_used + excluded.credits_used,
 			listings_created = u.listings_created + excluded.listings_created, vero_checks = u.vero_checks + excluded.vero_checks`,
 		ids, days, credits, listings, vero); err != nil {

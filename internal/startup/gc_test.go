@@ -1,4 +1,4 @@
-package main
+package startup
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestTuneGC: bin/api's collector defaults apply only where the Go
+// TestTuneGC: bin/api's and bin/projector's collector defaults apply only where the Go
 // runtime's own variables are not set.
 func TestTuneGC(t *testing.T) {
 	prevPercent := debug.SetGCPercent(100)
@@ -16,7 +16,7 @@ func TestTuneGC(t *testing.T) {
 		debug.SetMemoryLimit(prevLimit)
 	}()
 
-	tuneGC(func(string) string { return "" })
+	TuneGC(func(string) string { return "" })
 	if got := debug.SetGCPercent(100); got != defaultGCPercent {
 		t.Errorf("GOGC unset: the collector's percentage is %d, want %d", got, defaultGCPercent)
 	}
@@ -25,11 +25,11 @@ func TestTuneGC(t *testing.T) {
 	}
 
 	set := map[string]string{"GOGC": "150", "GOMEMLIMIT": "1GiB"}
-	tuneGC(func(k string) string { return set[k] })
+	TuneGC(func(k string) string { return set[k] })
 	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GOGC set: tuneGC changed the percentage to %d", got)
+		t.Errorf("GOGC set: TuneGC changed the percentage to %d", got)
 	}
 	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
-		t.Errorf("GOMEMLIMIT set: tuneGC changed the limit to %d", got)
+		t.Errorf("GOMEMLIMIT set: TuneGC changed the limit to %d", got)
 	}
 }
