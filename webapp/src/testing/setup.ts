@@ -41,6 +41,18 @@ window.matchMedia ??= (query: string) =>
     dispatchEvent: () => false,
   }) as MediaQueryList;
 
+// Each file starts on a blank page: the files that share their worker's
+// module graph (isolate: false, vite.config.ts) also share its window, which
+// the file before may have moved (history), titled or left cookies in.
+window.history.replaceState(null, '', '/');
+document.title = '';
+for (const cookie of document.cookie.split(';')) {
+  const name = cookie.split('=')[0].trim();
+  if (name) document.cookie = `${name}=; max-age=0; path=/`;
+}
+localStorage.clear();
+sessionStorage.clear();
+
 afterEach(() => {
   cleanup();
   resetToasts();
