@@ -62,7 +62,14 @@ window.matchMedia ??= (query: string) =>
 // page from a server that is not there. Every file gets a recorded stand-in,
 // which the download and billing tests assert on; in setup, not in those
 // files, so that they share their worker's module graph (vite.config.ts).
-vi.mock('@/lib/browser', () => ({ navigateTo: vi.fn() }));
+// One stand-in a worker: setup runs again before each file and the mock's
+// module is made again for it, while the modules an earlier file loaded keep
+// the one they imported; a second vi.fn would miss their calls.
+vi.mock('@/lib/browser', () => {
+  const worker = globalThis as { navigateToStandIn?: (url: string) => void };
+  worker.navigateToStandIn ??= vi.fn();
+  return { navigateTo: worker.navigateToStandIn };
+});
 
 // Each file starts on a blank page: the files that share their worker's
 // module graph (isolate: false, vite.config.ts) also share its window, which
