@@ -184,8 +184,9 @@ test:
 test-tools: pg-binaries redis openapi-deps sdk-tools ha-tools webapp-deps chromium
 	@scripts/ensure-ha-tools.sh promtool # here too: the stage keys are taken after the tools
 
-# The loop a developer lives in (target 90 s; 154 s as a real run, TEST_CACHE=0,
-# at load 4-6 on the shared 2 cores: README): go vet and the
+# The loop a developer lives in (target 90 s; as a real run, TEST_CACHE=0, on
+# the shared 2 cores: 35-45 s at load 2-6, 50-57 s of CPU, against 73-156 s
+# and 119-146 s of CPU before Vitest's shared module graph: README): go vet and the
 # Go tests that need no outside service in one lane, the webapp's lint and
 # unit tests in the other. No browser, no database. The webapp's half is
 # make test's stage cache (scripts/test-cache.sh): skipped while webapp/ is as

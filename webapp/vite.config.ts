@@ -1,7 +1,9 @@
-/// <reference types="vitest/config" />
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { configDefaults } from 'vitest/config';
 import { firstPaintChunks } from './scripts/first-paint-chunks';
 import { compression } from 'vite-plugin-compression2';
 import { paths } from './src/config/paths';
@@ -81,6 +83,15 @@ function preloadManifest(): Plugin {
   };
 }
 
+// The test files that vi.mock a module or call vi.resetModules, found by
+// reading them: in a shared module graph their mocks would reach the files
+// after them in the worker, and a module an earlier file imported would
+// escape their mocks.
+const srcDir = fileURLToPath(new URL('./src', import.meta.url));
+const isolatedTests = readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.test\.tsx?$/.test(f) && /\bvi\.(mock|doMock|resetModules)\(/.test(readFileSync(join(srcDir, f), 'utf8')))
+  .map((f) => `src/${f.split(sep).join('/')}`);
+
 export default defineConfig({
   // Brotli and gzip copies beside each text asset (file.js.br, file.js.gz),
   // made once at build time; bin/api serves the one the browser accepts.
@@ -108,7 +119,6 @@ export default defineConfig({
     // happy-dom and worker threads: the same 45 tests of six files took 34 s
     // of CPU against 53-57 s in jsdom with forked workers (Vitest's
     // defaults), 50 s in jsdom with threads (load 10-15, issue 37 item 9).
-    // Not isolate: false: the files that vi.mock a module then fail.
     environment: 'happy-dom',
     pool: 'threads',
     // A worker per core, not Vitest's cores - 1: on two cores the same six
@@ -123,5 +133,19 @@ export default defineConfig({
     // too short on a loaded two-core machine, where they time out without
     // failing what they assert.
     testTimeout: 20_000,
+    // A global a test stubs (installFakeApi's fetch) is put back after it,
+    // so the next test, in this file or the next one in the worker, starts
+    // with none of its calls.
+    unstubGlobals: true,
+    // Two projects in one run. The files that vi.mock a module (or reset
+    // the module registry) get a fresh module graph each, as by default;
+    // every other file shares its worker's (isolate: false), so the app's
+    // modules and the route chunks are evaluated once a worker instead of
+    // once a file; setup.ts, run before each file, puts back the page state
+    // a file could leave behind.
+    projects: [
+      { extends: true, test: { name: 'shared', isolate: false, exclude: [...configDefaults.exclude, ...isolatedTests] } },
+      { extends: true, test: { name: 'isolated', include: isolatedTests } },
+    ],
   },
 });

@@ -4,7 +4,7 @@ import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-ut
 import { navigateTo } from '@/lib/browser';
 import { maskSecret } from '@/components/ui/secret-field';
 
-vi.mock('@/lib/browser', () => ({ navigateTo: vi.fn() }));
+// navigateTo is setup.ts's recorded stand-in (a full-page navigation).
 
 describe('subscription', () => {
   it('shows the status card with the next billing date', async () => {

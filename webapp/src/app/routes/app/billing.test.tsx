@@ -5,8 +5,8 @@ import { asServerSays, activeProfile, cancellingProfile, inactiveProfile, pastDu
 import type { Handler } from '@/testing/fake-api';
 import { findToast, renderApp, screen, waitFor, within } from '@/testing/test-utils';
 
-// Stripe's Billing Portal is another site: the full-page navigation is the boundary.
-vi.mock('@/lib/browser', () => ({ navigateTo: vi.fn() }));
+// Stripe's Billing Portal is another site: the full-page navigation is the
+// boundary (navigateTo is setup.ts's recorded stand-in).
 
 const STRIPE_PORTAL = 'https://billing.stripe.com/p/session/test_YWNjdF8x';
 const SIMULATED_PORTAL = `${window.location.origin}/dev/billing-portal`;
