@@ -53,8 +53,11 @@ func (s *batchSizer) read(n int) (more bool) {
 // checkpoint name: a projection's, or its rebuild's): one worker applies a
 // projection's batch at a time; the others skip the round. Its holder is the
 // only writer of that name's checkpoints: a per-stream CatchUp and a
-// rebuild's batches and swap wait for the lock (lockAppliers), so a batch
-// reads and moves checkpoints without row locks (readCheckpoints).
+// rebuild's reset, batches and swap wait for the lock (lockAppliers), so a
+// batch reads and moves checkpoints without row locks (readCheckpoints).
+// (The swap's rewrite of the live name's rows holds the projection's
+// exclusive lock, lockKey, which every holder of the live name's applier
+// lock holds shared.)
 func applierKey(projection string) int64 {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte("projection applier:" + projection))
@@ -244,9 +247,13 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 		ON CONFLICT (projection) DO UPDATE SET position = greatest(projection_watermarks.position, excluded.position)`,
 		cps, recs[len(recs)-1].GlobalPosition)
 	res := tx.SendBatch(ctx, b)
-	if _, err := res.Exec(); err != nil {
+	if tag, err := res.Exec(); err != nil {
 		_ = res.Close()
 		return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
+	} else if tag.RowsAffected() != int64(len(moveCP)) {
+		// A row read above is gone: another writer ran without the lock.
+		_ = res.Close()
+		return 0, fmt.Errorf("move checkpoints of %v: %d of %d rows there", cps, tag.RowsAffected(), len(moveCP))
 	}
 	if _, err := res.Exec(); err != nil {
 		_ = res.Close()

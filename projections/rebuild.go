@@ -80,6 +80,11 @@ func (r *Projector) prepareFresh(ctx context.Context, p Projection, cp string, f
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
+	// The checkpoints of cp are reset by their writers' lock (applierKey):
+	// a batch of another rebuild of the projection under way ends first.
+	if err := lockAppliers(ctx, tx, cp); err != nil {
+		return err
+	}
 	for _, tbl := range p.Tables() {
 		q := fresh.Q(tbl)
 		if _, err := tx.Exec(ctx, `DROP TABLE IF EXISTS `+q); err != nil {

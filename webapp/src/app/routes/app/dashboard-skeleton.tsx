@@ -19,22 +19,9 @@ export function WelcomeCard() {
  * data-deferred, which the browser journeys scroll to) and while its code
  * loads.
  */
-export function SkeletonCard({
-  lines,
-  tall = false,
-  deferred = false,
-  shape,
-  ref,
-}: {
-  lines: number;
-  tall?: boolean;
-  deferred?: boolean;
-  /** A deferred card's name: its placeholder is as tall as the card (index.css, `deferred-<shape>`). */
-  shape?: string;
-  ref?: Ref<HTMLDivElement>;
-}) {
+export function SkeletonCard({ lines, tall = false, deferred = false, ref }: { lines: number; tall?: boolean; deferred?: boolean; ref?: Ref<HTMLDivElement> }) {
   return (
-    <div className={shape ? `card skeleton-card deferred-${shape}` : 'card skeleton-card'} aria-hidden ref={ref} data-deferred={deferred || undefined}>
+    <div className="card skeleton-card" aria-hidden ref={ref} data-deferred={deferred || undefined}>
       <span className="skeleton skeleton-title" />
       {tall && <span className="skeleton skeleton-stat" />}
       {Array.from({ length: lines }, (_, i) => (

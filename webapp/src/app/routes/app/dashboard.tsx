@@ -157,15 +157,23 @@ export default function DashboardRoute() {
  * A deferred card: a grey card in its shape until it comes within 200 px of
  * the viewport (react-intersection-observer) or the seller first presses Tab
  * (a keyboard user would otherwise tab past the placeholder), then the card,
- * its code loaded then. Once there, it stays. The placeholder is as tall as
- * the card it stands for (`shape`), so the cards below do not move when it
- * arrives (a layout shift of 0.036 on the desktop dashboard before).
+ * its code loaded then. Once there, it stays. Its slot keeps the placeholder,
+ * and the card while it shows its loading spinner, as tall as the card
+ * (`shape`, index.css), so the cards below do not move when it arrives (a
+ * layout shift of 0.036 on the desktop dashboard before).
  */
 function WhenNear({ lines, shape, children }: { lines: number; shape: string; children: ReactNode }) {
   const { ref, inView } = useInView({ triggerOnce: true, rootMargin: '200px 0px' });
   const keyboard = useKeyboardNavigation();
-  if (!inView && !keyboard) return <SkeletonCard lines={lines} shape={shape} ref={ref} deferred />;
-  return <Suspense fallback={<SkeletonCard lines={lines} shape={shape} />}>{children}</Suspense>;
+  return (
+    <div className={`deferred-slot deferred-${shape}`}>
+      {!inView && !keyboard ? (
+        <SkeletonCard lines={lines} ref={ref} deferred />
+      ) : (
+        <Suspense fallback={<SkeletonCard lines={lines} />}>{children}</Suspense>
+      )}
+    </div>
+  );
 }
 
 /** What the Subscription Status card says under the badge, per status. */
