@@ -190,7 +190,9 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 	}
 	evs := make([]domain.Event, len(recs)) // decoded once, for every target that needs the event
 
-	stored := make(map[checkpointKey]bool, len(applied)) // the checkpoint rows that exist
+	// The checkpoint rows that exist, kept apart: the loop below records in
+	// applied what it applies, made rows included.
+	stored := make(map[checkpointKey]bool, len(applied))
 	for k := range applied {
 		stored[k] = true
 	}
