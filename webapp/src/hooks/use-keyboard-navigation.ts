@@ -28,3 +28,13 @@ function subscribe(onChange: () => void) {
 export function useKeyboardNavigation(): boolean {
   return useSyncExternalStore(subscribe, () => tabbed);
 }
+
+/**
+ * Forgets the Tab press, as a new page load would: for the unit tests,
+ * whose files share their worker's modules (vite.config.ts) and so this
+ * flag, which a test that presses Tab would otherwise leave set for the
+ * files after it.
+ */
+export function resetKeyboardNavigation() {
+  tabbed = false;
+}

@@ -3,6 +3,7 @@ import { cleanup, configure, getConfig } from '@testing-library/react';
 import { defaultFallbackInView } from 'react-intersection-observer';
 import { afterEach, vi } from 'vitest';
 import { resetToasts } from '@/components/ui/toast-store';
+import { resetKeyboardNavigation } from '@/hooks/use-keyboard-navigation';
 
 // Route modules load lazily; the first import of one in a worker can be slow,
 // and slower still on a loaded two-core machine (vite.config.ts's testTimeout
@@ -86,4 +87,5 @@ sessionStorage.clear();
 afterEach(() => {
   cleanup();
   resetToasts();
+  resetKeyboardNavigation();
 });
