@@ -3,6 +3,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 GO ?= go
+# Every go command make runs (builds, vet, tests, go run) and the ones it
+# starts (the tests' own go build) with -trimpath: Go's build cache then keys
+# a package by its import path, not by the clone's folder, so a new clone
+# reuses what another clone compiled, and go test's cache serves its results
+# (issue 37: make test on a fresh clone). The binaries name files by module
+# path (github.com/a2e-automation/app/cmd/api/...) in stack traces.
+export GOFLAGS := $(strip $(filter-out -trimpath,$(GOFLAGS)) -trimpath)
 NPM ?= npm
 WEBAPP := webapp
 

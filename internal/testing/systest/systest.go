@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"testing"
 	"time"
 
@@ -21,14 +20,26 @@ import (
 // -rebuild of the same name.
 var ReadTables = []string{"profiles", "usage_statistics", "transactions", "usage_daily"}
 
-// Root is the repository's root directory.
+// Root is the repository's root directory: the first folder holding go.mod
+// at or above the test's working directory (go test runs a test in its
+// package's folder). Not the source file's path: make test builds the tests
+// with -trimpath, which leaves module paths, not folders, in the binary.
 func Root(t testing.TB) string {
 	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("systest: no caller information")
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("systest: working directory: %v", err)
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("systest: no go.mod at or above the working directory")
+		}
+		dir = parent
+	}
 }
 
 // BuildKey reads TEST_BUILD_KEY (make go-test sets it: scripts/test-cache.sh
