@@ -58,6 +58,8 @@ type listingRequest struct {
 	product   amazonurl.Product // set by Valid
 }
 
+func (*listingRequest) quickDecoded() {}
+
 // badAmazonURL is the answer to an amazonUrl that is not a product address;
 // shortAmazonURL to a short link, saying what to send instead.
 const (
@@ -101,6 +103,8 @@ func handleCreateListing(d Deps) http.HandlerFunc {
 type veroCheckRequest struct {
 	Brand string `json:"brand"`
 }
+
+func (*veroCheckRequest) quickDecoded() {}
 
 // maxBrandLength bounds a checked brand, in characters.
 const maxBrandLength = 100

@@ -94,7 +94,7 @@ func parseOptions() (options, error) {
 	flag.IntVar(&o.seconds, "seconds", 8, "seconds per level")
 	flag.StringVar(&levels, "clients", "1,4,16,64", "concurrent clients per level")
 	flag.IntVar(&o.sellers, "sellers", 128, "sellers (one API key each) the clients spread over")
-	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of each level there (api-<n>clients.pprof, projector-<n>clients.pprof)")
+	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of each level there (api-<n>clients.pprof, projector-<n>clients.pprof) and bin/api's allocations over the level (api-<n>clients.allocs.pprof)")
 	flag.StringVar(&o.compare, "compare", os.Getenv("BENCH_COMPARE_DATABASE_URL"), "a second server's PostgreSQL URL: run the levels against both side by side, rounds interleaved, and print each one's spends/s and their ratio (nothing else)")
 	flag.BoolVar(&o.levelsOnly, "levels-only", false, "run the levels alone: no projector outage, long transaction or rebuild (quicker A/B runs of -api/-projector builds)")
 	flag.IntVar(&o.rounds, "rounds", 4, "with -compare: rounds per level; each round runs -seconds/rounds against the first server, then as long against the second")
@@ -253,14 +253,17 @@ func (b *bench) levels(ctx context.Context) error {
 func (b *bench) profile(c, seconds int) chan error {
 	profiled := make(chan error, 1)
 	go func() {
-		errs := make(chan error, 2)
+		errs := make(chan error, 3)
 		go func() {
-			errs <- saveProfile(b.metricsAddr, b.o.pprof, fmt.Sprintf("api-%dclients.pprof", c), seconds)
+			errs <- saveProfile(b.metricsAddr, "profile", b.o.pprof, fmt.Sprintf("api-%dclients.pprof", c), seconds)
 		}()
 		go func() {
-			errs <- saveProfile(b.projMetric, b.o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), seconds)
+			errs <- saveProfile(b.metricsAddr, "allocs", b.o.pprof, fmt.Sprintf("api-%dclients.allocs.pprof", c), seconds)
 		}()
-		profiled <- errors.Join(<-errs, <-errs)
+		go func() {
+			errs <- saveProfile(b.projMetric, "profile", b.o.pprof, fmt.Sprintf("projector-%dclients.pprof", c), seconds)
+		}()
+		profiled <- errors.Join(<-errs, <-errs, <-errs)
 	}()
 	return profiled
 }

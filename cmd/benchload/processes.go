@@ -71,9 +71,10 @@ func freeAddr() (string, error) {
 	return ln.Addr().String(), nil
 }
 
-// saveProfile saves bin/api's CPU profile over seconds to dir/name.
-func saveProfile(metricsAddr, dir, name string, seconds int) error {
-	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", metricsAddr, max(seconds, 1)))
+// saveProfile saves a process's profile of kind (pprof's "profile" for CPU,
+// "allocs" for the allocations) over seconds to dir/name.
+func saveProfile(metricsAddr, kind, dir, name string, seconds int) error {
+	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/%s?seconds=%d", metricsAddr, kind, max(seconds, 1)))
 	if err != nil {
 		return fmt.Errorf("profile: %w", err)
 	}
