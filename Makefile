@@ -21,7 +21,7 @@ OPENAPI_TOOLS := test/openapi
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
-	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys; each stage timed (TEST_LANES=2: go test beside the rest, for more cores)"
+	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys; each stage timed (outside CI in two lanes: the journeys beside go test)"
 	@echo "make check  - the quick loop: go vet, webapp lint, Go tests that need no outside service, webapp unit tests (no browser, no database)"
 	@echo "make sdk-test - the four SDKs' own unit tests (sdk/)"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server), then the Lighthouse check"
@@ -172,18 +172,14 @@ sdk-tools:
 sdk-test: sdk-tools
 	@scripts/sdk-test.sh
 
-# Everything, each stage timed, then a summary line (scripts/test.sh):
-# TEST_LANES=1 (the default) runs the stages one after another with one
-# Playwright worker; TEST_LANES=2 runs go test -race beside the other stages
-# (the journeys with two workers). Measured on this 2-core machine in a fresh
-# clone, two lanes took 1,225 s and one lane 1,279 s, and the lanes' load
-# failed a timing test: every stage is CPU-bound here (Vitest 631 s beside
-# go test -race), so two lanes pay only on a machine with more cores.
-# Outside CI a stage that passed with the same inputs (the files it reads in
-# the working tree, the programs' versions: scripts/test-cache.sh) prints
-# "cached" instead of running; CI=true or TEST_CACHE=0 runs everything.
-TEST_LANES ?= 1
-
+# Everything, each stage timed, then a summary line (scripts/test.sh).
+# Outside CI two lanes: the browser journeys (two Playwright workers) and
+# the webapp's tests in one, vet, lint, go test -race and the SDKs in the
+# other; CI=true runs one lane, the stages one after another with one
+# Playwright worker (TEST_LANES=1 or 2 chooses). Outside CI a stage that
+# passed with the same inputs (the files it reads in the working tree, the
+# programs' versions: scripts/test-cache.sh) prints "cached" instead of
+# running; CI=true or TEST_CACHE=0 runs everything.
 test:
 	@TEST_LANES=$(TEST_LANES) MAKE="$(MAKE)" scripts/test.sh
 

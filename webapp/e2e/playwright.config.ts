@@ -14,18 +14,23 @@ export default defineConfig({
   // E2E_WORKERS=2: the simulated throttling scales the CPU time Chromium
   // really spent. `make lighthouse` runs it alone (--project=lighthouse
   // --no-deps).
+  //
+  // Inside the journeys a test that needs no other test's state stands on
+  // its own (fullyParallel): with E2E_WORKERS=2 the two workers share out
+  // the single tests too, not only whole files. What one seller does step
+  // by step is a test.describe.serial block, which stays together, in
+  // order, on one worker. With one worker the order is the files' order.
   projects: [
-    { name: 'journeys', testIgnore: ['lighthouse.e2e.ts'] },
+    { name: 'journeys', testIgnore: ['lighthouse.e2e.ts'], fullyParallel: true },
     { name: 'lighthouse', testMatch: 'lighthouse.e2e.ts', dependencies: ['journeys'] },
   ],
   // Traces and failure screenshots; the page screenshots the journeys take
   // go to test-results/screenshots (support.ts).
   outputDir: '../test-results/playwright',
   globalSetup: './global-setup.ts',
-  // One browser at a time by default (the machine is shared, and CI's
-  // timings were measured so); E2E_WORKERS=2 runs two journey files at once
-  // (the files share the server but not their accounts; the tests of one
-  // file, one seller's journey, run in order).
+  // One browser at a time by default (CI's timings were measured so);
+  // E2E_WORKERS=2 (make test outside CI: scripts/test.sh) runs two at once
+  // (the tests share the server but not their accounts).
   workers: Number(process.env.E2E_WORKERS ?? 1),
   fullyParallel: false,
   retries: 0,
