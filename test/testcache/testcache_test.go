@@ -120,9 +120,17 @@ func (s *sandbox) key(stage string) string {
 	return key
 }
 
-// makeTest runs scripts/test.sh with extra environment; it returns the
-// output and whether it passed.
+// makeTest runs scripts/test.sh in one lane (the stages in order, as CI
+// runs them) with extra environment; it returns the output and whether it
+// passed.
 func (s *sandbox) makeTest(extra ...string) (string, bool) {
+	s.t.Helper()
+	return s.makeTestLanes(append([]string{"TEST_LANES=1"}, extra...)...)
+}
+
+// makeTestLanes runs scripts/test.sh with extra environment only: the lanes
+// it chooses itself unless TEST_LANES is in extra.
+func (s *sandbox) makeTestLanes(extra ...string) (string, bool) {
 	s.t.Helper()
 	out, err := s.run(append([]string{"MAKE=make"}, extra...), "scripts/test.sh")
 	return out, err == nil
@@ -231,6 +239,32 @@ func TestOnlyAPassIsRemembered(t *testing.T) {
 	}
 	if after := len(s.passes()); after != before {
 		t.Errorf("CI=true or TEST_CACHE=0 kept passes: %d before, %d after", before, after)
+	}
+}
+
+// Outside CI make test runs two lanes: the journeys and the webapp's tests
+// in one, the rest in the other. A failure stops its own lane only, and
+// what passed in the other lane is kept. CI=true runs one lane.
+func TestTwoLanesOutsideCIOneInCI(t *testing.T) {
+	s := newSandbox(t)
+
+	out, ok := s.makeTestLanes("FAIL=alerts-test")
+	if ok {
+		t.Fatalf("make test passed with a failing alerts-test:\n%s", out)
+	}
+	for _, want := range []string{"make test: two lanes: e2e, webapp-test | vet, openapi-lint, alerts-test, go-test, sdk-test", "(2 lanes)", "not run: go-test sdk-test"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("two lanes: the output does not say %q:\n%s", want, out)
+		}
+	}
+	if got := strings.Join(s.passes(), " "); got != "e2e openapi-lint vet webapp-test" {
+		t.Errorf("passes kept after alerts-test failed in its lane: %q, want the other lane's too\n%s", got, out)
+	}
+
+	s.write("sdk/python/a.py", "A = 3\n")
+	out, ok = s.makeTestLanes("CI=true")
+	if !ok || !strings.Contains(out, "(1 lane)") || strings.Contains(out, "two lanes") {
+		t.Errorf("CI=true: want one lane (passed %v):\n%s", ok, out)
 	}
 }
 
