@@ -114,6 +114,27 @@ const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.r
 	CROSS JOIN LATERAL (SELECT request_hash, result, first_position, last_position, stream_version FROM idempotency_keys
 		WHERE stream_id = q.stream_id AND idempotency_key = q.idempotency_key LIMIT 1) k`
 
+// genericPlans and customPlans bracket the group commit's own statements
+// in its transaction. pgx prepares each statement once per connection, and
+// PostgreSQL's default plan_cache_mode plans a prepared statement afresh
+// on every execution while that custom plan's estimate is below the
+// generic plan's: for the unnest and ANY arrays of a group commit, whose
+// custom plans count the arrays' elements and whose generic plans assume
+// 10 or 100, that was most executions, at about as much backend time as
+// the statement's own run (docs/benchmarks.md, issue 36, sixth session).
+// The statements are written so that their generic plans probe the
+// primary keys whatever the tables' sizes when the plans are made
+// (TestGroupCommitGenericPlansProbeKeys); the deciders' statements,
+// between the two round trips, plan as the server is set to.
+const (
+	genericPlans = `SET LOCAL plan_cache_mode = force_generic_plan`
+	customPlans  = `SET LOCAL plan_cache_mode TO DEFAULT`
+)
+
+// lockQuery locks the streams $1 in stream order and reads their heads.
+const lockQuery = `SELECT stream_id, version, state, state_version FROM streams
+	WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR UPDATE`
+
 // lockMany locks the commands' streams in stream order and loads their
 // snapshots, finds the commands whose idempotency key answered before
 // (replays, or ErrIdempotencyKeyReused), and draws draw positions
@@ -144,8 +165,8 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 	if tx == nil {
 		batch.BeginTx(pgx.TxOptions{})
 	}
-	batch.Queue(`SELECT stream_id, version, state, state_version FROM streams
-		WHERE stream_id = ANY($1) ORDER BY stream_id FOR UPDATE`, streams).Query(func(rows pgx.Rows) error {
+	batch.Queue(genericPlans)
+	batch.Queue(lockQuery, streams).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			var id string
 			var h head
@@ -173,6 +194,7 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 	if draw > 0 {
 		queueDraw(batch, draw, &positions)
 	}
+	batch.Queue(customPlans) // the deciders' own statements plan as the server is set to
 	var res pgx.BatchResults
 	if tx == nil {
 		res = conn.SendBatch(ctx, batch)
