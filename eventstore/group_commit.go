@@ -114,7 +114,7 @@ const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.r
 	CROSS JOIN LATERAL (SELECT request_hash, result, first_position, last_position, stream_version FROM idempotency_keys
 		WHERE stream_id = q.stream_id AND idempotency_key = q.idempotency_key LIMIT 1) k`
 
-// genericPlans and customPlans bracket the group commit's own statements
+// genericPlans and serverPlans bracket the group commit's own statements
 // in its transaction. pgx prepares each statement once per connection, and
 // PostgreSQL's default plan_cache_mode plans a prepared statement afresh
 // on every execution while that custom plan's estimate is below the
@@ -122,14 +122,16 @@ const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.r
 // custom plans count the arrays' elements and whose generic plans assume
 // 10 or 100, that was most executions, at about as much backend time as
 // the statement's own run (docs/benchmarks.md, issue 36, sixth session).
-// The statements are written so that their generic plans probe the
-// primary keys whatever the tables' sizes when the plans are made
-// (TestGroupCommitGenericPlansProbeKeys); the deciders' statements,
-// between the two round trips, plan as the server is set to.
-const (
-	genericPlans = `SET LOCAL plan_cache_mode = force_generic_plan`
-	customPlans  = `SET LOCAL plan_cache_mode TO DEFAULT`
-)
+// A generic plan is made once per connection, for any arrays: on a small
+// streams table (a few hundred accounts) it scanned the whole table for
+// the locks and the heads' UPDATE, so sequential scans are off for these
+// statements too, which leaves them the primary keys' probes
+// (TestGroupCommitGenericPlansProbeKeys). The deciders' statements, between
+// the two round trips, plan as the server is set to (serverPlans); the
+// write round trip's COMMIT ends the settings with the transaction.
+const genericPlans = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)`
+
+var serverPlans = [...]string{`SET LOCAL plan_cache_mode TO DEFAULT`, `SET LOCAL enable_seqscan TO DEFAULT`}
 
 // lockQuery locks the streams $1 in stream order and reads their heads.
 const lockQuery = `SELECT stream_id, version, state, state_version FROM streams
@@ -194,7 +196,9 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 	if draw > 0 {
 		queueDraw(batch, draw, &positions)
 	}
-	batch.Queue(customPlans) // the deciders' own statements plan as the server is set to
+	for _, sql := range serverPlans { // the deciders' own statements plan as the server is set to
+		batch.Queue(sql)
+	}
 	var res pgx.BatchResults
 	if tx == nil {
 		res = conn.SendBatch(ctx, batch)

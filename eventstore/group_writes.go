@@ -129,7 +129,7 @@ func (g *groupWrites) queue(batch *pgx.Batch) {
 // headsQuery moves the heads $1 from $2 to $3 with their states. The
 // ANY filter, redundant with the join, is what gives its generic plan (see
 // genericPlans) an index scan of streams' primary key; joined to the
-// unnest alone, the plan made on a small table scans the whole table.
+// unnest alone, the plan scans the whole table.
 const headsQuery = `WITH moved AS (UPDATE streams s SET version = u.version, state = u.state::jsonb, state_version = u.state_version,
 		wake_at = u.wake_at, updated_at = now()
 	FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::timestamptz[])
