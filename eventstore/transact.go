@@ -230,7 +230,6 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 		}
 	}
 	batch := &pgx.Batch{}
-	batch.Queue(genericPlans) // until the COMMIT ends the transaction
 	g.queue(batch)
 	if len(records) > 0 {
 		if err := queueWakeUp(ctx, batch, records); err != nil {
