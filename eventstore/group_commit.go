@@ -133,7 +133,7 @@ const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.r
 const genericPlans = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)`
 
 // lockQuery locks the streams $1 in stream order and reads their heads.
-const lockQuery = `SELECT stream_id, version, state, state_version FROM streams
+const lockQuery = `SELECT stream_id, version, ` + snapshotColumn + `, state_version FROM streams
 	WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR UPDATE`
 
 // lockMany locks the commands' streams in stream order and loads their

@@ -109,13 +109,18 @@ func (s *Store) SnapshotIn(ctx context.Context, tx pgx.Tx, stream string) (Snaps
 // in one transaction.
 func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream string) (Snapshot, error) {
 	var snap Snapshot
-	err := tx.QueryRow(ctx, `SELECT version, state, state_version FROM streams WHERE stream_id = $1`, stream).
+	err := tx.QueryRow(ctx, `SELECT version, `+snapshotColumn+`, state_version FROM streams WHERE stream_id = $1`, stream).
 		Scan(&snap.Version, &snap.State, &snap.StateVersion)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return Snapshot{}, fmt.Errorf("load %s: %w", stream, err)
 	}
 	return snap, s.readTail(ctx, tx, stream, &snap)
 }
+
+// snapshotColumn reads a stream's saved state: the bytes of its snapshot
+// column (migration 00036), else, for a head not rewritten since, its jsonb
+// state column printed as JSON. Writers set snapshot and clear state.
+const snapshotColumn = `coalesce(snapshot, convert_to(state::text, 'UTF8'))`
 
 // readTail reads into snap the events of stream appended after its saved
 // state, when there are any.
