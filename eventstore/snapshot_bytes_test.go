@@ -14,7 +14,8 @@ import (
 // TestSnapshotBytesReplaceTheJSONBState: a head saved before migration
 // 00036 (its state as jsonb) is read as that JSON, by the group commit's
 // lock and by Snapshot; the next command's state is stored as the bytes the
-// decider returned, byte for byte, and the jsonb column cleared.
+// decider returned, byte for byte, and the jsonb column cleared; a jsonb
+// state written after that by a binary from before the migration wins.
 func TestSnapshotBytesReplaceTheJSONBState(t *testing.T) {
 	pool := testdb.New(t)
 	s := eventstore.New(pool)
@@ -56,5 +57,21 @@ func TestSnapshotBytesReplaceTheJSONBState(t *testing.T) {
 	}
 	if snap, err = s.Snapshot(ctx, "old-1"); err != nil || string(snap.State) != string(next) || snap.Version != 2 || snap.StateVersion != 2 {
 		t.Fatalf("Snapshot after: %+v, %v", snap, err)
+	}
+	// A binary from before the migration (a rolling upgrade) writes the
+	// jsonb state and leaves the snapshot bytes behind: its state is the
+	// newer, and is the one read.
+	if _, err := pool.Exec(ctx, `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, data, recorded_at)
+		VALUES (nextval('events_position_seq'), gen_random_uuid(), 'old-1', 3, 'Spent', '{}', now())`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE streams SET version = 3, state = '{"balance": 8}', state_version = 3 WHERE stream_id = 'old-1'`); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err = s.Snapshot(ctx, "old-1"); err != nil || snap.StateVersion != 3 || len(snap.Tail) != 0 {
+		t.Fatalf("Snapshot after an old binary's write: %+v, %v", snap, err)
+	}
+	if err := json.Unmarshal(snap.State, &balance); err != nil || balance.Balance != 8 {
+		t.Fatalf("Snapshot's state after an old binary's write %q: %v", snap.State, err)
 	}
 }

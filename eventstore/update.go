@@ -117,10 +117,12 @@ func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream string) (Snapsho
 	return snap, s.readTail(ctx, tx, stream, &snap)
 }
 
-// snapshotColumn reads a stream's saved state: the bytes of its snapshot
-// column (migration 00036), else, for a head not rewritten since, its jsonb
-// state column printed as JSON. Writers set snapshot and clear state.
-const snapshotColumn = `coalesce(snapshot, convert_to(state::text, 'UTF8'))`
+// snapshotColumn reads a stream's saved state: its jsonb state column
+// printed as JSON when it holds one, else the bytes of its snapshot column
+// (migration 00036). This code writes snapshot and clears state, so a state
+// is either from before the migration or written since by a binary from
+// before it (a rolling upgrade), and then newer than the snapshot beside it.
+const snapshotColumn = `coalesce(convert_to(state::text, 'UTF8'), snapshot)`
 
 // readTail reads into snap the events of stream appended after its saved
 // state, when there are any.

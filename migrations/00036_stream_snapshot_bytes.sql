@@ -4,8 +4,10 @@
 -- and as jsonb the server parsed ~0.9 kB per spend and printed it again for
 -- the next one's lock (issue 36, sixth session). A new column, written from
 -- now on, rather than ALTER COLUMN ... TYPE, which would rewrite the table
--- under a lock that stops every spend while it runs; eventstore reads
--- snapshot, else a state not yet rewritten, and writes state NULL.
+-- under a lock that stops every spend while it runs. eventstore writes
+-- snapshot with state NULL and reads state when it is set (a head not
+-- rewritten since, or rewritten by a binary from before this migration
+-- during a rolling upgrade, which leaves snapshot stale), else snapshot.
 ALTER TABLE streams ADD COLUMN snapshot bytea;
 
 -- +goose Down
