@@ -114,12 +114,35 @@ const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.r
 	CROSS JOIN LATERAL (SELECT request_hash, result, first_position, last_position, stream_version FROM idempotency_keys
 		WHERE stream_id = q.stream_id AND idempotency_key = q.idempotency_key LIMIT 1) k`
 
+// genericPlans sets a group commit's transaction, in its first round trip,
+// to run prepared statements with generic plans and without sequential
+// scans until its COMMIT. pgx prepares each statement once per connection,
+// and PostgreSQL's default plan_cache_mode plans a prepared statement afresh
+// on every execution while that custom plan's estimate is below the
+// generic plan's: for the unnest and ANY arrays of a group commit, whose
+// custom plans count the arrays' elements and whose generic plans assume
+// 10 or 100, that was most executions, at about as much backend time as
+// the statement's own run (docs/benchmarks.md, issue 36, sixth session).
+// A generic plan is made once per connection, for any arrays: on a small
+// streams table (a few hundred accounts) it scanned the whole table for
+// the locks and the heads' UPDATE, hence no sequential scans, which leaves
+// them the primary keys' probes (TestGroupCommitGenericPlansProbeKeys).
+// The group's deciders (the spends' rules: their own statements are key
+// lookups and inserts) run under the same settings; Update's transaction,
+// whose decider may run anything, keeps the server's.
+const genericPlans = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)`
+
+// lockQuery locks the streams $1 in stream order and reads their heads.
+const lockQuery = `SELECT stream_id, version, ` + snapshotColumn + `, state_version FROM streams
+	WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR UPDATE`
+
 // lockMany locks the commands' streams in stream order and loads their
 // snapshots, finds the commands whose idempotency key answered before
 // (replays, or ErrIdempotencyKeyReused), and draws draw positions
-// (queueDraw), in one round trip. With a nil tx it begins the transaction
-// in that round trip too (Batch.BeginTx, on conn) and returns it, with its
-// error if any: the caller rolls it back.
+// (queueDraw), in one round trip. With a nil tx (a group commit) it begins
+// the transaction in that round trip too (Batch.BeginTx, on conn), with
+// genericPlans, and returns it, with its error if any: the caller rolls it
+// back.
 func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmds []Command, draw int) (pgx.Tx, []Snapshot, map[int]Outcome, []int64, error) {
 	streams := make([]string, len(cmds))
 	var keyStreams, keys []string
@@ -141,11 +164,11 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 	found := map[string]kept{}
 
 	batch := &pgx.Batch{}
-	if tx == nil {
+	if tx == nil { // a group commit's
 		batch.BeginTx(pgx.TxOptions{})
+		batch.Queue(genericPlans)
 	}
-	batch.Queue(`SELECT stream_id, version, state, state_version FROM streams
-		WHERE stream_id = ANY($1) ORDER BY stream_id FOR UPDATE`, streams).Query(func(rows pgx.Rows) error {
+	batch.Queue(lockQuery, streams).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			var id string
 			var h head

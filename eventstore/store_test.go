@@ -125,7 +125,8 @@ func TestUpdateSeesSnapshotAndTail(t *testing.T) {
 	if _, err := s.Update(ctx, "s-1", eventstore.UpdateOptions{}, decideAppend("A")); err != nil {
 		t.Fatal(err)
 	}
-	// An append without a state leaves the snapshot behind: the next command gets the tail.
+	// An append without a state leaves the snapshot behind: the next command gets the tail,
+	// and the state as the decider wrote it (stored as bytes, not as jsonb: migration 00036).
 	if _, err := appendTx(t, s, "s-1", 1, ev("B", 2)); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestUpdateSeesSnapshotAndTail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seen.Version != 2 || seen.StateVersion != 1 || string(seen.State) != `{"count": 1}` || len(seen.Tail) != 1 || seen.Tail[0].Type != "B" {
+	if seen.Version != 2 || seen.StateVersion != 1 || string(seen.State) != `{"count":1}` || len(seen.Tail) != 1 || seen.Tail[0].Type != "B" {
 		t.Fatalf("snapshot = %+v, state %s", seen, seen.State)
 	}
 	_, err = s.Update(ctx, "s-1", eventstore.UpdateOptions{}, func(_ context.Context, _ pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {

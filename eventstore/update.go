@@ -109,13 +109,20 @@ func (s *Store) SnapshotIn(ctx context.Context, tx pgx.Tx, stream string) (Snaps
 // in one transaction.
 func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream string) (Snapshot, error) {
 	var snap Snapshot
-	err := tx.QueryRow(ctx, `SELECT version, state, state_version FROM streams WHERE stream_id = $1`, stream).
+	err := tx.QueryRow(ctx, `SELECT version, `+snapshotColumn+`, state_version FROM streams WHERE stream_id = $1`, stream).
 		Scan(&snap.Version, &snap.State, &snap.StateVersion)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return Snapshot{}, fmt.Errorf("load %s: %w", stream, err)
 	}
 	return snap, s.readTail(ctx, tx, stream, &snap)
 }
+
+// snapshotColumn reads a stream's saved state: its jsonb state column
+// printed as JSON when it holds one, else the bytes of its snapshot column
+// (migration 00036). This code writes snapshot and clears state, so a state
+// is either from before the migration or written since by a binary from
+// before it (a rolling upgrade), and then newer than the snapshot beside it.
+const snapshotColumn = `coalesce(convert_to(state::text, 'UTF8'), snapshot)`
 
 // readTail reads into snap the events of stream appended after its saved
 // state, when there are any.
