@@ -9,7 +9,9 @@ GO ?= go
 # reuses what another clone compiled, and go test's cache serves its results
 # (issue 37: make test on a fresh clone). The binaries name files by module
 # path (github.com/a2e-automation/app/cmd/api/...) in stack traces.
-export GOFLAGS := $(strip $(filter-out -trimpath,$(GOFLAGS)) -trimpath)
+# GOFLAGS as go itself sees it (the environment, else go env -w's file),
+# plus -trimpath.
+export GOFLAGS := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS 2>/dev/null)) -trimpath)
 NPM ?= npm
 WEBAPP := webapp
 

@@ -129,7 +129,12 @@ const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.r
 // them the primary keys' probes (TestGroupCommitGenericPlansProbeKeys).
 // The group's deciders (the spends' rules: their own statements are key
 // lookups and inserts) run under the same settings; Update's transaction,
-// whose decider may run anything, keeps the server's.
+// whose decider may run anything, keeps the server's. Both run the same
+// statements' text, so on one connection they share a prepared
+// statement's cached plan, which the settings do not key: a generic plan
+// the server chose in Update's transaction (default mode, scans allowed)
+// can serve a group later, and the reverse. That costs speed, never
+// correctness, and only on a small streams table, where a scan is cheap.
 const genericPlans = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)`
 
 // lockQuery locks the streams $1 in stream order and reads their heads.

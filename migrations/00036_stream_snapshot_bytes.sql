@@ -11,5 +11,9 @@
 ALTER TABLE streams ADD COLUMN snapshot bytea;
 
 -- +goose Down
-UPDATE streams SET state = convert_from(snapshot, 'UTF8')::jsonb, snapshot = NULL WHERE snapshot IS NOT NULL;
+-- Only the heads whose state is NULL: a head an old binary rewrote during a
+-- rollback has its newer state there and a stale snapshot, which must not
+-- overwrite it (state_version stays the newer one). One statement over the
+-- table: run it in a quiet window.
+UPDATE streams SET state = convert_from(snapshot, 'UTF8')::jsonb, snapshot = NULL WHERE snapshot IS NOT NULL AND state IS NULL;
 ALTER TABLE streams DROP COLUMN snapshot;

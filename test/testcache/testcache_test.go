@@ -84,7 +84,8 @@ func (s *sandbox) write(name, content string) {
 func (s *sandbox) env(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "TEST_CACHE") && !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "MAKE") {
+		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "TEST_CACHE") && !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "MAKE") &&
+			!strings.HasPrefix(kv, "TEST_LANES=") && !strings.HasPrefix(kv, "E2E_WORKERS=") {
 			env = append(env, kv)
 		}
 	}
@@ -242,7 +243,7 @@ func TestOnlyAPassIsRemembered(t *testing.T) {
 	}
 }
 
-// Outside CI make test runs two lanes: the journeys and the webapp's tests
+// Outside CI make test runs two lanes: the webapp's tests and the journeys
 // in one, the rest in the other. A failure stops its own lane only, and
 // what passed in the other lane is kept. CI=true runs one lane.
 func TestTwoLanesOutsideCIOneInCI(t *testing.T) {
@@ -252,7 +253,7 @@ func TestTwoLanesOutsideCIOneInCI(t *testing.T) {
 	if ok {
 		t.Fatalf("make test passed with a failing alerts-test:\n%s", out)
 	}
-	for _, want := range []string{"make test: two lanes: e2e, webapp-test | vet, openapi-lint, alerts-test, go-test, sdk-test", "(2 lanes)", "not run: go-test sdk-test"} {
+	for _, want := range []string{"make test: two lanes: webapp-test, e2e | vet, openapi-lint, alerts-test, go-test, sdk-test", "(2 lanes)", "not run: go-test sdk-test"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("two lanes: the output does not say %q:\n%s", want, out)
 		}
