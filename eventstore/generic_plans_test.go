@@ -55,22 +55,7 @@ func TestGroupCommitGenericPlansProbeKeys(t *testing.T) {
 			if _, err := tx.Exec(ctx, `PREPARE `+c.name+` AS `+c.query); err != nil {
 				t.Fatal(err)
 			}
-			rows, err := tx.Query(ctx, `EXPLAIN EXECUTE `+c.execute)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var lines []string
-			for rows.Next() {
-				var line string
-				if err := rows.Scan(&line); err != nil {
-					t.Fatal(err)
-				}
-				lines = append(lines, line)
-			}
-			if err := rows.Err(); err != nil {
-				t.Fatal(err)
-			}
-			plan := strings.Join(lines, "\n")
+			plan := explain(t, tx, `EXECUTE `+c.execute)
 			if strings.Contains(plan, "Seq Scan on "+c.table) || !strings.Contains(plan, "Index Scan on "+c.index) && !strings.Contains(plan, "Index Scan using "+c.index) {
 				t.Errorf("%s, table filled %v: the generic plan does not probe %s:\n%s", c.name, filled, c.index, plan)
 			}
@@ -82,4 +67,20 @@ func TestGroupCommitGenericPlansProbeKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// explain is PostgreSQL's plan for stmt on q, one line per node.
+func explain(t *testing.T, q interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+}, stmt string) string {
+	t.Helper()
+	rows, err := q.Query(context.Background(), `EXPLAIN `+stmt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -26,22 +26,7 @@ func TestReplaysQueryProbesTheKeyIndex(t *testing.T) {
 	if _, err := conn.Exec(ctx, `PREPARE replays(text[], text[]) AS `+replaysQuery); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := conn.Query(ctx, `EXPLAIN EXECUTE replays('{account-1,account-2}', '{k1,k2}')`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, line)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(lines, "\n")
+	text := explain(t, conn, `EXECUTE replays('{account-1,account-2}', '{k1,k2}')`)
 	if strings.Contains(text, "Seq Scan on idempotency_keys") || !strings.Contains(text, "Index Scan using idempotency_keys_pkey") {
 		t.Fatalf("the replay lookup's generic plan does not probe idempotency_keys' primary key:\n%s", text)
 	}
