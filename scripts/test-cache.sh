@@ -39,7 +39,12 @@ tc_tree() {
 	root="$(git rev-parse --show-toplevel 2>/dev/null)" || return 1
 	index="$(git rev-parse --git-path index)" || return 1
 	tmp="$(mktemp)" || return 1
-	if [ -f "$index" ]; then cp "$index" "$tmp"; else rm -f "$tmp"; fi
+	# cp -p: the copy keeps the index's modification time, which git's
+	# racy-entry check compares with each file's. A plain copy is newer than
+	# an edit made in the second the index was written, so git would trust
+	# that file's unchanged size and second and miss the edit (it did, in
+	# test/testcache, once).
+	if [ -f "$index" ]; then cp -p "$index" "$tmp"; else rm -f "$tmp"; fi
 	tree="$(cd "$root" && GIT_INDEX_FILE="$tmp" git add -A . >/dev/null 2>&1 && GIT_INDEX_FILE="$tmp" git write-tree)"
 	local status=$?
 	rm -f "$tmp"
