@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/internal/testing/testdb"
 )
@@ -17,13 +18,8 @@ import (
 // never by scanning the table, so it costs the same when the tables have
 // grown.
 func TestGroupCommitGenericPlansProbeKeys(t *testing.T) {
-	pool := testdb.New(t)
 	ctx := context.Background()
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
+	conn := planConn(t)
 	for _, filled := range []bool{false, true} {
 		if filled {
 			if _, err := conn.Exec(ctx, `INSERT INTO streams (stream_id, version, state, state_version)
@@ -67,6 +63,37 @@ func TestGroupCommitGenericPlansProbeKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestReplaysQueryProbesTheKeyIndex: the replay lookup's generic plan,
+// made while idempotency_keys is empty (as pgx's prepared statement is on a
+// fresh database), probes the primary key per key rather than scanning the
+// table, so it costs the same when the table has grown; under the server's
+// settings, not genericPlans's (scans allowed).
+func TestReplaysQueryProbesTheKeyIndex(t *testing.T) {
+	ctx := context.Background()
+	conn := planConn(t)
+	if _, err := conn.Exec(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `PREPARE replays(text[], text[]) AS `+replaysQuery); err != nil {
+		t.Fatal(err)
+	}
+	text := explain(t, conn, `EXECUTE replays('{account-1,account-2}', '{k1,k2}')`)
+	if strings.Contains(text, "Seq Scan on idempotency_keys") || !strings.Contains(text, "Index Scan using idempotency_keys_pkey") {
+		t.Fatalf("the replay lookup's generic plan does not probe idempotency_keys' primary key:\n%s", text)
+	}
+}
+
+// planConn is a connection to a fresh test database, for one test.
+func planConn(t *testing.T) *pgxpool.Conn {
+	t.Helper()
+	conn, err := testdb.New(t).Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Release)
+	return conn
 }
 
 // explain is PostgreSQL's plan for stmt on q, one line per node.
