@@ -44,16 +44,15 @@ type groupWrites struct {
 
 // head records stream's move from expected to version with st.
 func (g *groupWrites) head(stream string, expected, version int64, st stateWrite) {
-	state := st.state
 	if expected == 0 {
 		c := &g.created
 		c.stream, c.version, c.stateVersion = append(c.stream, stream), append(c.version, version), append(c.stateVersion, version)
-		c.state, c.wakeAt = append(c.state, state), append(c.wakeAt, st.wakeAt)
+		c.state, c.wakeAt = append(c.state, st.state), append(c.wakeAt, st.wakeAt)
 		return
 	}
 	h := &g.heads
 	h.stream, h.expected, h.version = append(h.stream, stream), append(h.expected, expected), append(h.version, version)
-	h.stateVersion, h.state, h.wakeAt = append(h.stateVersion, version), append(h.state, state), append(h.wakeAt, st.wakeAt)
+	h.stateVersion, h.state, h.wakeAt = append(h.stateVersion, version), append(h.state, st.state), append(h.wakeAt, st.wakeAt)
 }
 
 // append records events appended to stream after version expected, at
