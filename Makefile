@@ -23,7 +23,7 @@ OPENAPI_TOOLS := test/openapi
 
 help:
 	@echo "make run    - start the product on http://localhost:8080 (private PostgreSQL under .data/)"
-	@echo "make test   - go vet, OpenAPI lint, go test -race (real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys; each stage timed (outside CI in two lanes: the journeys beside go test)"
+	@echo "make test   - go vet, OpenAPI lint, go test (-race in CI or with TEST_RACE=1; real PostgreSQL, Prism, SDK conformance), SDK unit tests, webapp lint and tests, browser journeys; each stage timed (outside CI in two lanes: the journeys beside go test)"
 	@echo "make check  - the quick loop: go vet, webapp lint, Go tests that need no outside service, webapp unit tests (no browser, no database)"
 	@echo "make sdk-test - the four SDKs' own unit tests (sdk/)"
 	@echo "make e2e    - the browser journeys alone (Playwright, Debian's Chromium, the real server), then the Lighthouse check"
@@ -39,16 +39,16 @@ help:
 deps: pg-binaries webapp-deps
 	$(GO) mod download
 
+# npm ci when node_modules is missing or older than the lock file, or a copy
+# of what npm ci made from the same lock file before (scripts/npm-install.sh;
+# NODE_MODULES_CACHE=0 always runs npm ci).
 webapp-deps:
-	@if [ -f $(WEBAPP)/package-lock.json ]; then \
-		if [ ! -d $(WEBAPP)/node_modules ] || [ $(WEBAPP)/package-lock.json -nt $(WEBAPP)/node_modules/.package-lock.json ]; then \
-			$(NPM) ci --prefix $(WEBAPP) --no-audit --no-fund; fi; fi
+	@scripts/npm-install.sh $(WEBAPP)
 
 # Prism (the OpenAPI conformance cases in go-test) and Redocly (openapi-lint),
 # pinned in test/openapi/package-lock.json.
 openapi-deps:
-	@if [ ! -d $(OPENAPI_TOOLS)/node_modules ] || [ $(OPENAPI_TOOLS)/package-lock.json -nt $(OPENAPI_TOOLS)/node_modules/.package-lock.json ]; then \
-		$(NPM) ci --prefix $(OPENAPI_TOOLS) --no-audit --no-fund; fi
+	@scripts/npm-install.sh $(OPENAPI_TOOLS)
 
 # Redocly's recommended rules, all as errors (test/openapi/redocly.yaml).
 openapi-lint: openapi-deps
@@ -114,7 +114,7 @@ ha-tools:
 vet:
 	$(GO) vet ./...
 
-# go test's output as plain go test prints it, then the slowest packages
+# go test (with -race in CI) and its output as plain go test prints it, then the slowest packages
 # and tests (cmd/testtimes reads go test -json).
 # Outside CI go test's cache serves the packages whose inputs did not change
 # ("(cached)"): their imports, the files they open and the environment they
@@ -123,12 +123,20 @@ vet:
 # TEST_TOOLS_KEY (PostgreSQL's, Redis's, PHP's ... versions), both from
 # scripts/test-cache.sh. CI=true or TEST_CACHE=0 runs every test (-count=1).
 GO_TEST_COUNT = $(if $(or $(filter true,$(CI)),$(filter 0,$(TEST_CACHE))),-count=1,)
+# The race detector: on in CI (CI=true), off in a developer's make test unless
+# TEST_RACE=1. Every test runs either way; -race made cmd/api's tests 100 s
+# (57 s CPU) against 79 s (23 s CPU) without it, and every package's test
+# binary a second build, the largest part of make test's 6 minutes left
+# (issue 37, docs/testing-speed.md). CI keeps running everything with it.
+TEST_RACE ?= $(if $(filter true,$(CI)),1,0)
+export TEST_RACE
+GO_TEST_RACE = $(if $(filter 1,$(TEST_RACE)),-race,)
 
 go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 	@set -o pipefail; url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	build_key="$$(scripts/test-cache.sh go-build-key)" && tools_key="$$(scripts/test-cache.sh go-tools-key)" && \
 	TEST_DATABASE_URL="$$url" TEST_BUILD_KEY="$$build_key" TEST_TOOLS_KEY="$$tools_key" \
-	$(GO) test -race $(GO_TEST_COUNT) -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
+	$(GO) test $(GO_TEST_RACE) $(GO_TEST_COUNT) -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
 
 # The Go tests that need no outside service: the packages whose tests import
 # none of internal/testing's servers (scripts/unit-packages.sh), without -race.
@@ -176,7 +184,7 @@ sdk-test: sdk-tools
 
 # Everything, each stage timed, then a summary line (scripts/test.sh).
 # Outside CI two lanes: the browser journeys (two Playwright workers) and
-# the webapp's tests in one, vet, lint, go test -race and the SDKs in the
+# the webapp's tests in one, vet, lint, go test and the SDKs in the
 # other; CI=true runs one lane, the stages one after another with one
 # Playwright worker (TEST_LANES=1 or 2 chooses). Outside CI a stage that
 # passed with the same inputs (the files it reads in the working tree, the

@@ -3,7 +3,8 @@
 #   - PHP >= 8.1 with the curl extension: when missing, as root, installs
 #     Debian's php-cli and php-curl with apt-get (as ensure-chromium.sh does);
 #   - python3 >= 3.9 and Node.js >= 18: checked, never installed;
-#   - the TypeScript SDK's dependencies and build: `npm ci` when its
+#   - the TypeScript SDK's dependencies and build: scripts/npm-install.sh
+#     (npm ci, or the copy of an earlier npm ci of the same lock file) when its
 #     node_modules is missing or older than its package-lock.json, then
 #     `npm run build` when dist/index.js is missing or older than a source.
 # Quiet when all is there; otherwise says what is missing and exits 1.
@@ -39,9 +40,7 @@ if [ -d "$TS" ]; then
 	if [ -z "$major" ] || [ "$major" -lt 18 ]; then
 		missing+=("Node.js >= 18 with npm")
 	else
-		if [ ! -d "$TS/node_modules" ] || [ "$TS/package-lock.json" -nt "$TS/node_modules/.package-lock.json" ]; then
-			npm ci --prefix "$TS" --no-audit --no-fund >/dev/null
-		fi
+		"$ROOT/scripts/npm-install.sh" "$TS" >/dev/null
 		if [ ! -f "$TS/dist/index.js" ] || [ -n "$(find "$TS/src" "$TS/package.json" "$TS/tsconfig.json" -newer "$TS/dist/index.js" -print -quit)" ]; then
 			npm run build --prefix "$TS" >/dev/null
 		fi

@@ -24,7 +24,11 @@ suite TypeScript typescript bash -c 'cd sdk/typescript && node --test test/*.tes
 
 suite Python python python3 -m unittest discover -s sdk/python/tests -t sdk/python
 suite PHP php php sdk/php/tests/run.php
-suite Go go bash -c 'cd sdk/go && go vet ./... && go test -race ./...'
+# -race in CI and with TEST_RACE=1 (the Makefile's go-test does the same).
+race=""
+if [ "${TEST_RACE:-$([ "${CI:-}" = true ] && echo 1)}" = 1 ]; then race=-race; fi
+suite Go go bash -c "cd sdk/go && go vet ./... && go test $race ./..."
+
 
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "sdk-test: failed: ${failed[*]}" >&2

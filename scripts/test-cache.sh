@@ -160,10 +160,13 @@ tc_inputs() {
 		# webapp/dist only when it is built, and its tests make their own).
 		tc_listing "$tree" '.' '^webapp/'
 		tc_tools go node npm python3 php postgres redis pg_autoctl pgbackrest
+		# A pass without the race detector is not one with it (TEST_RACE, Makefile).
+		echo "race: ${TEST_RACE:-0}"
 		;;
 	sdk-test)
 		tc_listing "$tree" "^(sdk/|cmd/api/openapi\\.json|$tools_shared)" ''
 		tc_tools go node npm python3 php
+		echo "race: ${TEST_RACE:-0}"
 		;;
 	webapp-test)
 		tc_listing "$tree" "^(webapp/|$tools_shared)" ''

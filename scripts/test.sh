@@ -9,7 +9,7 @@
 # Two lanes run at once after the tools are in place: lane 1 the webapp's
 # lint and unit tests, then the browser journeys (the build, two Playwright
 # workers unless E2E_WORKERS says otherwise, the Lighthouse check); lane 2 vet, OpenAPI lint, alert rules,
-# go test -race, the SDKs' unit tests. A stage's output is printed whole
+# go test (-race in CI: TEST_RACE, Makefile), the SDKs' unit tests. A stage's output is printed whole
 # when it ends, so the lanes' lines do not mix. Issue 37 asked for make test
 # on a fresh clone within 6 minutes; one lane took 797 s there (README).
 #

@@ -85,7 +85,7 @@ func (s *sandbox) env(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "TEST_CACHE") && !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "MAKE") &&
-			!strings.HasPrefix(kv, "TEST_LANES=") && !strings.HasPrefix(kv, "E2E_WORKERS=") {
+			!strings.HasPrefix(kv, "TEST_LANES=") && !strings.HasPrefix(kv, "E2E_WORKERS=") && !strings.HasPrefix(kv, "TEST_RACE=") {
 			env = append(env, kv)
 		}
 	}
@@ -181,6 +181,19 @@ func TestKeyFollowsTheWorkingTree(t *testing.T) {
 	s.write("ignored/x", "x\n")
 	if k := s.key("alerts-test"); k != alerts {
 		t.Error("an ignored file changed alerts-test's key")
+	}
+
+	// A pass without the race detector is not one with it: go-test's and
+	// sdk-test's keys follow TEST_RACE, the others' do not.
+	for _, stage := range []string{"go-test", "sdk-test", "webapp-test"} {
+		plain := s.key(stage)
+		out, err := s.run([]string{"TEST_RACE=1"}, "scripts/test-cache.sh", "key", stage)
+		if err != nil {
+			t.Fatalf("key %s with TEST_RACE=1: %v\n%s", stage, err, out)
+		}
+		if raced := strings.TrimSpace(out); (raced != plain) != (stage != "webapp-test") {
+			t.Errorf("%s's key: %s without TEST_RACE, %s with TEST_RACE=1", stage, plain, raced)
+		}
 	}
 
 	// A staged change counts the same as an unstaged one.
