@@ -106,8 +106,12 @@ type snapshot struct {
 }
 
 // Snapshot returns the account's whole state, pending changes included, as
-// JSON for RestoreSnapshot. Grants whose credits are gone are not kept.
+// JSON for RestoreSnapshot. Grants whose credits are gone are not kept. The
+// JSON is encoding/json's, written by appendSnapshot without reflection.
 func (a *Account) Snapshot() ([]byte, error) {
+	if data, ok := appendSnapshot(make([]byte, 0, 1024), &a.s); ok {
+		return data, nil
+	}
 	data, err := json.Marshal(snapshot{Format: snapshotFormat, State: a.s})
 	if err != nil {
 		return nil, fmt.Errorf("snapshot account %s: %w", a.s.ID, err)
