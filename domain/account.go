@@ -106,8 +106,12 @@ type snapshot struct {
 }
 
 // Snapshot returns the account's whole state, pending changes included, as
-// JSON for RestoreSnapshot. Grants whose credits are gone are not kept.
+// JSON for RestoreSnapshot. Grants whose credits are gone are not kept. The
+// JSON is encoding/json's, written by appendSnapshot without reflection.
 func (a *Account) Snapshot() ([]byte, error) {
+	if data, ok := appendSnapshot(make([]byte, 0, 1024), &a.s); ok {
+		return data, nil
+	}
 	data, err := json.Marshal(snapshot{Format: snapshotFormat, State: a.s})
 	if err != nil {
 		return nil, fmt.Errorf("snapshot account %s: %w", a.s.ID, err)
@@ -136,6 +140,18 @@ func RestoreSnapshot(accountID string, version int64, data []byte) (*Account, er
 // Version returns the version of the last stored event the account was
 // loaded with; pending changes do not count.
 func (a *Account) Version() int64 { return a.version }
+
+// Stored marks the account's pending changes as stored: its version moves
+// past them, they are no longer pending and no caller is admitted, so the
+// account is what loading it again would give (its snapshot's state is the
+// same). For a repository that keeps the account its command left in
+// memory, instead of decoding the snapshot it just wrote (internal/accounts);
+// only after the changes did commit.
+func (a *Account) Stored() {
+	a.version += int64(len(a.changes))
+	a.changes = nil
+	a.caller = nil
+}
 
 // Changes returns the events recorded since the account was loaded, in order.
 func (a *Account) Changes() []Event { return slices.Clone(a.changes) }

@@ -347,3 +347,58 @@ func TestSnapshotBehavesLikeRehydrate(t *testing.T) {
 		t.Fatal("the following commands recorded nothing to compare")
 	}
 }
+
+// TestStoredAccountDecidesLikeRestored: the account a long sequence of
+// commands leaves, once Stored, is the account its snapshot restores (the
+// repository keeps it in memory instead of decoding that snapshot): same
+// version, no pending changes, the same snapshot bytes, the same next
+// decisions.
+func TestStoredAccountDecidesLikeRestored(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	program := make([]byte, 3000)
+	for i := range program {
+		program[i] = byte(r.Uint32())
+	}
+	d := newDriver(t)
+	d.run(program)
+	snap, err := d.a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := d.a
+	stored.Stored()
+	if stored.Version() != int64(len(d.history)) || len(stored.Changes()) != 0 {
+		t.Fatalf("stored at version %d with %d changes; history of %d", stored.Version(), len(stored.Changes()), len(d.history))
+	}
+	if _, ok := stored.Caller(); ok {
+		t.Fatal("a stored account keeps its caller")
+	}
+	restored, err := RestoreSnapshot(testAccountID, int64(len(d.history)), snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := stored.Snapshot(); err != nil || !bytes.Equal(again, snap) {
+		t.Fatalf("stored account's snapshot differs:\n%s\nwant\n%s", again, snap)
+	}
+	for _, at := range []time.Time{d.now, d.now.AddDate(0, 0, 60)} {
+		for _, next := range []func(a *Account) error{
+			func(a *Account) error { return a.Spend(OperationAPIRequest, "next", at) },
+			func(a *Account) error { return a.Debit(3, "next", at) },
+			func(a *Account) error { a.ReviewAlerts(at); a.ReviewAutoRecharge(at); return nil },
+		} {
+			errS, errR := next(stored), next(restored)
+			if ErrorCode(errS) != ErrorCode(errR) || !reflect.DeepEqual(stored.Changes(), restored.Changes()) {
+				t.Fatalf("at %v the next command differs: stored (%v)\n%s\nrestored (%v)\n%s",
+					at, errS, describe(stored.Changes()), errR, describe(restored.Changes()))
+			}
+		}
+	}
+	if len(stored.Changes()) == 0 {
+		t.Fatal("the following commands recorded nothing to compare")
+	}
+	a, b := stored.Snapshot()
+	c, e := restored.Snapshot()
+	if b != nil || e != nil || !bytes.Equal(a, c) {
+		t.Fatalf("after the next commands: stored\n%s\nrestored\n%s", a, c)
+	}
+}

@@ -8,7 +8,9 @@ import (
 
 // state is everything an account knows. apply alone changes it, and
 // Snapshot stores it as JSON, so its fields are exported to encoding/json
-// (the type itself is not).
+// (the type itself is not). Snapshot writes that JSON with appendSnapshot
+// (snapshot_encode.go), by hand: a field added here or in a type under it
+// is written there too, or TestSnapshotEncoderMatchesEncodingJSON fails.
 type state struct {
 	ID           string `json:"id"`
 	Email        string `json:"email"`

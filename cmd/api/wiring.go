@@ -81,6 +81,13 @@ func newAccounts(cfg config.Config, store *eventstore.Store, reg *prometheus.Reg
 	repo := accounts.NewRepository(store, nil)
 	repo.UseAlerts(accounts.AlertMails(cfg.ProductName, cfg.BaseURL))          // balance alerts, mailed in the deciding transaction
 	repo.UseRechargeMail(accounts.RechargeMails(cfg.ProductName, cfg.BaseURL)) // auto-recharge's mails, likewise
+	reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "spend_account_cache_hits_total",
+			Help: "Spends that took their account as this process's previous spend of it left it, instead of decoding the stored snapshot."},
+			func() float64 { n, _ := repo.AccountCacheStats(); return float64(n) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "spend_account_cache_misses_total",
+			Help: "Spends that decoded their account's stored snapshot (no account kept, or the stream moved since)."},
+			func() float64 { _, n := repo.AccountCacheStats(); return float64(n) }))
 	if !cfg.GroupCommit {
 		return repo
 	}

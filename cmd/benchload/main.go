@@ -212,8 +212,12 @@ func (b *bench) levels(ctx context.Context) error {
 		cpuPerEvent, _ := events.perEvent(ctx, pool)
 		gc1 := groupCommits(b.metricsAddr)
 		commits := gc1.commits - gc0.commits
-		batches = append(batches, fmt.Sprintf("%d clients: %.0f group commits/s, %.1f spends each, %.1f ms each", c,
-			commits/float64(o.seconds), (gc1.commands-gc0.commands)/max(commits, 1), 1000*(gc1.seconds-gc0.seconds)/max(commits, 1)))
+		batch := fmt.Sprintf("%d clients: %.0f group commits/s, %.1f spends each, %.1f ms each", c,
+			commits/float64(o.seconds), (gc1.commands-gc0.commands)/max(commits, 1), 1000*(gc1.seconds-gc0.seconds)/max(commits, 1))
+		if hits, misses := gc1.cacheHits-gc0.cacheHits, gc1.cacheMisses-gc0.cacheMisses; hits+misses > 0 {
+			batch += fmt.Sprintf(", accounts from the cache %.1f %%", 100*hits/(hits+misses))
+		}
+		batches = append(batches, batch)
 		if profiled != nil {
 			if err := <-profiled; err != nil {
 				return err

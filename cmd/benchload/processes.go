@@ -91,9 +91,11 @@ func saveProfile(metricsAddr, kind, dir, name string, seconds int) error {
 	return err
 }
 
-// groupCommitCounters are bin/api's group commit counters.
+// groupCommitCounters are bin/api's group commit counters, and its
+// account cache's (spend_account_cache_*: none from a build without it).
 type groupCommitCounters struct {
 	commits, commands, seconds float64
+	cacheHits, cacheMisses     float64
 }
 
 // groupCommits reads bin/api's group commit counters from its metrics
@@ -122,6 +124,10 @@ func groupCommits(metricsAddr string) (g groupCommitCounters) {
 			g.commands = v
 		case "group_commit_seconds_total":
 			g.seconds = v
+		case "spend_account_cache_hits_total":
+			g.cacheHits = v
+		case "spend_account_cache_misses_total":
+			g.cacheMisses = v
 		}
 	}
 	return g

@@ -34,6 +34,9 @@ type Repository struct {
 	// rechargeMail: nil, auto-recharge's events are recorded but not
 	// mailed (recharge.go).
 	rechargeMail RechargeMail
+	// cache keeps the accounts Spend's commands left, for the next spend
+	// of each (cache.go).
+	cache *accountCache
 }
 
 // NewRepository returns a Repository on store; clock defaults to time.Now.
@@ -41,7 +44,13 @@ func NewRepository(store *eventstore.Store, clock Clock) *Repository {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Repository{store: store, clock: clock}
+	return &Repository{store: store, clock: clock, cache: newAccountCache(defaultCacheBytes)}
+}
+
+// AccountCacheStats are how often a spend found its account in memory
+// (hits) or decoded the head's snapshot or stream (misses), since the start.
+func (r *Repository) AccountCacheStats() (hits, misses int64) {
+	return r.cache.hits.Load(), r.cache.misses.Load()
 }
 
 // Store returns the event store under the repository.
@@ -81,23 +90,66 @@ type SpendCommand func(ctx context.Context, q eventstore.Querier, a *domain.Acco
 // calls), on the existing account id: through the group commit when there
 // is one, else as Update. Either way it is one command with its own
 // answer, refusal and idempotency key.
+//
+// The account the command leaves is kept in memory once it has committed,
+// and the account's next spend takes it instead of decoding the snapshot
+// this one wrote, if that snapshot is still the head's (cache.go).
 func (r *Repository) Spend(ctx context.Context, id string, opts eventstore.UpdateOptions, cmd SpendCommand) (eventstore.Result, error) {
 	asCommand := func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 		return cmd(ctx, tx, a, now)
 	}
+	var k kept
+	decide := r.deciderKeeping(id, asCommand, &k)
+	var res eventstore.Result
+	var err error
 	if r.batcher == nil {
-		return r.Update(ctx, id, opts, asCommand)
+		res, err = r.store.Update(ctx, domain.StreamID(id), opts, decide)
+	} else {
+		res, err = r.batcher.Update(ctx, domain.StreamID(id), opts, decide)
 	}
-	return r.batcher.Update(ctx, domain.StreamID(id), opts, r.decider(id, asCommand))
+	// The decider's last run is the one whose decision committed, unless
+	// the answer is a replay (its last attempt found the key and did not
+	// decide) or an error (a refusal, a failed or unknown commit).
+	if err == nil && !res.Replayed && k.a != nil && res.StreamVersion == k.version {
+		if k.a.Stored(); k.a.Version() == k.version {
+			r.cache.put(id, k.a, k.state)
+		}
+	}
+	return res, err
+}
+
+// kept is what a decider's last run decided: the account it left, with
+// its pending changes, the version they bring it to and the snapshot it
+// wrote; a nil account when that run refused or failed.
+type kept struct {
+	a       *domain.Account
+	version int64
+	state   []byte
 }
 
 // decider decides cmd on account id's locked snapshot.
 func (r *Repository) decider(id string, cmd Command) eventstore.DecideFunc {
+	return r.deciderKeeping(id, cmd, nil)
+}
+
+// deciderKeeping is decider; with a k, each run notes in *k the account it
+// decided on (nil when it did not decide), and the account is taken from
+// the cache when the cache holds the one stored as the head's snapshot.
+func (r *Repository) deciderKeeping(id string, cmd Command, k *kept) eventstore.DecideFunc {
 	return func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+		if k != nil {
+			*k = kept{}
+		}
 		if snap.Version == 0 {
 			return eventstore.Decision{}, ErrNotFound
 		}
-		a, err := r.load(ctx, tx, id, snap)
+		var a *domain.Account
+		var err error
+		if k != nil {
+			a, err = r.loadCached(ctx, tx, id, snap)
+		} else {
+			a, err = r.load(ctx, tx, id, snap)
+		}
 		if err != nil {
 			return eventstore.Decision{}, err
 		}
@@ -118,7 +170,13 @@ func (r *Repository) decider(id string, cmd Command) eventstore.DecideFunc {
 		if err := r.queueAlertMail(ctx, tx, a, now); err != nil {
 			return eventstore.Decision{}, err
 		}
-		return d, r.queueRecharges(ctx, tx, a, now)
+		if err := r.queueRecharges(ctx, tx, a, now); err != nil {
+			return d, err
+		}
+		if k != nil {
+			*k = kept{a: a, version: snap.Version + int64(len(d.Events)), state: d.State}
+		}
+		return d, nil
 	}
 }
 
@@ -164,6 +222,21 @@ func (r *Repository) load(ctx context.Context, q eventstore.Querier, id string, 
 		return nil, err
 	}
 	return domain.Rehydrate(id, history)
+}
+
+// loadCached is load, taking the account from the cache when it holds the
+// one stored as snap's state (its tail, if any, applied as load does).
+func (r *Repository) loadCached(ctx context.Context, q eventstore.Querier, id string, snap eventstore.Snapshot) (*domain.Account, error) {
+	if snap.State != nil {
+		if a := r.cache.take(id, snap.StateVersion, snap.State); a != nil {
+			tail, err := Decode(snap.Tail)
+			if err != nil {
+				return nil, err
+			}
+			return a, a.Replay(tail)
+		}
+	}
+	return r.load(ctx, q, id, snap)
 }
 
 func decision(a *domain.Account, result any, now time.Time) (eventstore.Decision, error) {
