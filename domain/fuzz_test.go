@@ -332,16 +332,9 @@ func TestSnapshotBehavesLikeRehydrate(t *testing.T) {
 		if got, want := look(restored, at), look(rehydrated, at); !reflect.DeepEqual(got, want) {
 			t.Fatalf("at %v: restored %+v\nrehydrated %+v", at, got, want)
 		}
-		for _, next := range []func(a *Account) error{
+		sameNextDecisions(t, at, "restored", restored, "rehydrated", rehydrated,
 			func(a *Account) error { return a.Spend(OperationAPIRequest, "next", at) },
-			func(a *Account) error { return a.Debit(3, "next", at) },
-		} {
-			errR, errH := next(restored), next(rehydrated)
-			if ErrorCode(errR) != ErrorCode(errH) || !reflect.DeepEqual(restored.Changes(), rehydrated.Changes()) {
-				t.Fatalf("at %v the next command differs: restored (%v)\n%s\nrehydrated (%v)\n%s",
-					at, errR, describe(restored.Changes()), errH, describe(rehydrated.Changes()))
-			}
-		}
+			func(a *Account) error { return a.Debit(3, "next", at) })
 	}
 	if len(restored.Changes()) == 0 {
 		t.Fatal("the following commands recorded nothing to compare")
@@ -381,17 +374,10 @@ func TestStoredAccountDecidesLikeRestored(t *testing.T) {
 		t.Fatalf("stored account's snapshot differs:\n%s\nwant\n%s", again, snap)
 	}
 	for _, at := range []time.Time{d.now, d.now.AddDate(0, 0, 60)} {
-		for _, next := range []func(a *Account) error{
+		sameNextDecisions(t, at, "stored", stored, "restored", restored,
 			func(a *Account) error { return a.Spend(OperationAPIRequest, "next", at) },
 			func(a *Account) error { return a.Debit(3, "next", at) },
-			func(a *Account) error { a.ReviewAlerts(at); a.ReviewAutoRecharge(at); return nil },
-		} {
-			errS, errR := next(stored), next(restored)
-			if ErrorCode(errS) != ErrorCode(errR) || !reflect.DeepEqual(stored.Changes(), restored.Changes()) {
-				t.Fatalf("at %v the next command differs: stored (%v)\n%s\nrestored (%v)\n%s",
-					at, errS, describe(stored.Changes()), errR, describe(restored.Changes()))
-			}
-		}
+			func(a *Account) error { a.ReviewAlerts(at); a.ReviewAutoRecharge(at); return nil })
 	}
 	if len(stored.Changes()) == 0 {
 		t.Fatal("the following commands recorded nothing to compare")
@@ -400,5 +386,18 @@ func TestStoredAccountDecidesLikeRestored(t *testing.T) {
 	c, e := restored.Snapshot()
 	if b != nil || e != nil || !bytes.Equal(a, c) {
 		t.Fatalf("after the next commands: stored\n%s\nrestored\n%s", a, c)
+	}
+}
+
+// sameNextDecisions runs each command on both accounts, in order, and fails
+// when their outcomes or recorded changes differ.
+func sameNextDecisions(t *testing.T, at time.Time, nameA string, a *Account, nameB string, b *Account, commands ...func(*Account) error) {
+	t.Helper()
+	for _, next := range commands {
+		errA, errB := next(a), next(b)
+		if ErrorCode(errA) != ErrorCode(errB) || !reflect.DeepEqual(a.Changes(), b.Changes()) {
+			t.Fatalf("at %v the next command differs: %s (%v)\n%s\n%s (%v)\n%s",
+				at, nameA, errA, describe(a.Changes()), nameB, errB, describe(b.Changes()))
+		}
 	}
 }
