@@ -127,8 +127,9 @@ func b2i(b bool) int64 {
 // changed the account it took, so the next spend decodes the head (a miss)
 // and sees the balance committed. Refused by the domain, and failed by the
 // database after deciding (a trigger refuses its idempotency key's row),
-// with and without the group commit (whose failed batch runs the spend again
-// on its own).
+// with and without the group commit (one spend at a time: a batch of one
+// goes straight to Update; TestSpendsOfAFailedGroupRunAgainAlone covers a
+// failed batch of several, run again command by command).
 func TestSpendThatDidNotCommitDropsTheAccount(t *testing.T) {
 	for _, group := range []bool{false, true} {
 		t.Run(fmt.Sprintf("group=%v", group), func(t *testing.T) {
