@@ -2,8 +2,10 @@ package accounts_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
+	"github.com/a2e-automation/app/internal/testing/faultproxy"
 	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
@@ -197,4 +200,136 @@ func TestConcurrentSpendsOfTwoProcessesKeepTheLedger(t *testing.T) {
 	h1, m1 := plain.AccountCacheStats()
 	h2, m2 := grouped.AccountCacheStats()
 	t.Logf("%d replayed, %d refused; cache plain %d/%d, grouped %d/%d hits/misses", replayed.Load(), refused.Load(), h1, m1, h2, m2)
+}
+
+// A spend whose COMMIT's answer is lost (ErrCommitUnknown: the proxy cuts
+// the connection after the server answered, or instead of delivering it)
+// keeps nothing: its next spend decodes the head (a miss) and sees what the
+// server did, committed or not. Alone, and through a group commit (a batch
+// of one, which goes to Update).
+func TestSpendOfUnknownOutcomeKeepsNothing(t *testing.T) {
+	for _, group := range []bool{false, true} {
+		for _, deliver := range []bool{true, false} {
+			t.Run(fmt.Sprintf("group=%v/delivered=%v", group, deliver), func(t *testing.T) {
+				r, proxy := proxiedRepo(t)
+				if group {
+					r.UseGroupCommit(r.Store().NewBatcher(eventstore.BatcherOptions{}))
+					t.Cleanup(r.Close)
+				}
+				id := accountstest.Register(t, r)
+				accountstest.Do(t, r, id, accountstest.Grant(5, domain.SourcePurchase, nil))
+				if _, err := spendSeeing(t, r, id, "warm"); err != nil {
+					t.Fatal(err)
+				}
+				var last [2]int64
+				cacheCounts(r, &last)
+				cut := proxy.CutCommit("cut-me", deliver)
+				if _, err := spendSeeing(t, r, id, "cut-me"); !errors.Is(err, eventstore.ErrCommitUnknown) {
+					t.Fatalf("spend whose COMMIT was cut: %v, want ErrCommitUnknown", err)
+				}
+				select {
+				case <-cut:
+				case <-time.After(5 * time.Second):
+					t.Fatal("the cut was not made")
+				}
+				if hits, misses := cacheCounts(r, &last); hits != 1 || misses != 0 {
+					t.Fatalf("cut spend: %d hits, %d misses; want a hit", hits, misses)
+				}
+				want := int64(4)
+				if deliver {
+					want = 3
+				}
+				if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != want {
+					t.Fatalf("spend after the cut saw %d (%v), want %d", seen, err, want)
+				}
+				if hits, misses := cacheCounts(r, &last); hits != 0 || misses != 1 {
+					t.Fatalf("spend after the cut: %d hits, %d misses; want a miss", hits, misses)
+				}
+				headMatchesReplay(t, r, id)
+			})
+		}
+	}
+}
+
+// proxiedRepo is a repository on a fresh database reached through a
+// faultproxy in Postgres mode, which can cut a COMMIT.
+func proxiedRepo(t *testing.T) (*accounts.Repository, *faultproxy.Proxy) {
+	t.Helper()
+	u, err := url.Parse(testdb.NewURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := faultproxy.Start(t, u.Host)
+	proxy.Set(faultproxy.Postgres)
+	u.Host = proxy.Addr()
+	q := u.Query()
+	q.Set("sslmode", "disable") // the proxy reads plaintext only
+	u.RawQuery = q.Encode()
+	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	return accounts.NewRepository(eventstore.New(testdb.Pool(t, u.String())), c.Now), proxy
+}
+
+// Two accounts' spends share one group commit whose COMMIT's answer is
+// lost: UpdateMany does not run them again, both get ErrCommitUnknown and
+// keep nothing, and each account's next spend decodes the head (a miss) and
+// sees what the server did.
+func TestSpendsOfAGroupOfUnknownOutcomeKeepNothing(t *testing.T) {
+	for _, deliver := range []bool{true, false} {
+		t.Run(fmt.Sprintf("delivered=%v", deliver), func(t *testing.T) {
+			r, proxy := proxiedRepo(t)
+			b := r.Store().NewBatcher(eventstore.BatcherOptions{Linger: 500 * time.Millisecond})
+			r.UseGroupCommit(b)
+			t.Cleanup(r.Close)
+			ids := []string{accountstest.Register(t, r), accountstest.Register(t, r)}
+			for _, id := range ids {
+				accountstest.Do(t, r, id, accountstest.Grant(5, domain.SourcePurchase, nil))
+				if _, err := spendSeeing(t, r, id, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var last [2]int64
+			cacheCounts(r, &last)
+			batches0, _ := b.Stats()
+			cut := proxy.CutCommit("cut-me", deliver)
+			var errs [2]error
+			var wg sync.WaitGroup
+			for i, key := range []string{"cut-me", "other"} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, errs[i] = spendSeeing(t, r, ids[i], key)
+				}()
+			}
+			wg.Wait()
+			if batches, _ := b.Stats(); batches-batches0 != 1 {
+				t.Fatalf("%d batches; want the two spends in one", batches-batches0)
+			}
+			for i, err := range errs {
+				if !errors.Is(err, eventstore.ErrCommitUnknown) {
+					t.Fatalf("spend %d of the cut group: %v, want ErrCommitUnknown", i, err)
+				}
+			}
+			select {
+			case <-cut:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the cut was not made")
+			}
+			if hits, misses := cacheCounts(r, &last); hits != 2 || misses != 0 {
+				t.Fatalf("cut group: %d hits, %d misses; want 2 hits, no run again", hits, misses)
+			}
+			want := int64(4)
+			if deliver {
+				want = 3
+			}
+			for _, id := range ids {
+				if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != want {
+					t.Fatalf("spend after the cut saw %d (%v), want %d", seen, err, want)
+				}
+				if hits, misses := cacheCounts(r, &last); hits != 0 || misses != 1 {
+					t.Fatalf("spend after the cut: %d hits, %d misses; want a miss", hits, misses)
+				}
+				headMatchesReplay(t, r, id)
+			}
+		})
+	}
 }
