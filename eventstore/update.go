@@ -42,7 +42,8 @@ type UpdateOptions struct {
 	At             time.Time // recorded_at of appended events; zero means now
 }
 
-// Result tells what a command appended.
+// Result tells what a command appended. Unless Replayed, it is what the
+// last run of the command's DecideFunc decided (see DecideFunc).
 type Result struct {
 	StreamVersion int64
 	FirstPosition int64 // 0 when nothing was appended
@@ -53,6 +54,16 @@ type Result struct {
 
 // DecideFunc decides a command on a locked snapshot. tx is the command's
 // transaction, for operational tables that must change atomically with it.
+//
+// It may run more than once for one command: Update retries it after a
+// conflict, and a group commit that fails runs it again on its own. The
+// contract callers rely on (accounts' spend cache does): when the command
+// returns a nil error and a Result that is not Replayed, the decision that
+// committed is the one the decider's last run returned, and no run follows
+// it. A replayed answer may come after runs that decided (an attempt that
+// conflicted, then found the key kept by another); an error (a refusal, a
+// failed commit, ErrCommitUnknown) says nothing of which run, if any, is
+// committed.
 type DecideFunc func(ctx context.Context, tx pgx.Tx, snap Snapshot) (Decision, error)
 
 // Update runs one command on stream: lock the stream's head, load its

@@ -83,10 +83,10 @@ func newAccounts(cfg config.Config, store *eventstore.Store, reg *prometheus.Reg
 	repo.UseRechargeMail(accounts.RechargeMails(cfg.ProductName, cfg.BaseURL)) // auto-recharge's mails, likewise
 	reg.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "spend_account_cache_hits_total",
-			Help: "Spends that took their account as this process's previous spend of it left it, instead of decoding the stored snapshot."},
+			Help: "Spend decider runs that took their account as this process's previous spend of it left it, instead of decoding the stored snapshot (a retried spend counts once per run)."},
 			func() float64 { n, _ := repo.AccountCacheStats(); return float64(n) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "spend_account_cache_misses_total",
-			Help: "Spends that decoded their account's stored snapshot (no account kept, or the stream moved since)."},
+			Help: "Spend decider runs that decoded their account's stored snapshot or stream (no account kept, or the stream moved since; a retried spend counts once per run)."},
 			func() float64 { _, n := repo.AccountCacheStats(); return float64(n) }))
 	if !cfg.GroupCommit {
 		return repo

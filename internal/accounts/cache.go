@@ -30,15 +30,20 @@ import (
 // ever seen by two commands, whatever runs them (the Batcher runs a stream
 // in at most one batch at a time; Update's commands do not use the cache).
 //
-// Bounded by the snapshots' bytes (a decoded account takes a few times its
-// snapshot's size), the oldest entries put first out.
+// Bounded by the bytes its snapshots' arrays hold (their capacity, not
+// their length: domain's encoder starts at 1 KiB), the oldest entries put
+// first out. The decoded accounts beside them are not counted (see
+// defaultCacheBytes).
 type accountCache struct {
 	mu       sync.Mutex
 	entries  map[string]*list.Element // of *cachedAccount, by stream
 	order    list.List                // front: most recently put
-	bytes    int                      // the entries' snapshots, summed
+	bytes    int                      // the entries' snapshots' capacities, summed
 	maxBytes int
 
+	// Counted per decider run of a spend (a retried or regrouped spend
+	// counts once per run): a hit took a kept account; a miss decoded the
+	// head's snapshot, or its whole stream when it had none.
 	hits, misses atomic.Int64
 }
 
@@ -49,8 +54,12 @@ type cachedAccount struct {
 	state        []byte // the snapshot a was stored as
 }
 
-// defaultCacheBytes bounds the cache: 8 MiB of snapshots, ~9,000 accounts
-// of bench-load's 0.86 kB (tens of MiB of heap decoded).
+// defaultCacheBytes bounds the cache: 8 MiB of snapshot arrays (each at
+// least the encoder's 1 KiB, so ~8,000 of bench-load's 0.86 kB accounts).
+// The heap it really holds is more: those arrays plus each entry's decoded
+// domain.Account (its maps and slices, a few times its snapshot's length)
+// and its map and list entries, tens of MiB at the bound, which is not
+// measured here.
 const defaultCacheBytes = 8 << 20
 
 // maxCachedSnapshot is the largest snapshot kept: an account that large is
@@ -88,7 +97,7 @@ func (c *accountCache) take(stream string, stateVersion int64, state []byte) *do
 // put keeps a, which must have no pending changes and which the caller
 // hands over, as stored at its version as state.
 func (c *accountCache) put(stream string, a *domain.Account, state []byte) {
-	if c == nil || len(state) > maxCachedSnapshot || len(state) > c.maxBytes {
+	if c == nil || cap(state) > maxCachedSnapshot || cap(state) > c.maxBytes {
 		return
 	}
 	c.mu.Lock()
@@ -97,7 +106,7 @@ func (c *accountCache) put(stream string, a *domain.Account, state []byte) {
 		c.remove(e)
 	}
 	c.entries[stream] = c.order.PushFront(&cachedAccount{stream: stream, a: a, stateVersion: a.Version(), state: state})
-	c.bytes += len(state)
+	c.bytes += cap(state)
 	for c.bytes > c.maxBytes {
 		c.remove(c.order.Back())
 	}
@@ -107,8 +116,16 @@ func (c *accountCache) put(stream string, a *domain.Account, state []byte) {
 func (c *accountCache) remove(e *list.Element) *cachedAccount {
 	ca := c.order.Remove(e).(*cachedAccount)
 	delete(c.entries, ca.stream)
-	c.bytes -= len(ca.state)
+	c.bytes -= cap(ca.state)
 	return ca
+}
+
+// miss counts a decider run that decoded its account without looking in
+// the cache (the head has no snapshot: the whole stream is replayed).
+func (c *accountCache) miss() {
+	if c != nil {
+		c.misses.Add(1)
+	}
 }
 
 // len is the number of entries.

@@ -60,7 +60,7 @@ func TestAccountCacheTakesOnlyTheSameSnapshotOnce(t *testing.T) {
 // going first.
 func TestAccountCacheIsBounded(t *testing.T) {
 	_, state := cacheTestAccount(t, "x")
-	c := newAccountCache(10 * len(state))
+	c := newAccountCache(10 * cap(state)) // the bound counts capacity
 	for i := range 25 {
 		id := fmt.Sprint(i)
 		a, st := cacheTestAccount(t, id)

@@ -47,8 +47,10 @@ func NewRepository(store *eventstore.Store, clock Clock) *Repository {
 	return &Repository{store: store, clock: clock, cache: newAccountCache(defaultCacheBytes)}
 }
 
-// AccountCacheStats are how often a spend found its account in memory
-// (hits) or decoded the head's snapshot or stream (misses), since the start.
+// AccountCacheStats are how often a spend's decider run found its account
+// in memory (hits) or decoded the head's snapshot or stream (misses), since
+// the start: per run, so a spend retried after a conflict or run again
+// after its group commit failed counts once per run.
 func (r *Repository) AccountCacheStats() (hits, misses int64) {
 	return r.cache.hits.Load(), r.cache.misses.Load()
 }
@@ -235,6 +237,8 @@ func (r *Repository) loadCached(ctx context.Context, q eventstore.Querier, id st
 			}
 			return a, a.Replay(tail)
 		}
+	} else {
+		r.cache.miss() // take counted the other misses
 	}
 	return r.load(ctx, q, id, snap)
 }
