@@ -125,11 +125,7 @@ func TestConcurrentSpendsOfTwoProcessesKeepTheLedger(t *testing.T) {
 	grouped.UseGroupCommit(grouped.Store().NewBatcher(eventstore.BatcherOptions{InFlight: 3, Linger: time.Millisecond}))
 	t.Cleanup(grouped.Close)
 	const accountsN, credits, workers, each = 4, 30, 16, 15
-	ids := make([]string, accountsN)
-	for i := range ids {
-		ids[i] = accountstest.Register(t, plain)
-		accountstest.Do(t, plain, ids[i], accountstest.Grant(credits, domain.SourcePurchase, nil))
-	}
+	ids := fundedAccounts(t, plain, accountsN, credits)
 	committed := make([]atomic.Int64, accountsN)
 	var replayed, refused atomic.Int64
 	errs := make(chan error, workers*each)

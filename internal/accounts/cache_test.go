@@ -65,11 +65,7 @@ func headMatchesReplay(t *testing.T, r *accounts.Repository, id string) {
 func TestSpendReusesTheAccountItLeft(t *testing.T) {
 	for _, group := range []bool{false, true} {
 		t.Run(fmt.Sprintf("group=%v", group), func(t *testing.T) {
-			r, _ := newRepo(t)
-			if group {
-				r.UseGroupCommit(r.Store().NewBatcher(eventstore.BatcherOptions{}))
-				t.Cleanup(r.Close)
-			}
+			r := newRepoGrouped(t, group)
 			id := accountstest.Register(t, r)
 			accountstest.Do(t, r, id, accountstest.Grant(10, domain.SourcePurchase, nil))
 			var last [2]int64
@@ -133,11 +129,7 @@ func b2i(b bool) int64 {
 func TestSpendThatDidNotCommitDropsTheAccount(t *testing.T) {
 	for _, group := range []bool{false, true} {
 		t.Run(fmt.Sprintf("group=%v", group), func(t *testing.T) {
-			r, _ := newRepo(t)
-			if group {
-				r.UseGroupCommit(r.Store().NewBatcher(eventstore.BatcherOptions{}))
-				t.Cleanup(r.Close)
-			}
+			r := newRepoGrouped(t, group)
 			ctx := context.Background()
 			if _, err := r.Store().Pool().Exec(ctx, `
 				CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -213,4 +205,16 @@ func TestSpendsFromTwoProcessesMissEachOther(t *testing.T) {
 		t.Errorf("second process: %d hits, %d misses; want 1 and 3", hits, misses)
 	}
 	headMatchesReplay(t, r1, id)
+}
+
+// newRepoGrouped is newRepo's repository, spending through a group commit
+// (a Batcher of the defaults) when group is true.
+func newRepoGrouped(t *testing.T, group bool) *accounts.Repository {
+	t.Helper()
+	r, _ := newRepo(t)
+	if group {
+		r.UseGroupCommit(r.Store().NewBatcher(eventstore.BatcherOptions{}))
+		t.Cleanup(r.Close)
+	}
+	return r
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
-	"github.com/a2e-automation/app/internal/testing/accountstest"
 )
 
 // TestGroupCommitNoOverdraft: 10 accounts with 20 credits each, 8 spenders
@@ -24,11 +23,7 @@ func TestGroupCommitNoOverdraft(t *testing.T) {
 	r.UseGroupCommit(b)
 	t.Cleanup(r.Close)
 	const accountsN, spenders, each, credits = 10, 8, 5, 20
-	ids := make([]string, accountsN)
-	for i := range ids {
-		ids[i] = accountstest.Register(t, r)
-		accountstest.Do(t, r, ids[i], accountstest.Grant(credits, domain.SourcePurchase, nil))
-	}
+	ids := fundedAccounts(t, r, accountsN, credits)
 	ok := make([]atomic.Int64, accountsN)
 	var refused atomic.Int64
 	var wg sync.WaitGroup

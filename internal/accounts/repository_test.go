@@ -34,6 +34,18 @@ func newRepo(t testing.TB) (*accounts.Repository, *clock) {
 	return accounts.NewRepository(eventstore.New(testdb.New(t)), c.Now), c
 }
 
+// fundedAccounts registers n accounts on r, each granted credits purchased
+// credits.
+func fundedAccounts(t *testing.T, r *accounts.Repository, n int, credits int64) []string {
+	t.Helper()
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = accountstest.Register(t, r)
+		accountstest.Do(t, r, ids[i], accountstest.Grant(credits, domain.SourcePurchase, nil))
+	}
+	return ids
+}
+
 func TestCreateTwiceConflicts(t *testing.T) {
 	r, _ := newRepo(t)
 	id := accountstest.Register(t, r)
