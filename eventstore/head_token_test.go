@@ -159,9 +159,9 @@ func TestDecisionWithoutStateKeepsTheSavedState(t *testing.T) {
 			}
 		}
 		var seen eventstore.Snapshot
-		update(decideAppend("A"))       // version 1, state 1
-		update(seeing(&seen, true))     // version 2, state 1
-		update(seeing(&seen, true))     // version 3, state 1
+		update(decideAppend("A"))   // version 1, state 1
+		update(seeing(&seen, true)) // version 2, state 1
+		update(seeing(&seen, true)) // version 3, state 1
 		if string(seen.State) != `{"count":1}` || seen.StateVersion != 1 || len(seen.Tail) != 1 || seen.Tail[0].StreamVersion != 2 {
 			t.Fatalf("group %v: after a decision without state: %+v", group, seen)
 		}

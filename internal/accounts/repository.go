@@ -183,7 +183,7 @@ func (r *Repository) deciderKeeping(id string, cmd Command, k *kept) eventstore.
 		// decision, and their mails of its transaction: written last, after
 		// every refusal could happen (see accounts/alerts.go).
 		a.ReviewAlerts(now)
-		a.ReviewAutoRecharge(now) // the in-flight marker, in the spend's decision (recharge.go)
+		a.ReviewAutoRecharge(now)      // the in-flight marker, in the spend's decision (recharge.go)
 		var save func(events int) bool // nil: always
 		if k != nil {
 			save = func(events int) bool {
