@@ -101,7 +101,7 @@ func (g *groupWrites) queue(batch *pgx.Batch) {
 			h.stream, h.expected, h.version, h.state, h.stateVersion, h.wakeAt, h.token)
 	}
 	if c := g.created; len(c.stream) > 0 {
-		batch.Queue(`WITH created AS (INSERT INTO streams (stream_id, version, snapshot, state_version, wake_at, token)
+		batch.Queue(`WITH created AS (INSERT INTO streams (stream_id, version, saved, state_version, wake_at, token)
 			SELECT stream_id, version, state, state_version, wake_at, token
 			FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::timestamptz[], $6::bigint[])
 				AS u(stream_id, version, state, state_version, wake_at, token)
@@ -126,13 +126,15 @@ func (g *groupWrites) queue(batch *pgx.Batch) {
 }
 
 // headsQuery moves the heads $1 from $2 to $3 under their new tokens $7,
-// with their states: a head given no state ($4 NULL) keeps its saved
-// state, jsonb or bytes, with its state version. The ANY filter,
+// with their states, written to saved (the others cleared: see
+// snapshotColumn); a head given no state ($4 NULL) keeps its saved state,
+// in whichever column, with its state version. The ANY filter,
 // redundant with the join, is what gives its generic plan (see
 // genericPlans) an index scan of streams' primary key; joined to the
 // unnest alone, the plan scans the whole table.
 const headsQuery = `WITH moved AS (UPDATE streams s SET version = u.version, token = u.token,
-		snapshot = CASE WHEN u.state IS NULL THEN s.snapshot ELSE u.state END,
+		saved = CASE WHEN u.state IS NULL THEN s.saved ELSE u.state END,
+		snapshot = CASE WHEN u.state IS NULL THEN s.snapshot END,
 		state = CASE WHEN u.state IS NULL THEN s.state END,
 		state_version = CASE WHEN u.state IS NULL THEN s.state_version ELSE u.state_version END,
 		wake_at = u.wake_at, updated_at = now()

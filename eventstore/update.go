@@ -164,13 +164,19 @@ func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream string) (Snapsho
 
 // snapshotColumn reads a stream's saved state: its jsonb state column
 // printed as JSON when it holds one, else the bytes of its snapshot column
-// (migration 00036). This code writes snapshot and clears state, so a state
-// is either from before the migration or written since by a binary from
-// before it (a rolling upgrade), and then newer than the snapshot beside it.
-const snapshotColumn = `coalesce(convert_to(state::text, 'UTF8'), snapshot)`
+// (migration 00036) when it holds them, else the bytes of its saved column
+// (migration 00038). This code writes saved and clears state and snapshot,
+// so a state is from before 00036 or written since by a binary from before
+// it, and a snapshot from before 00038 or written since by a binary from
+// before it (a rolling upgrade): either is then newer than what follows
+// it. saved is the row's last column, after token: a head write that keeps
+// the saved state leaves it in the unchanged suffix of the row, which
+// PostgreSQL leaves out of the WAL record of an update on the same page
+// (docs/benchmarks.md, issue 36, eighth session).
+const snapshotColumn = `coalesce(convert_to(state::text, 'UTF8'), snapshot, saved)`
 
 // snapshotColumnOfS is snapshotColumn of the streams row aliased s.
-const snapshotColumnOfS = `coalesce(convert_to(s.state::text, 'UTF8'), s.snapshot)`
+const snapshotColumnOfS = `coalesce(convert_to(s.state::text, 'UTF8'), s.snapshot, s.saved)`
 
 // readTail reads into snap the events of stream appended after its saved
 // state, when there are any and snap is not Current (whose caller holds

@@ -156,7 +156,7 @@ func TestSpendOnAHeadItDidNotWriteMisses(t *testing.T) {
 				token                 *int64
 				snapshot              []byte
 			}
-			if err := pool.QueryRow(ctx, `SELECT version, token, snapshot, state_version FROM streams WHERE stream_id = $1`, domain.StreamID(id)).
+			if err := pool.QueryRow(ctx, `SELECT version, token, saved, state_version FROM streams WHERE stream_id = $1`, domain.StreamID(id)).
 				Scan(&row.version, &row.token, &row.snapshot, &row.stateVersion); err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func TestSpendOnAHeadItDidNotWriteMisses(t *testing.T) {
 			if _, err := pool.Exec(ctx, `DELETE FROM events WHERE stream_id = $1 AND stream_version > $2`, domain.StreamID(id), row.version); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := pool.Exec(ctx, `UPDATE streams SET version = $2, token = $3, snapshot = $4, state_version = $5 WHERE stream_id = $1`,
+			if _, err := pool.Exec(ctx, `UPDATE streams SET version = $2, token = $3, saved = $4, state_version = $5 WHERE stream_id = $1`,
 				domain.StreamID(id), row.version, row.token, row.snapshot, row.stateVersion); err != nil {
 				t.Fatal(err)
 			}
