@@ -147,17 +147,49 @@ func (s *Store) SnapshotIn(ctx context.Context, tx pgx.Tx, stream string) (Snaps
 }
 
 // snapshot loads the stream's row and the events appended after its state,
-// in one transaction.
+// in one transaction and one round trip: the tail's statement finds the
+// state version itself. Under READ COMMITTED (SnapshotIn) the row may move
+// between the two statements; a tail that is not exactly the events
+// between the row's state version and its version is then read again.
 func (s *Store) snapshot(ctx context.Context, tx pgx.Tx, stream string) (Snapshot, error) {
 	var snap Snapshot
 	var token *int64
-	err := tx.QueryRow(ctx, `SELECT version, token, `+snapshotColumn+`, state_version FROM streams WHERE stream_id = $1`, stream).
-		Scan(&snap.Version, &token, &snap.State, &snap.StateVersion)
+	var tail []Record
+	batch := &pgx.Batch{}
+	batch.Queue(`SELECT version, token, `+snapshotColumn+`, state_version FROM streams WHERE stream_id = $1`, stream).
+		QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&snap.Version, &token, &snap.State, &snap.StateVersion)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			return err
+		})
+	batch.Queue(`SELECT `+recordColumns+` FROM events
+		WHERE stream_id = $1 AND stream_version > (SELECT state_version FROM streams WHERE stream_id = $1)
+		ORDER BY stream_version`, stream).
+		Query(func(rows pgx.Rows) error {
+			var err error
+			tail, err = s.scanRecords(rows)
+			return err
+		})
+	// Through tx's connection (the same session and transaction): a read,
+	// which a transaction that watches its deciders' writes (a group
+	// commit's) must not count as one.
+	if err := tx.Conn().SendBatch(ctx, batch).Close(); err != nil {
+		return Snapshot{}, fmt.Errorf("load %s: %w", stream, err)
+	}
 	if token != nil {
 		snap.Token = *token
 	}
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return Snapshot{}, fmt.Errorf("load %s: %w", stream, err)
+	if snap.StateVersion >= snap.Version {
+		return snap, nil
+	}
+	for len(tail) > 0 && tail[len(tail)-1].StreamVersion > snap.Version {
+		tail = tail[:len(tail)-1] // appended after the row was read
+	}
+	if int64(len(tail)) == snap.Version-snap.StateVersion && tail[0].StreamVersion == snap.StateVersion+1 {
+		snap.Tail = tail
+		return snap, nil
 	}
 	return snap, s.readTail(ctx, tx, stream, &snap)
 }
