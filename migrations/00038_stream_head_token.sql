@@ -13,7 +13,7 @@
 -- token: a spend now writes the snapshot only every 32 versions, and
 -- PostgreSQL leaves out of an update's WAL record only the new row's
 -- prefix and suffix that are the old row's (on the same page), so a
--- snapshot left as it is costs no WAL only at the end of the row; in
+-- snapshot left as it is costs no WAL only at the end of the row: in
 -- snapshot, before token, the whole 0.9 kB was logged with every head
 -- write (docs/benchmarks.md). eventstore reads state, else snapshot, else
 -- saved, and writes saved, clearing the other two. A binary from before
