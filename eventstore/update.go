@@ -211,13 +211,15 @@ const snapshotColumn = `coalesce(convert_to(state::text, 'UTF8'), snapshot, save
 const snapshotColumnOfS = `coalesce(convert_to(s.state::text, 'UTF8'), s.snapshot, s.saved)`
 
 // readTail reads into snap the events of stream appended after its saved
-// state, when there are any and snap is not Current (whose caller holds
-// the state at the head).
+// state up to its version, when there are any and snap is not Current
+// (whose caller holds the state at the head). Up to: under READ COMMITTED
+// (SnapshotIn's fallback) events appended after the row was read are not
+// snap's; under a lock there are none.
 func (s *Store) readTail(ctx context.Context, q Querier, stream string, snap *Snapshot) error {
 	if snap.Current || snap.StateVersion >= snap.Version {
 		return nil
 	}
-	tail, err := s.readStream(ctx, q, stream, snap.StateVersion, 0)
+	tail, err := s.readStream(ctx, q, stream, snap.StateVersion, int(snap.Version-snap.StateVersion))
 	snap.Tail = tail
 	return err
 }
