@@ -121,7 +121,9 @@ func (c *accountCache) take(stream string, head eventstore.Head) (*domain.Accoun
 // hands over, as the state the write of head left; weight is the capacity
 // of its last snapshot's bytes.
 func (c *accountCache) put(stream string, a *domain.Account, head eventstore.Head, weight int) {
-	if c == nil || head.Token == 0 || weight > maxCachedSnapshot || weight > c.maxBytes {
+	// weight 0 would be a bug (every entry starts from a spend that wrote a
+	// snapshot): kept, such entries would escape the bound.
+	if c == nil || head.Token == 0 || weight <= 0 || weight > maxCachedSnapshot || weight > c.maxBytes {
 		return
 	}
 	c.mu.Lock()

@@ -83,4 +83,8 @@ func TestAccountCacheIsBounded(t *testing.T) {
 	if got, _ := c.take("big", eventstore.Head{Version: 2, Token: 1}); got != nil {
 		t.Fatal("a snapshot over maxCachedSnapshot was kept")
 	}
+	c.put("weightless", a, eventstore.Head{Version: 2, Token: 1}, 0)
+	if got, _ := c.take("weightless", eventstore.Head{Version: 2, Token: 1}); got != nil {
+		t.Fatal("an entry of weight 0 was kept: it would escape the bound")
+	}
 }
