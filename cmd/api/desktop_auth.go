@@ -13,8 +13,25 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 )
 
-// apiKeyHeader carries the desktop client's API key.
-const apiKeyHeader = "X-API-Key"
+// apiKeyHeader carries the desktop client's API key; canonicalAPIKey is
+// its name as http.Header keeps it.
+const (
+	apiKeyHeader    = "X-API-Key"
+	canonicalAPIKey = "X-Api-Key"
+)
+
+// sentAPIKey is r's X-API-Key, as r.Header.Get(apiKeyHeader), without
+// canonicalizing the name, a new string, on each of a call's four reads
+// (issue 36).
+func sentAPIKey(r *http.Request) string { return headerOf(r.Header, canonicalAPIKey) }
+
+// headerOf is h.Get(name) for a name already canonical.
+func headerOf(h http.Header, canonicalName string) string {
+	if v := h[canonicalName]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
 
 // withDesktopLimit counts every /v1 request that carries an X-API-Key
 // against that key's rate limit, d.Config.RateLimitPerMinute requests per
@@ -35,7 +52,7 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 	tooMany := fmt.Sprintf("Rate limit exceeded: %d requests per minute", limit.Rate)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			key := r.Header.Get(apiKeyHeader)
+			key := sentAPIKey(r)
 			if key == "" || r.URL.Path == openAPIPath {
 				next.ServeHTTP(w, r)
 				return
@@ -131,7 +148,7 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			noStore(w)
-			key := r.Header.Get(apiKeyHeader)
+			key := sentAPIKey(r)
 			if key == "" {
 				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyMissing, "Missing X-API-Key header"))
 				return

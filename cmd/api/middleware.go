@@ -60,7 +60,7 @@ func withRequest(timeout time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			s := &requestScope{id: uuid.NewString()}
-			if c := r.Header.Get("X-Request-ID"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
+			if c := headerOf(r.Header, "X-Request-Id"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
 				s.clientID = c
 			}
 			w.Header()["X-Request-Id"] = []string{s.id} // X-Request-ID, canonical

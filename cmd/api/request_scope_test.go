@@ -85,3 +85,25 @@ func TestRequestScope(t *testing.T) {
 		t.Fatal("values outside a request")
 	}
 }
+
+// TestCanonicalHeaderNames: the names read from http.Header directly are
+// the canonical forms of the names Header.Get was given.
+func TestCanonicalHeaderNames(t *testing.T) {
+	for name, canonical := range map[string]string{apiKeyHeader: canonicalAPIKey, "X-Request-ID": "X-Request-Id",
+		"X-RateLimit-Limit": "X-Ratelimit-Limit", "X-RateLimit-Remaining": "X-Ratelimit-Remaining", "X-RateLimit-Reset": "X-Ratelimit-Reset"} {
+		if http.CanonicalHeaderKey(name) != canonical {
+			t.Errorf("%s: canonical %q, used %q", name, http.CanonicalHeaderKey(name), canonical)
+		}
+	}
+	for _, h := range textHeaders {
+		if http.CanonicalHeaderKey(h.name) != h.canonical {
+			t.Errorf("%s: canonical %q, used %q", h.name, http.CanonicalHeaderKey(h.name), h.canonical)
+		}
+	}
+	h := http.Header{}
+	h.Set(apiKeyHeader, "first")
+	h.Add(apiKeyHeader, "second")
+	if headerOf(h, canonicalAPIKey) != h.Get(apiKeyHeader) || headerOf(http.Header{}, canonicalAPIKey) != "" {
+		t.Fatal("headerOf is not Header.Get")
+	}
+}
