@@ -131,12 +131,18 @@ GO_TEST_COUNT = $(if $(or $(filter true,$(CI)),$(filter 0,$(TEST_CACHE))),-count
 TEST_RACE ?= $(if $(filter true,$(CI)),1,0)
 export TEST_RACE
 GO_TEST_RACE = $(if $(filter 1,$(TEST_RACE)),-race,)
+# How many packages go test runs at once (-p): 4 outside CI, go's default (the
+# number of CPUs) in CI. The slow packages (cmd/api, test/ha, test/sdk) mostly
+# wait for servers they start: go-test used 138 s of CPU in 333 s of wall time
+# with 2 at once on 2 cores (issue 37, docs/testing-speed.md).
+GO_TEST_P ?= $(if $(filter true,$(CI)),,4)
+GO_TEST_PACKAGES = $(if $(GO_TEST_P),-p $(GO_TEST_P),)
 
 go-test: pg-binaries redis openapi-deps sdk-tools ha-tools
 	@set -o pipefail; url="$${TEST_DATABASE_URL:-$$($(GO) run ./cmd/devdb)}" && \
 	build_key="$$(scripts/test-cache.sh go-build-key)" && tools_key="$$(scripts/test-cache.sh go-tools-key)" && \
 	TEST_DATABASE_URL="$$url" TEST_BUILD_KEY="$$build_key" TEST_TOOLS_KEY="$$tools_key" \
-	$(GO) test $(GO_TEST_RACE) $(GO_TEST_COUNT) -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
+	$(GO) test $(GO_TEST_RACE) $(GO_TEST_PACKAGES) $(GO_TEST_COUNT) -json -timeout 20m ./... | $(GO) run ./cmd/testtimes
 
 # The Go tests that need no outside service: the packages whose tests import
 # none of internal/testing's servers (scripts/unit-packages.sh), without -race.

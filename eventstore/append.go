@@ -113,15 +113,15 @@ func encodeMetadata(md Metadata) (string, error) {
 }
 
 // moveHeadSQL is the statement that moves stream's head from expected to
-// newVersion (Append's; the snapshot is left as it is): it moves one row,
-// or none on a conflict.
+// newVersion (Append's; the snapshot is left as it is) under a fresh
+// token: it moves one row, or none on a conflict.
 func moveHeadSQL(stream string, expected, newVersion int64) (string, []any) {
 	if expected == 0 {
-		return `INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO NOTHING`,
-			[]any{stream, newVersion}
+		return `INSERT INTO streams (stream_id, version, token) VALUES ($1, $2, $3) ON CONFLICT (stream_id) DO NOTHING`,
+			[]any{stream, newVersion, newToken()}
 	}
-	return `UPDATE streams SET version = $3, updated_at = now()
-		WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion}
+	return `UPDATE streams SET version = $3, token = $4, updated_at = now()
+		WHERE stream_id = $1 AND version = $2`, []any{stream, expected, newVersion, newToken()}
 }
 
 func isUniqueViolation(err error) bool {

@@ -44,8 +44,8 @@ func TestGroupCommitGenericPlansProbeKeys(t *testing.T) {
 		for _, c := range []struct {
 			name, query, execute, table, index string
 		}{
-			{"locks", lockQuery, `locks('{account-1,account-2}')`, "streams", "streams_pkey"},
-			{"heads", headsQuery, `heads('{a,b}', '{1,1}', '{2,2}', '{"{}","{}"}', '{2,2}', '{NULL,NULL}')`, "streams", "streams_pkey"},
+			{"locks", lockQuery, `locks('{account-1,account-2}', '{1,1}', '{5,6}')`, "streams", "streams_pkey"},
+			{"heads", headsQuery, `heads('{a,b}', '{1,1}', '{2,2}', '{"{}","{}"}', '{2,2}', '{NULL,NULL}', '{5,6}')`, "streams", "streams_pkey"},
 			{"replays", replaysQuery, `replays('{account-1,account-2}', '{k1,k2}')`, "idempotency_keys", "idempotency_keys_pkey"},
 		} {
 			if _, err := tx.Exec(ctx, `PREPARE `+c.name+` AS `+c.query); err != nil {

@@ -137,9 +137,17 @@ const replaysQuery = `SELECT q.stream_id, q.idempotency_key, k.request_hash, k.r
 // correctness, and only on a small streams table, where a scan is cheap.
 const genericPlans = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)`
 
-// lockQuery locks the streams $1 in stream order and reads their heads.
-const lockQuery = `SELECT stream_id, version, ` + snapshotColumn + `, state_version FROM streams
-	WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR UPDATE`
+// lockQuery locks the streams $1 in stream order and reads their heads:
+// version, token, state version, whether the head is the known one
+// ($2, $3: the commands' UpdateOptions.Known) and, only when it is not,
+// the saved state, so a command whose caller holds the stream's state at
+// its head is sent no state bytes. A head without a token (NULL: written
+// before migration 00038) is never the known one.
+const lockQuery = `SELECT s.stream_id, s.version, coalesce(s.token, 0), s.state_version,
+		coalesce(s.version = k.version AND s.token = k.token, false) AS current,
+		CASE WHEN s.version = k.version AND s.token = k.token THEN NULL ELSE ` + snapshotColumnOfS + ` END
+	FROM streams s JOIN unnest($1::text[], $2::bigint[], $3::bigint[]) AS k(stream_id, version, token) ON k.stream_id = s.stream_id
+	WHERE s.stream_id = ANY($1::text[]) ORDER BY s.stream_id FOR UPDATE OF s`
 
 // lockMany locks the commands' streams in stream order and loads their
 // snapshots, finds the commands whose idempotency key answered before
@@ -150,16 +158,19 @@ const lockQuery = `SELECT stream_id, version, ` + snapshotColumn + `, state_vers
 // back.
 func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmds []Command, draw int) (pgx.Tx, []Snapshot, map[int]Outcome, []int64, error) {
 	streams := make([]string, len(cmds))
+	knownVersions, knownTokens := make([]int64, len(cmds)), make([]int64, len(cmds))
 	var keyStreams, keys []string
 	for i, c := range cmds {
 		streams[i] = c.Stream
+		knownVersions[i], knownTokens[i] = c.Opts.Known.Version, c.Opts.Known.Token
 		if c.Opts.IdempotencyKey != "" {
 			keyStreams, keys = append(keyStreams, c.Stream), append(keys, c.Opts.IdempotencyKey)
 		}
 	}
 	type head struct {
-		version, stateVersion int64
-		state                 []byte
+		version, token, stateVersion int64
+		current                      bool
+		state                        []byte
 	}
 	heads := make(map[string]head, len(cmds))
 	type kept struct {
@@ -173,11 +184,11 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 		batch.BeginTx(pgx.TxOptions{})
 		batch.Queue(genericPlans)
 	}
-	batch.Queue(lockQuery, streams).Query(func(rows pgx.Rows) error {
+	batch.Queue(lockQuery, streams, knownVersions, knownTokens).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			var id string
 			var h head
-			if err := rows.Scan(&id, &h.version, &h.state, &h.stateVersion); err != nil {
+			if err := rows.Scan(&id, &h.version, &h.token, &h.stateVersion, &h.current, &h.state); err != nil {
 				return err
 			}
 			heads[id] = h
@@ -216,7 +227,7 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 	replays := map[int]Outcome{}
 	for i, c := range cmds {
 		h := heads[c.Stream]
-		snaps[i] = Snapshot{Version: h.version, State: h.state, StateVersion: h.stateVersion}
+		snaps[i] = Snapshot{Version: h.version, Token: h.token, State: h.state, StateVersion: h.stateVersion, Current: h.current}
 		if err := s.readTail(ctx, tx, c.Stream, &snaps[i]); err != nil {
 			return tx, nil, nil, nil, err
 		}

@@ -13,19 +13,20 @@ import (
 // spends costs the same few statements as a batch of one: the statements'
 // parsing, planning and encoding are paid once, not per command.
 type groupWrites struct {
-	// heads of existing streams: moved from expected to version, with state
+	// heads of existing streams: moved from expected to version, with
+	// their new tokens and states
 	heads struct {
-		stream                          []string
-		expected, version, stateVersion []int64
-		state                           [][]byte // nil: none
-		wakeAt                          []*time.Time
+		stream                                 []string
+		expected, version, token, stateVersion []int64
+		state                                  [][]byte // nil: the saved state stays
+		wakeAt                                 []*time.Time
 	}
 	// streams that do not exist yet
 	created struct {
-		stream                []string
-		version, stateVersion []int64
-		state                 [][]byte // nil: none
-		wakeAt                []*time.Time
+		stream                       []string
+		version, token, stateVersion []int64
+		state                        [][]byte // nil: none
+		wakeAt                       []*time.Time
 	}
 	events struct {
 		position, version []int64
@@ -42,17 +43,20 @@ type groupWrites struct {
 	}
 }
 
-// head records stream's move from expected to version with st.
-func (g *groupWrites) head(stream string, expected, version int64, st stateWrite) {
+// head records stream's move from expected to version with st, under a
+// fresh token, which it returns.
+func (g *groupWrites) head(stream string, expected, version int64, st stateWrite) int64 {
+	token, stateVersion := newToken(), version // a head given no state keeps its own (headsQuery)
 	if expected == 0 {
 		c := &g.created
-		c.stream, c.version, c.stateVersion = append(c.stream, stream), append(c.version, version), append(c.stateVersion, version)
+		c.stream, c.version, c.token, c.stateVersion = append(c.stream, stream), append(c.version, version), append(c.token, token), append(c.stateVersion, stateVersion)
 		c.state, c.wakeAt = append(c.state, st.state), append(c.wakeAt, st.wakeAt)
-		return
+		return token
 	}
 	h := &g.heads
-	h.stream, h.expected, h.version = append(h.stream, stream), append(h.expected, expected), append(h.version, version)
-	h.stateVersion, h.state, h.wakeAt = append(h.stateVersion, version), append(h.state, st.state), append(h.wakeAt, st.wakeAt)
+	h.stream, h.expected, h.version, h.token = append(h.stream, stream), append(h.expected, expected), append(h.version, version), append(h.token, token)
+	h.stateVersion, h.state, h.wakeAt = append(h.stateVersion, stateVersion), append(h.state, st.state), append(h.wakeAt, st.wakeAt)
+	return token
 }
 
 // append records events appended to stream after version expected, at
@@ -94,17 +98,17 @@ func (g *groupWrites) key(stream, key, hash string, res Result) {
 func (g *groupWrites) queue(batch *pgx.Batch) {
 	if h := g.heads; len(h.stream) > 0 {
 		batch.Queue(headsQuery,
-			h.stream, h.expected, h.version, h.state, h.stateVersion, h.wakeAt)
+			h.stream, h.expected, h.version, h.state, h.stateVersion, h.wakeAt, h.token)
 	}
 	if c := g.created; len(c.stream) > 0 {
-		batch.Queue(`WITH created AS (INSERT INTO streams (stream_id, version, snapshot, state_version, wake_at)
-			SELECT stream_id, version, state, state_version, wake_at
-			FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::timestamptz[])
-				AS u(stream_id, version, state, state_version, wake_at)
+		batch.Queue(`WITH created AS (INSERT INTO streams (stream_id, version, saved, state_version, wake_at, token)
+			SELECT stream_id, version, state, state_version, wake_at, token
+			FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::timestamptz[], $6::bigint[])
+				AS u(stream_id, version, state, state_version, wake_at, token)
 			ON CONFLICT (stream_id) DO NOTHING
 			RETURNING 1)
 			SELECT eventstore_expect_rows(count(*), cardinality($1::text[]), 'created') FROM created`,
-			c.stream, c.version, c.state, c.stateVersion, c.wakeAt)
+			c.stream, c.version, c.state, c.stateVersion, c.wakeAt, c.token)
 	}
 	if e := g.events; len(e.position) > 0 {
 		batch.Queue(`INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
@@ -121,14 +125,21 @@ func (g *groupWrites) queue(batch *pgx.Batch) {
 	}
 }
 
-// headsQuery moves the heads $1 from $2 to $3 with their states. The
-// ANY filter, redundant with the join, is what gives its generic plan (see
+// headsQuery moves the heads $1 from $2 to $3 under their new tokens $7,
+// with their states, written to saved (the others cleared: see
+// snapshotColumn); a head given no state ($4 NULL) keeps its saved state,
+// in whichever column, with its state version. The ANY filter,
+// redundant with the join, is what gives its generic plan (see
 // genericPlans) an index scan of streams' primary key; joined to the
 // unnest alone, the plan scans the whole table.
-const headsQuery = `WITH moved AS (UPDATE streams s SET version = u.version, snapshot = u.state, state = NULL, state_version = u.state_version,
+const headsQuery = `WITH moved AS (UPDATE streams s SET version = u.version, token = u.token,
+		saved = CASE WHEN u.state IS NULL THEN s.saved ELSE u.state END,
+		snapshot = CASE WHEN u.state IS NULL THEN s.snapshot END,
+		state = CASE WHEN u.state IS NULL THEN s.state END,
+		state_version = CASE WHEN u.state IS NULL THEN s.state_version ELSE u.state_version END,
 		wake_at = u.wake_at, updated_at = now()
-	FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[], $5::bigint[], $6::timestamptz[])
-		AS u(stream_id, expected, version, state, state_version, wake_at)
+	FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[], $5::bigint[], $6::timestamptz[], $7::bigint[])
+		AS u(stream_id, expected, version, state, state_version, wake_at, token)
 	WHERE s.stream_id = ANY($1::text[]) AND s.stream_id = u.stream_id AND s.version = u.expected
 	RETURNING 1)
 	SELECT eventstore_expect_rows(count(*), cardinality($1::text[]), 'heads') FROM moved`

@@ -49,7 +49,7 @@ func TestSnapshotBytesReplaceTheJSONBState(t *testing.T) {
 	}
 	var stored []byte
 	var stateNull bool
-	if err := pool.QueryRow(ctx, `SELECT snapshot, state IS NULL FROM streams WHERE stream_id = 'old-1'`).Scan(&stored, &stateNull); err != nil {
+	if err := pool.QueryRow(ctx, `SELECT saved, state IS NULL AND snapshot IS NULL FROM streams WHERE stream_id = 'old-1'`).Scan(&stored, &stateNull); err != nil {
 		t.Fatal(err)
 	}
 	if string(stored) != string(next) || !stateNull {
@@ -73,5 +73,74 @@ func TestSnapshotBytesReplaceTheJSONBState(t *testing.T) {
 	}
 	if err := json.Unmarshal(snap.State, &balance); err != nil || balance.Balance != 8 {
 		t.Fatalf("Snapshot's state after an old binary's write %q: %v", snap.State, err)
+	}
+}
+
+// A head whose state is in the snapshot column (written before migration
+// 00038, or since by a binary from before it) is read from there; the next
+// command that writes a state writes it to saved and clears snapshot; one
+// that writes none leaves either where it is; and a snapshot an older
+// binary writes later wins over saved.
+func TestSavedReplacesTheSnapshotColumn(t *testing.T) {
+	pool := testdb.New(t)
+	s := eventstore.New(pool)
+	ctx := context.Background()
+	event := func(v int) {
+		t.Helper()
+		if _, err := pool.Exec(ctx, `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, data, recorded_at)
+			VALUES (nextval('events_position_seq'), gen_random_uuid(), 'old-2', $1, 'Spent', '{}', now())`, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	event(1)
+	if _, err := pool.Exec(ctx, `INSERT INTO streams (stream_id, version, snapshot, state_version) VALUES ('old-2', 1, '{"n":1}', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	columns := func() (snapshot, saved []byte) {
+		t.Helper()
+		if err := pool.QueryRow(ctx, `SELECT snapshot, saved FROM streams WHERE stream_id = 'old-2'`).Scan(&snapshot, &saved); err != nil {
+			t.Fatal(err)
+		}
+		return snapshot, saved
+	}
+	step := func(state string, wantSeen string, wantTail int) {
+		t.Helper()
+		out := s.UpdateMany(ctx, []eventstore.Command{
+			{Stream: "old-2", Decide: func(_ context.Context, _ pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+				if string(snap.State) != wantSeen || len(snap.Tail) != wantTail {
+					t.Errorf("state %s with %d events after it; want %s and %d", snap.State, len(snap.Tail), wantSeen, wantTail)
+				}
+				d := eventstore.Decision{Events: []eventstore.NewEvent{{Type: "Spent", Data: []byte(`{}`)}}}
+				if state != "" {
+					d.State = []byte(state)
+				}
+				return d, nil
+			}},
+			{Stream: "mate", Decide: decideAppend("M")},
+		})
+		if out[0].Err != nil || out[1].Err != nil {
+			t.Fatal(out[0].Err, out[1].Err)
+		}
+	}
+	step("", `{"n":1}`, 0) // version 2, the snapshot column's state kept
+	if snapshot, saved := columns(); string(snapshot) != `{"n":1}` || saved != nil {
+		t.Fatalf("after a decision without state: snapshot %s, saved %s", snapshot, saved)
+	}
+	step(`{"n":3}`, `{"n":1}`, 1) // version 3, written to saved
+	if snapshot, saved := columns(); snapshot != nil || string(saved) != `{"n":3}` {
+		t.Fatalf("after a state: snapshot %s, saved %s", snapshot, saved)
+	}
+	// A binary from before 00038 writes snapshot at version 4: it wins.
+	event(4)
+	if _, err := pool.Exec(ctx, `UPDATE streams SET version = 4, snapshot = '{"n":4}', state_version = 4 WHERE stream_id = 'old-2'`); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := s.Snapshot(ctx, "old-2")
+	if err != nil || string(snap.State) != `{"n":4}` || snap.StateVersion != 4 || len(snap.Tail) != 0 {
+		t.Fatalf("after an older binary's snapshot: %+v (%v)", snap, err)
+	}
+	step(`{"n":5}`, `{"n":4}`, 0)
+	if snapshot, saved := columns(); snapshot != nil || string(saved) != `{"n":5}` {
+		t.Fatalf("after a state: snapshot %s, saved %s", snapshot, saved)
 	}
 }

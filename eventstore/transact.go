@@ -188,7 +188,7 @@ func decideOne(ctx context.Context, tx pgx.Tx, c Command, snap Snapshot) (Decisi
 // accept makes command i's decision d its outcome and, when it writes
 // anything, a pending write whose events follow the events so far.
 func accept(out []Outcome, writes []pendingWrite, events, i int, c Command, snap Snapshot, d Decision, wrote bool) ([]pendingWrite, int) {
-	out[i].Result = Result{StreamVersion: snap.Version, Result: d.Result}
+	out[i].Result = Result{StreamVersion: snap.Version, Token: snap.Token, Result: d.Result}
 	if len(d.Events) > 0 || (d.State != nil && snap.Version > 0) || c.Opts.IdempotencyKey != "" || wrote {
 		writes = append(writes, pendingWrite{index: i, snap: snap, decision: d, first: events})
 		events += len(d.Events)
@@ -213,7 +213,7 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 			if !d.At.IsZero() {
 				at = d.At
 			}
-			g.head(c.Stream, w.snap.Version, w.snap.Version+int64(len(d.Events)), st)
+			res.Token = g.head(c.Stream, w.snap.Version, w.snap.Version+int64(len(d.Events)), st)
 			recs, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, positions[w.first:w.first+len(d.Events)])
 			if err != nil {
 				return nil, nil, err
@@ -223,7 +223,7 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 			res.FirstPosition = recs[0].GlobalPosition
 			res.LastPosition = recs[len(recs)-1].GlobalPosition
 		} else if d.State != nil && w.snap.Version > 0 {
-			g.head(c.Stream, w.snap.Version, w.snap.Version, st)
+			res.Token = g.head(c.Stream, w.snap.Version, w.snap.Version, st)
 		}
 		if c.Opts.IdempotencyKey != "" {
 			g.key(c.Stream, c.Opts.IdempotencyKey, c.Opts.RequestHash, *res)

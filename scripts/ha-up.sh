@@ -176,11 +176,16 @@ wait_for "first node" 120 single_or_more
 node 2
 # pg_autoctl clones the primary with pg_basebackup, whose checkpoint is a
 # spread one (minutes on a fresh cluster); an explicit CHECKPOINT on the
-# primary makes the checkpoint in progress finish at once.
+# primary makes the checkpoint in progress finish at once. A node is cloning
+# when catchingup or wait_standby is its reported state or its goal: an old
+# primary rejoining after a failover reports demoted/catchingup for the whole
+# clone when pg_rewind fails and pg_autoctl falls back to pg_basebackup (seen
+# on PostgreSQL 15: "standby mode is not supported by single-user servers").
 hurry=0
+cloning() { [[ " $(states) " =~ [:/](catchingup|wait_standby)[/\ ] ]]; }
 cloned() {
 	primary_and_secondary && return 0
-	if [[ " $(states) " == *":catchingup/"* || " $(states) " == *":wait_standby/"* ]] && [ $((hurry++ % 10)) = 0 ]; then
+	if cloning && [ $((hurry++ % 10)) = 0 ]; then
 		local p
 		p=$(monitor_sql "SELECT nodeport FROM pgautofailover.node WHERE reportedstate IN ('wait_primary', 'primary', 'single') LIMIT 1")
 		[ -n "$p" ] && psql "postgres://postgres@127.0.0.1:$p/postgres?sslmode=disable" -qtAX -c CHECKPOINT >/dev/null 2>&1

@@ -6,10 +6,11 @@
 # runs the stages one after the other, in the order below, with the output
 # as it comes and one Playwright worker: what CI runs (CI=true), so that
 # CI's timings and its timing-sensitive tests see one stage at a time.
-# Two lanes run at once after the tools are in place: lane 1 the webapp's
-# lint and unit tests, then the browser journeys (the build, two Playwright
-# workers unless E2E_WORKERS says otherwise, the Lighthouse check); lane 2 vet, OpenAPI lint, alert rules,
-# go test (-race in CI: TEST_RACE, Makefile), the SDKs' unit tests. A stage's output is printed whole
+# Two lanes run at once after the tools are in place: lane 1 the browser
+# journeys (the build, two Playwright workers unless E2E_WORKERS says
+# otherwise, the Lighthouse check); lane 2 vet, OpenAPI lint, alert rules,
+# go test (-race in CI: TEST_RACE; 4 packages at once: GO_TEST_P, Makefile),
+# the SDKs' unit tests, the webapp's lint and unit tests. A stage's output is printed whole
 # when it ends, so the lanes' lines do not mix. Issue 37 asked for make test
 # on a fresh clone within 6 minutes; one lane took 797 s there (README).
 #
@@ -145,10 +146,10 @@ if [ "$lanes" -le 1 ]; then
 	lane "${stages[@]}" || status=1
 else
 	export E2E_WORKERS="${E2E_WORKERS:-2}"
-	echo "make test: two lanes: webapp-test, e2e | vet, openapi-lint, alerts-test, go-test, sdk-test (E2E_WORKERS=$E2E_WORKERS); each stage's output follows when it ends"
-	lane webapp-test e2e &
+	echo "make test: two lanes: e2e | vet, openapi-lint, alerts-test, go-test, sdk-test, webapp-test (E2E_WORKERS=$E2E_WORKERS); each stage's output follows when it ends"
+	lane e2e &
 	browser_lane=$!
-	lane vet openapi-lint alerts-test go-test sdk-test &
+	lane vet openapi-lint alerts-test go-test sdk-test webapp-test &
 	go_lane=$!
 	wait "$browser_lane" || status=1
 	wait "$go_lane" || status=1

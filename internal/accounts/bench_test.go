@@ -45,3 +45,36 @@ func BenchmarkSpend(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFromSnapshotBehind measures reading an account whose saved
+// snapshot is lag events behind its head (what a spend that misses the
+// cache pays, and FromSnapshot's readers): the snapshot row, the tail's
+// round trip when there is one, its decoding and replay. It sizes
+// snapshotEvery: the tail is at most snapshotEvery-1 events.
+func BenchmarkFromSnapshotBehind(b *testing.B) {
+	for _, lag := range []int{0, 1, 15, 31} {
+		b.Run(fmt.Sprintf("lag=%d", lag), func(b *testing.B) {
+			r, _ := newRepo(b)
+			id := accountstest.Register(b, r)
+			accountstest.Do(b, r, id, accountstest.Grant(1_000_000, domain.SourcePurchase, nil))
+			ctx := context.Background()
+			for range lag + 1 { // the first misses and writes the snapshot
+				if _, err := r.Spend(ctx, id, eventstore.UpdateOptions{}, func(_ context.Context, _ eventstore.Querier, a *domain.Account, now time.Time) (any, error) {
+					return nil, a.Spend(domain.OperationAPIRequest, "", now)
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			snap, err := r.Store().Snapshot(ctx, domain.StreamID(id))
+			if err != nil || snap.Version-snap.StateVersion != int64(lag) {
+				b.Fatalf("lag %d, want %d (%v)", snap.Version-snap.StateVersion, lag, err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := r.FromSnapshot(ctx, id); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

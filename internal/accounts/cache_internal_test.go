@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/domain"
+	"github.com/a2e-automation/app/eventstore"
 )
 
 func cacheTestAccount(t *testing.T, id string) (*domain.Account, []byte) {
@@ -22,30 +23,29 @@ func cacheTestAccount(t *testing.T, id string) (*domain.Account, []byte) {
 	return a, state
 }
 
-// An entry is handed out once, and only for the snapshot it was put with
-// at its version; any other look drops it.
+// An entry is handed out once, and only for the head it was put with (its
+// version and token); any other look drops it.
 func TestAccountCacheTakesOnlyTheSameSnapshotOnce(t *testing.T) {
 	c := newAccountCache(1 << 20)
 	a, state := cacheTestAccount(t, "a")
 	if a.Version() != 2 {
 		t.Fatalf("version %d after storing two events", a.Version())
 	}
-	c.put("a", a, state)
-	if got := c.take("a", 2, state); got != a {
+	head := eventstore.Head{Version: 2, Token: 77}
+	c.put("a", a, head, cap(state))
+	if c.known("a") != head {
+		t.Fatalf("known %v, want %v", c.known("a"), head)
+	}
+	if got, _ := c.take("a", head); got != a {
 		t.Fatalf("take = %p, want %p", got, a)
 	}
-	if got := c.take("a", 2, state); got != nil {
+	if got, _ := c.take("a", head); got != nil {
 		t.Fatal("an account handed out twice")
 	}
-	other := append([]byte(nil), state...)
-	other[len(other)-2] = ' ' // same length, other bytes
-	for _, look := range []struct {
-		version int64
-		state   []byte
-	}{{3, state}, {1, state}, {2, other}, {2, nil}} {
-		c.put("a", a, state)
-		if got := c.take("a", look.version, look.state); got != nil {
-			t.Fatalf("taken for version %d, state %q", look.version, look.state)
+	for _, look := range []eventstore.Head{{Version: 3, Token: 77}, {Version: 1, Token: 77}, {Version: 2, Token: 78}, {Version: 2}} {
+		c.put("a", a, head, cap(state))
+		if got, _ := c.take("a", look); got != nil {
+			t.Fatalf("taken for head %v", look)
 		}
 		if c.len() != 0 {
 			t.Fatal("a stale entry stayed")
@@ -56,15 +56,15 @@ func TestAccountCacheTakesOnlyTheSameSnapshotOnce(t *testing.T) {
 	}
 }
 
-// The cache holds no more snapshot bytes than its bound, the oldest put
-// going first.
+// The cache holds no more snapshot bytes (its entries' weights) than its
+// bound, the oldest put going first.
 func TestAccountCacheIsBounded(t *testing.T) {
 	_, state := cacheTestAccount(t, "x")
 	c := newAccountCache(10 * cap(state)) // the bound counts capacity
 	for i := range 25 {
 		id := fmt.Sprint(i)
 		a, st := cacheTestAccount(t, id)
-		c.put(id, a, st)
+		c.put(id, a, eventstore.Head{Version: 2, Token: 1}, cap(st))
 		if c.bytes > c.maxBytes {
 			t.Fatalf("%d bytes held, bound %d", c.bytes, c.maxBytes)
 		}
@@ -72,18 +72,19 @@ func TestAccountCacheIsBounded(t *testing.T) {
 	if n := c.len(); n < 9 || n > 10 {
 		t.Fatalf("%d entries held", n)
 	}
-	a, st := cacheTestAccount(t, "0")
-	_ = a
-	if c.take("0", 2, st) != nil {
+	a, _ := cacheTestAccount(t, "0")
+	if got, _ := c.take("0", eventstore.Head{Version: 2, Token: 1}); got != nil {
 		t.Fatal("the oldest entry stayed")
 	}
-	a24, st24 := cacheTestAccount(t, "24")
-	_ = a24
-	if c.take("24", 2, st24) == nil {
+	if got, _ := c.take("24", eventstore.Head{Version: 2, Token: 1}); got == nil {
 		t.Fatal("the newest entry went")
 	}
-	c.put("big", a, make([]byte, maxCachedSnapshot+1))
-	if c.take("big", 2, make([]byte, maxCachedSnapshot+1)) != nil {
+	c.put("big", a, eventstore.Head{Version: 2, Token: 1}, maxCachedSnapshot+1)
+	if got, _ := c.take("big", eventstore.Head{Version: 2, Token: 1}); got != nil {
 		t.Fatal("a snapshot over maxCachedSnapshot was kept")
+	}
+	c.put("weightless", a, eventstore.Head{Version: 2, Token: 1}, 0)
+	if got, _ := c.take("weightless", eventstore.Head{Version: 2, Token: 1}); got != nil {
+		t.Fatal("an entry of weight 0 was kept: it would escape the bound")
 	}
 }

@@ -37,24 +37,57 @@ func cacheCounts(r *accounts.Repository, last *[2]int64) (hits, misses int64) {
 }
 
 // headMatchesReplay checks that the snapshot the head holds is the one the
-// account's whole history gives: what spends decided on cached accounts
-// stored is what decoding would have.
+// account's history up to its state version gives, and that the account
+// read from the head (that snapshot and the events after it) is the one
+// the whole history gives: what spends decided on cached accounts stored
+// is what decoding would have. (Since issue 36's eighth session a spend
+// on a cached account leaves the snapshot behind, up to snapshotEvery
+// versions.)
 func headMatchesReplay(t *testing.T, r *accounts.Repository, id string) {
 	t.Helper()
-	snap, err := r.Store().Snapshot(context.Background(), domain.StreamID(id))
+	ctx := context.Background()
+	snap, err := r.Store().Snapshot(ctx, domain.StreamID(id))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := r.Replay(context.Background(), id)
+	history, err := r.History(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := a.Snapshot()
+	var upTo []domain.Recorded
+	for _, h := range history {
+		if h.Version <= snap.StateVersion {
+			upTo = append(upTo, h)
+		}
+	}
+	then, err := domain.Rehydrate(id, upTo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap.StateVersion != a.Version() || !bytes.Equal(snap.State, want) {
-		t.Fatalf("head at %d holds\n%s\nreplay at %d gives\n%s", snap.StateVersion, snap.State, a.Version(), want)
+	want, err := then.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.StateVersion != then.Version() || !bytes.Equal(snap.State, want) {
+		t.Fatalf("head's snapshot at %d holds\n%s\nreplay to %d gives\n%s", snap.StateVersion, snap.State, then.Version(), want)
+	}
+	a, err := r.Replay(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := r.FromSnapshot(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := read.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err = a.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	if read.Version() != a.Version() || read.Version() != snap.Version || !bytes.Equal(got, want) {
+		t.Fatalf("the head (version %d) reads at %d as\n%s\nreplay at %d gives\n%s", snap.Version, read.Version(), got, a.Version(), want)
 	}
 }
 

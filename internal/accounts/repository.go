@@ -94,14 +94,19 @@ type SpendCommand func(ctx context.Context, q eventstore.Querier, a *domain.Acco
 // answer, refusal and idempotency key.
 //
 // The account the command leaves is kept in memory once it has committed,
-// and the account's next spend takes it instead of decoding the snapshot
-// this one wrote, if that snapshot is still the head's (cache.go).
+// with the head its command wrote; the account's next spend names that
+// head (UpdateOptions.Known) and, if it is still the stream's, is sent no
+// snapshot and takes the kept account instead of decoding one (cache.go).
+// Such a spend writes the account's snapshot only every snapshotEvery
+// versions; the others move the head and leave the snapshot behind, with
+// the events since as its tail.
 func (r *Repository) Spend(ctx context.Context, id string, opts eventstore.UpdateOptions, cmd SpendCommand) (eventstore.Result, error) {
 	asCommand := func(ctx context.Context, tx pgx.Tx, a *domain.Account, now time.Time) (any, error) {
 		return cmd(ctx, tx, a, now)
 	}
 	var k kept
 	decide := r.deciderKeeping(id, asCommand, &k)
+	opts.Known = r.cache.known(id)
 	var res eventstore.Result
 	var err error
 	if r.batcher == nil {
@@ -114,19 +119,30 @@ func (r *Repository) Spend(ctx context.Context, id string, opts eventstore.Updat
 	// decide) or an error (a refusal, a failed or unknown commit).
 	if err == nil && !res.Replayed && k.a != nil && res.StreamVersion == k.version {
 		if k.a.Stored(); k.a.Version() == k.version {
-			r.cache.put(id, k.a, k.state)
+			r.cache.put(id, k.a, eventstore.Head{Version: res.StreamVersion, Token: res.Token}, k.weight)
 		}
 	}
 	return res, err
 }
 
+// snapshotEvery is how far a spend on a cached account lets the head move
+// past its saved snapshot before writing a new one: a spend that would
+// take the head this many versions or more past its state version writes
+// the snapshot, others leave it (saving the encoding, sending and writing
+// of ~0.9 kB a spend). So a command that does not find its account in the
+// cache decodes the snapshot and fewer than snapshotEvery events after it,
+// read in one more round trip (docs/benchmarks.md, issue 36, eighth
+// session).
+const snapshotEvery = 32
+
 // kept is what a decider's last run decided: the account it left, with
-// its pending changes, the version they bring it to and the snapshot it
-// wrote; a nil account when that run refused or failed.
+// its pending changes, the version they bring it to and the capacity of
+// its last snapshot's bytes; a nil account when that run refused or
+// failed.
 type kept struct {
 	a       *domain.Account
 	version int64
-	state   []byte
+	weight  int
 }
 
 // decider decides cmd on account id's locked snapshot.
@@ -135,8 +151,10 @@ func (r *Repository) decider(id string, cmd Command) eventstore.DecideFunc {
 }
 
 // deciderKeeping is decider; with a k, each run notes in *k the account it
-// decided on (nil when it did not decide), and the account is taken from
-// the cache when the cache holds the one stored as the head's snapshot.
+// decided on (nil when it did not decide), the account is taken from the
+// cache when the cache holds the one the head's write left, and the
+// snapshot is written only when the account was not (a miss), when the
+// command appends nothing, or every snapshotEvery versions.
 func (r *Repository) deciderKeeping(id string, cmd Command, k *kept) eventstore.DecideFunc {
 	return func(ctx context.Context, tx pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
 		if k != nil {
@@ -146,9 +164,10 @@ func (r *Repository) deciderKeeping(id string, cmd Command, k *kept) eventstore.
 			return eventstore.Decision{}, ErrNotFound
 		}
 		var a *domain.Account
+		var weight int // the kept account's last snapshot's; 0: decoded, not from the cache
 		var err error
 		if k != nil {
-			a, err = r.loadCached(ctx, tx, id, snap)
+			a, weight, err = r.loadCached(ctx, tx, id, snap)
 		} else {
 			a, err = r.load(ctx, tx, id, snap)
 		}
@@ -164,8 +183,14 @@ func (r *Repository) deciderKeeping(id string, cmd Command, k *kept) eventstore.
 		// decision, and their mails of its transaction: written last, after
 		// every refusal could happen (see accounts/alerts.go).
 		a.ReviewAlerts(now)
-		a.ReviewAutoRecharge(now) // the in-flight marker, in the spend's decision (recharge.go)
-		d, err := decision(a, result, now)
+		a.ReviewAutoRecharge(now)      // the in-flight marker, in the spend's decision (recharge.go)
+		var save func(events int) bool // nil: always
+		if k != nil {
+			save = func(events int) bool {
+				return weight == 0 || events == 0 || snap.Version+int64(events)-snap.StateVersion >= snapshotEvery
+			}
+		}
+		d, err := decision(a, result, now, save)
 		if err != nil {
 			return eventstore.Decision{}, err
 		}
@@ -176,7 +201,10 @@ func (r *Repository) deciderKeeping(id string, cmd Command, k *kept) eventstore.
 			return d, err
 		}
 		if k != nil {
-			*k = kept{a: a, version: snap.Version + int64(len(d.Events)), state: d.State}
+			if d.State != nil {
+				weight = cap(d.State)
+			}
+			*k = kept{a: a, version: snap.Version + int64(len(d.Events)), weight: weight}
 		}
 		return d, nil
 	}
@@ -199,7 +227,7 @@ func (r *Repository) Create(ctx context.Context, id string, opts eventstore.Upda
 		if err != nil {
 			return eventstore.Decision{}, err
 		}
-		return decision(a, nil, now)
+		return decision(a, nil, now, nil)
 	})
 }
 
@@ -226,24 +254,34 @@ func (r *Repository) load(ctx context.Context, q eventstore.Querier, id string, 
 	return domain.Rehydrate(id, history)
 }
 
-// loadCached is load, taking the account from the cache when it holds the
-// one stored as snap's state (its tail, if any, applied as load does).
-func (r *Repository) loadCached(ctx context.Context, q eventstore.Querier, id string, snap eventstore.Snapshot) (*domain.Account, error) {
-	if snap.State != nil {
-		if a := r.cache.take(id, snap.StateVersion, snap.State); a != nil {
-			tail, err := Decode(snap.Tail)
-			if err != nil {
-				return nil, err
-			}
-			return a, a.Replay(tail)
-		}
-	} else {
-		r.cache.miss() // take counted the other misses
+// loadCached is load, taking the account from the cache when the head is
+// the one the cached account's command wrote, and returning with it the
+// weight it was kept with (0 when it was decoded). A Current snapshot
+// (the head the command named) carries no state: when the cache no longer
+// holds that account (a failed run of the same command took it), the head
+// is read again, in tx, under the lock the command holds.
+func (r *Repository) loadCached(ctx context.Context, tx pgx.Tx, id string, snap eventstore.Snapshot) (*domain.Account, int, error) {
+	head := eventstore.Head{Version: snap.Version, Token: snap.Token}
+	if a, weight := r.cache.take(id, head); a != nil {
+		return a, weight, nil
 	}
-	return r.load(ctx, q, id, snap)
+	if snap.Current {
+		var err error
+		if snap, err = r.store.SnapshotIn(ctx, tx, domain.StreamID(id)); err != nil {
+			return nil, 0, err
+		}
+		if snap.Version != head.Version || snap.Token != head.Token {
+			return nil, 0, fmt.Errorf("account %s: the head moved under its lock", id)
+		}
+	}
+	a, err := r.load(ctx, tx, id, snap)
+	return a, 0, err
 }
 
-func decision(a *domain.Account, result any, now time.Time) (eventstore.Decision, error) {
+// decision is a's pending changes as a decision's events, with result and,
+// unless save says otherwise for that many events (nil: always), a's
+// snapshot as its state.
+func decision(a *domain.Account, result any, now time.Time, save func(events int) bool) (eventstore.Decision, error) {
 	d := eventstore.Decision{At: now, WakeAt: a.NextWake()}
 	for _, e := range a.Changes() {
 		typ, sv, data, err := domain.EncodeEvent(e)
@@ -252,12 +290,15 @@ func decision(a *domain.Account, result any, now time.Time) (eventstore.Decision
 		}
 		d.Events = append(d.Events, eventstore.NewEvent{Type: typ, SchemaVersion: sv, Data: data})
 	}
-	state, err := a.Snapshot()
-	if err != nil {
-		return eventstore.Decision{}, fmt.Errorf("snapshot: %w", err)
+	if save == nil || save(len(d.Events)) {
+		state, err := a.Snapshot()
+		if err != nil {
+			return eventstore.Decision{}, fmt.Errorf("snapshot: %w", err)
+		}
+		d.State = state
 	}
-	d.State = state
 	if result != nil {
+		var err error
 		if d.Result, err = json.Marshal(result); err != nil {
 			return eventstore.Decision{}, fmt.Errorf("encode result: %w", err)
 		}

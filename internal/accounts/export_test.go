@@ -1,0 +1,4 @@
+package accounts
+
+// SnapshotEvery is snapshotEvery, for the tests of package accounts_test.
+const SnapshotEvery = snapshotEvery
