@@ -13,8 +13,25 @@ import (
 	"github.com/a2e-automation/app/internal/auth"
 )
 
-// apiKeyHeader carries the desktop client's API key.
-const apiKeyHeader = "X-API-Key"
+// apiKeyHeader carries the desktop client's API key; canonicalAPIKey is
+// its name as http.Header keeps it.
+const (
+	apiKeyHeader    = "X-API-Key"
+	canonicalAPIKey = "X-Api-Key"
+)
+
+// sentAPIKey is r's X-API-Key, as r.Header.Get(apiKeyHeader), without
+// canonicalizing the name, a new string, on each of a call's four reads
+// (issue 36).
+func sentAPIKey(r *http.Request) string { return headerOf(r.Header, canonicalAPIKey) }
+
+// headerOf is h.Get(name) for a name already canonical.
+func headerOf(h http.Header, canonicalName string) string {
+	if v := h[canonicalName]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
 
 // withDesktopLimit counts every /v1 request that carries an X-API-Key
 // against that key's rate limit, d.Config.RateLimitPerMinute requests per
@@ -35,7 +52,7 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 	tooMany := fmt.Sprintf("Rate limit exceeded: %d requests per minute", limit.Rate)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			key := r.Header.Get(apiKeyHeader)
+			key := sentAPIKey(r)
 			if key == "" || r.URL.Path == openAPIPath {
 				next.ServeHTTP(w, r)
 				return
@@ -53,14 +70,46 @@ func withDesktopLimit(d Deps) func(http.Handler) http.Handler {
 // the key's hash. Should the lookup fail (the database away), the key's
 // hash: the request goes on to be answered by admitAPIKey.
 func desktopBucket(ctx context.Context, d Deps, key string) string {
-	hash := apikeys.Hash(key)
+	hash := keyHashOf(ctx, key)
 	if !apikeys.LooksValid(key) {
 		return hash
 	}
-	if id, _, err := d.APIKeys.Account(ctx, hash); err == nil {
+	if id, err := rememberedAccount(ctx, d, hash); err == nil {
 		return "account:" + id
 	}
 	return hash
+}
+
+// keyHashOf is apikeys.Hash(key), kept in the request's scope: the rate
+// limit (desktopBucket) and admitAPIKey both need the hash of the same
+// header, so a metered call hashes it once (issue 36).
+func keyHashOf(ctx context.Context, key string) string {
+	s := scopeOf(ctx)
+	if s != nil && s.keyHash != "" && s.key == key {
+		return s.keyHash
+	}
+	hash := apikeys.Hash(key)
+	if s != nil {
+		s.key, s.keyHash = key, hash
+	}
+	return hash
+}
+
+// rememberedAccount is d.APIKeys' account for hash, the answer kept in
+// the request's scope: desktopBucket asks first, withRememberedAPIKey
+// again for the same key in the same request, so a metered call looks
+// its key up once (issue 36). Only a found account is kept; an error is
+// asked again.
+func rememberedAccount(ctx context.Context, d Deps, hash string) (string, error) {
+	s := scopeOf(ctx)
+	if s != nil && s.rememberedHash != "" && s.rememberedHash == hash {
+		return s.rememberedAccount, nil
+	}
+	id, _, err := d.APIKeys.Account(ctx, hash)
+	if err == nil && s != nil {
+		s.rememberedHash, s.rememberedAccount = hash, id
+	}
+	return id, err
 }
 
 // withAPIKey admits the desktop client's free reads (withDesktopLimit has
@@ -86,8 +135,7 @@ func withAPIKey(d Deps) func(http.Handler) http.Handler {
 // on its next call by every process, cached or not.
 func withRememberedAPIKey(d Deps) func(http.Handler) http.Handler {
 	return admitAPIKey(d, func(ctx context.Context, hash string) (string, error) {
-		id, _, err := d.APIKeys.Account(ctx, hash)
-		return id, err
+		return rememberedAccount(ctx, d, hash)
 	})
 }
 
@@ -100,7 +148,7 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			noStore(w)
-			key := r.Header.Get(apiKeyHeader)
+			key := sentAPIKey(r)
 			if key == "" {
 				writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyMissing, "Missing X-API-Key header"))
 				return
@@ -109,7 +157,7 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 				refuse.ServeHTTP(w, r)
 				return
 			}
-			hash := apikeys.Hash(key)
+			hash := keyHashOf(r.Context(), key)
 			id, err := lookup(r.Context(), hash)
 			if errors.Is(err, auth.ErrUnknownAPIKey) {
 				refuse.ServeHTTP(w, r)
@@ -119,7 +167,13 @@ func admitAPIKey(d Deps, lookup func(ctx context.Context, keyHash string) (strin
 				writeError(w, r, d.Log, err)
 				return
 			}
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiCallerKey{}, apiCaller{accountID: id, keyHash: hash})))
+			c := apiCaller{accountID: id, keyHash: hash}
+			if s := scopeOf(r.Context()); s != nil {
+				s.caller = c // the request's scope: no copy of the request (issue 36)
+				next.ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), scopeKey{}, &requestScope{caller: c})))
 		})
 	}
 }
@@ -138,20 +192,22 @@ func refuseAPIKey(w http.ResponseWriter, r *http.Request, d Deps) {
 	writeError(w, r, d.Log, errCoded(http.StatusUnauthorized, CodeAPIKeyInvalid, "Invalid API key"))
 }
 
-// apiCallerKey holds the apiCaller admitAPIKey found.
-type apiCallerKey struct{}
-
-// apiCaller is an admitted desktop call's account and key hash.
+// apiCaller is an admitted desktop call's account and key hash, kept in
+// the request's scope.
 type apiCaller struct{ accountID, keyHash string }
 
-// apiAccount is the account id admitAPIKey put in ctx.
+// apiAccount is the account id admitAPIKey admitted.
 func apiAccount(ctx context.Context) string {
-	c, _ := ctx.Value(apiCallerKey{}).(apiCaller)
-	return c.accountID
+	if s := scopeOf(ctx); s != nil {
+		return s.caller.accountID
+	}
+	return ""
 }
 
 // apiKeyHash is the hash of the key admitAPIKey admitted.
 func apiKeyHash(ctx context.Context) string {
-	c, _ := ctx.Value(apiCallerKey{}).(apiCaller)
-	return c.keyHash
+	if s := scopeOf(ctx); s != nil {
+		return s.caller.keyHash
+	}
+	return ""
 }

@@ -41,7 +41,7 @@ func withSandbox(d Deps) func(http.Handler) http.Handler {
 		sb.NotFound(live)
 		sb.MethodNotAllowed(live)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !apikeys.IsTest(r.Header.Get(apiKeyHeader)) {
+			if !apikeys.IsTest(sentAPIKey(r)) {
 				next.ServeHTTP(w, r)
 				return
 			}

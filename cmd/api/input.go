@@ -35,8 +35,9 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// textHeaders are the request headers whose values the API reads as text.
-var textHeaders = []string{"Idempotency-Key", apiKeyHeader}
+// textHeaders are the request headers whose values the API reads as text,
+// each by its name and its canonical name.
+var textHeaders = []struct{ name, canonical string }{{"Idempotency-Key", "Idempotency-Key"}, {apiKeyHeader, canonicalAPIKey}}
 
 // withCleanInput refuses a request whose path, query parameters or read
 // headers hold text that is not storable.
@@ -68,8 +69,8 @@ func withCleanInput(d Deps) func(http.Handler) http.Handler {
 				}
 			}
 			for _, h := range textHeaders {
-				if v := r.Header.Get(h); !printableASCII(v) {
-					refuse(w, r, h, h+" must be printable ASCII text")
+				if v := headerOf(r.Header, h.canonical); !printableASCII(v) {
+					refuse(w, r, h.name, h.name+" must be printable ASCII text")
 					return
 				}
 			}

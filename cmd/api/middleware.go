@@ -16,10 +16,75 @@ import (
 type ctxKey int
 
 const (
-	requestIDKey ctxKey = iota
+	_ ctxKey = iota
 	sessionKey
-	clientRequestIDKey
 )
+
+// requestScope is what the middleware learn about a request, kept in one
+// context value (issue 36: one copy of the request for all of it rather
+// than one per piece): its id and the client's, set by withRequest, and
+// the desktop API's caller, set by admitAPIKey once the key is admitted.
+// A field is written only before the middleware that sets it calls the
+// next handler, so everything after it reads it without a lock.
+type requestScope struct {
+	id       string    // the server's id of the request
+	clientID string    // the X-Request-ID the client sent, if sane; "" else
+	caller   apiCaller // the admitted desktop call's account and key hash
+	// The desktop API's X-API-Key, its hash (keyHashOf) and the account
+	// d.APIKeys found for that hash (rememberedAccount), each found once.
+	key, keyHash                      string
+	rememberedHash, rememberedAccount string
+}
+
+type scopeKey struct{}
+
+// scopeOf is ctx's request scope, nil outside a request.
+func scopeOf(ctx context.Context) *requestScope {
+	s, _ := ctx.Value(scopeKey{}).(*requestScope)
+	return s
+}
+
+// withRequest starts every request: its scope with a new id and its
+// deadline, in one context and one copy of the request (issue 36).
+//
+// The id is the server's, sent back in X-Request-ID and carried into logs,
+// event metadata and the staff audit. An X-Request-ID the client sent
+// (when sane: at most 64 printable ASCII characters) is kept apart as the
+// client's (clientRequestID), logged and audited under that name: a client
+// never chooses the id that stands for its request (issue 31, item 11).
+//
+// The deadline bounds the work of every request: past timeout its context
+// ends, database calls and provider calls stop, and the answer is a 503
+// with Retry-After instead of a request that hangs with its neighbour.
+func withRequest(timeout time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s := &requestScope{id: uuid.NewString()}
+			if c := headerOf(r.Header, "X-Request-Id"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
+				s.clientID = c
+			}
+			w.Header()["X-Request-Id"] = []string{s.id} // X-Request-ID, canonical
+			ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), scopeKey{}, s), timeout)
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
+
+func requestID(ctx context.Context) string {
+	if s := scopeOf(ctx); s != nil {
+		return s.id
+	}
+	return ""
+}
+
+// clientRequestID is the X-Request-ID the client sent, if sane; "" else.
+func clientRequestID(ctx context.Context) string {
+	if s := scopeOf(ctx); s != nil {
+		return s.clientID
+	}
+	return ""
+}
 
 // withRecover turns a handler's panic into the logged, hidden 500 that any
 // unexpected error gets, in the one error format.
@@ -39,56 +104,17 @@ func withRecover(d Deps) func(http.Handler) http.Handler {
 	}
 }
 
-// withDeadline bounds the work of every request: past timeout its context
-// ends, database calls and provider calls stop, and the answer is a 503
-// with Retry-After instead of a request that hangs with its neighbour.
-func withDeadline(timeout time.Duration) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx, cancel := context.WithTimeout(r.Context(), timeout)
-			defer cancel()
-			next.ServeHTTP(w, r.WithContext(ctx))
-		})
-	}
-}
-
-// withRequestID gives every request a new id of the server's, sent back in
-// X-Request-ID and carried into logs, event metadata and the staff audit.
-// An X-Request-ID the client sent (when sane: at most 64 printable ASCII
-// characters) is kept apart as the client's (clientRequestID), logged and
-// audited under that name: a client never chooses the id that stands for
-// its request (issue 31, item 11).
-func withRequestID(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := uuid.NewString()
-		ctx := context.WithValue(r.Context(), requestIDKey, id)
-		if c := r.Header.Get("X-Request-ID"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
-			ctx = context.WithValue(ctx, clientRequestIDKey, c)
-		}
-		w.Header().Set("X-Request-ID", id)
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
-}
-
-func requestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey).(string)
-	return id
-}
-
-// clientRequestID is the X-Request-ID the client sent, if sane; "" else.
-func clientRequestID(ctx context.Context) string {
-	id, _ := ctx.Value(clientRequestIDKey).(string)
-	return id
-}
-
 // withAccessLog logs one line per request (no bodies, no secrets) at info;
 // with LOG_LEVEL above info it costs nothing, and the attributes are typed,
 // so a line costs no boxing of its values. The record goes to the handler
 // directly: Logger.LogAttrs would also walk the stack for the caller's
 // program counter (runtime.Callers, ~1 % of bin/api's CPU under load),
-// which the JSON handler without AddSource never reads (issue 36).
+// which the JSON handler without AddSource never reads (issue 36). With
+// startup.NewLogger's handler the line is appended by hand, the same bytes
+// (access_log.go); with any other handler it is slog's record.
 func withAccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 	h := log.Handler()
+	lw, _ := h.(lineWriter)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if !h.Enabled(r.Context(), slog.LevelInfo) {
@@ -102,10 +128,15 @@ func withAccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 			}
 			next.ServeHTTP(ww, r)
 			end := time.Now()
-			rec := slog.NewRecord(end, slog.LevelInfo, "request", 0)
-			rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path),
-				slog.Int("status", ww.Status()), slog.Int64("ms", end.Sub(start).Milliseconds()), slog.String("requestId", requestID(r.Context())),
-				slog.String("clientRequestId", clientRequestID(r.Context())))
+			l := accessLine{end: end, method: r.Method, path: r.URL.Path, status: ww.Status(), ms: end.Sub(start).Milliseconds(),
+				requestID: requestID(r.Context()), clientRequestID: clientRequestID(r.Context())}
+			if lw != nil && writeAccessLine(lw, l) {
+				return
+			}
+			rec := slog.NewRecord(l.end, slog.LevelInfo, "request", 0)
+			rec.AddAttrs(slog.String("method", l.method), slog.String("path", l.path),
+				slog.Int("status", l.status), slog.Int64("ms", l.ms), slog.String("requestId", l.requestID),
+				slog.String("clientRequestId", l.clientRequestID))
 			_ = h.Handle(r.Context(), rec)
 		})
 	}

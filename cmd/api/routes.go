@@ -11,7 +11,7 @@ import (
 // its routes in one function (routes_*.go). /metrics is not here: it is
 // served apart, on METRICS_ADDR.
 func addRoutes(r chi.Router, d Deps) {
-	r.Use(withRequestID, withResponseCounts(d.Registry), withAccessLog(d.Log), withRecover(d), withSecurityHeaders(d), withDeadline(d.Config.RequestTimeout))
+	r.Use(withRequest(d.Config.RequestTimeout), withResponseCounts(d.Registry), withAccessLog(d.Log), withRecover(d), withSecurityHeaders(d))
 	r.MethodNotAllowed(methodNotAllowed(d))
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(d))

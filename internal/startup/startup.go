@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -23,13 +24,45 @@ import (
 	"github.com/a2e-automation/app/migrations"
 )
 
-// NewLogger returns a JSON logger at the configured level.
+// NewLogger returns a JSON logger at the configured level. Its handler
+// is slog's JSONHandler that also takes whole lines a hot path formatted
+// itself in the same format (LineHandler: bin/api's access log, issue 36),
+// each written to w in one Write, never inside another line.
 func NewLogger(w io.Writer, level string) *slog.Logger {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
 		l = slog.LevelInfo
 	}
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	lw := &lockedWriter{w: w}
+	return slog.New(LineHandler{JSONHandler: slog.NewJSONHandler(lw, &slog.HandlerOptions{Level: l}), w: lw})
+}
+
+// LineHandler is NewLogger's handler: slog's JSONHandler (without
+// attributes or groups of its own: WithAttrs and WithGroup return plain
+// JSONHandlers), and WriteLine for a line formatted as it would format it.
+type LineHandler struct {
+	*slog.JSONHandler
+	w *lockedWriter
+}
+
+// WriteLine writes line (one JSON object and its newline) as the handler
+// writes its own: one Write, serialized with every other line.
+func (h LineHandler) WriteLine(line []byte) error {
+	_, err := h.w.Write(line)
+	return err
+}
+
+// lockedWriter serializes the Writes of the JSONHandler (and of the
+// handlers it derives, which share its lock) with WriteLine's.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // Database is an open pool and how to release what was started for it.
