@@ -212,12 +212,7 @@ func TestSpendThatDidNotCommitDropsTheAccount(t *testing.T) {
 // from one account in turn: each finds the head moved by the other and
 // decodes it, never deciding on the account it left itself.
 func TestSpendsFromTwoProcessesMissEachOther(t *testing.T) {
-	url := testdb.NewURL(t)
-	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	r1 := accounts.NewRepository(eventstore.New(testdb.Pool(t, url)), c.Now)
-	r2 := accounts.NewRepository(eventstore.New(testdb.Pool(t, url)), c.Now)
-	r2.UseGroupCommit(r2.Store().NewBatcher(eventstore.BatcherOptions{}))
-	t.Cleanup(r2.Close)
+	r1, r2, _ := twoProcesses(t)
 	id := accountstest.Register(t, r1)
 	accountstest.Do(t, r1, id, accountstest.Grant(20, domain.SourcePurchase, nil))
 	want := int64(20)
@@ -250,4 +245,18 @@ func newRepoGrouped(t *testing.T, group bool) *accounts.Repository {
 		t.Cleanup(r.Close)
 	}
 	return r
+}
+
+// twoProcesses is two Repositories on their own Stores and pools over one
+// database, as two bin/api processes are: the first spends through Update,
+// the second through a group commit.
+func twoProcesses(t *testing.T) (r1, r2 *accounts.Repository, c *clock) {
+	t.Helper()
+	url := testdb.NewURL(t)
+	c = &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	r1 = accounts.NewRepository(eventstore.New(testdb.Pool(t, url)), c.Now)
+	r2 = accounts.NewRepository(eventstore.New(testdb.Pool(t, url)), c.Now)
+	r2.UseGroupCommit(r2.Store().NewBatcher(eventstore.BatcherOptions{}))
+	t.Cleanup(r2.Close)
+	return r1, r2, c
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/accounts"
 	"github.com/a2e-automation/app/internal/testing/accountstest"
-	"github.com/a2e-automation/app/internal/testing/testdb"
 )
 
 // Spends on a cached account leave the snapshot behind, never by
@@ -72,12 +71,7 @@ func TestSpendsLeaveTheSnapshotBehindBySnapshotEveryAtMost(t *testing.T) {
 // left, often with the snapshot behind it: never a hit on the other's
 // head, balances exact, and a hit on each spend that follows its own.
 func TestTwoProcessesAlternatingNeverHitTheOthersHead(t *testing.T) {
-	url := testdb.NewURL(t)
-	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	r1 := accounts.NewRepository(eventstore.New(testdb.Pool(t, url)), c.Now)
-	r2 := accounts.NewRepository(eventstore.New(testdb.Pool(t, url)), c.Now)
-	r2.UseGroupCommit(r2.Store().NewBatcher(eventstore.BatcherOptions{}))
-	t.Cleanup(r2.Close)
+	r1, r2, c := twoProcesses(t)
 	id := accountstest.Register(t, r1)
 	accountstest.Do(t, r1, id, accountstest.Grant(1000, domain.SourcePurchase, nil))
 	want := int64(1000)
