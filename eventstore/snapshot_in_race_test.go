@@ -68,14 +68,20 @@ func TestSnapshotInTailIsTheRowsUnderReadCommitted(t *testing.T) {
 				t.Fatal(err)
 			}
 
+			// The reader's goroutine is done with its connection before the
+			// test returns (and releases it), on every path: the mover's
+			// rollback unblocks it if the test fails before the commit.
+			finished := make(chan struct{})
+			defer func() { _ = mover.Rollback(ctx); <-finished }()
 			go func() {
+				defer close(finished)
 				tx, err := reader.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 				if err != nil {
 					done <- read{err: err}
 					return
 				}
-				defer func() { _ = tx.Rollback(ctx) }()
 				snap, err := s.SnapshotIn(ctx, tx, "s-1")
+				_ = tx.Rollback(ctx)
 				done <- read{snap, err}
 			}()
 			// The reader has read the row and waits for events.
