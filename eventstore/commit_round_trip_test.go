@@ -174,18 +174,7 @@ func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEnd
 // events get distinct positions, in order, and read back whole.
 func TestGroupCommitOfSpendsTakesTwoRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	cfg, err := pgxpool.ParseConfig(testdb.NewURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	trips := &roundTrips{}
-	cfg.ConnConfig.Tracer = trips
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	s := eventstore.New(pool)
+	s, trips := tracedStore(t)
 	two := func(_ context.Context, _ pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
 		return eventstore.Decision{
 			Events: []eventstore.NewEvent{ev("CreditsSpent", int(snap.Version)+1), ev("ListingRequested", int(snap.Version)+2)},
@@ -226,4 +215,22 @@ func TestGroupCommitOfSpendsTakesTwoRoundTrips(t *testing.T) {
 	if err != nil || len(all) != 24 {
 		t.Fatalf("the log: %d events (%v), want 24", len(all), err)
 	}
+}
+
+// tracedStore is a store on a fresh database whose pool counts the batches
+// and queries it sends (roundTrips).
+func tracedStore(t *testing.T) (*eventstore.Store, *roundTrips) {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig(testdb.NewURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trips := &roundTrips{}
+	cfg.ConnConfig.Tracer = trips
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return eventstore.New(pool), trips
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/a2e-automation/app/eventstore"
 	"github.com/a2e-automation/app/internal/testing/testdb"
@@ -191,18 +190,7 @@ func TestDecisionWithoutStateKeepsTheSavedState(t *testing.T) {
 // no head are given their states and read their tails (a statement each).
 func TestCurrentHeadsReadNoTail(t *testing.T) {
 	ctx := context.Background()
-	cfg, err := pgxpool.ParseConfig(testdb.NewURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	trips := &roundTrips{}
-	cfg.ConnConfig.Tracer = trips
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	s := eventstore.New(pool)
+	s, trips := tracedStore(t)
 	var heads [3]eventstore.Head
 	var seen [3]eventstore.Snapshot
 	for round := range 4 {
