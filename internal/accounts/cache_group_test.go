@@ -94,18 +94,8 @@ func TestSpendsOfAFailedGroupRunAgainAlone(t *testing.T) {
 	}
 	// The failed account's next spend decodes (nothing was kept) and sees
 	// the balance committed; the other's takes what its spend left.
-	if seen, err := spendSeeing(t, r, failing, ""); err != nil || seen != 4 {
-		t.Fatalf("failed account's next spend saw %d (%v), want 4", seen, err)
-	}
-	if hits, misses := cacheCounts(r, &last); hits != 0 || misses != 1 {
-		t.Fatalf("failed account's next spend: %d hits, %d misses; want a miss", hits, misses)
-	}
-	if seen, err := spendSeeing(t, r, other, ""); err != nil || seen != 3 {
-		t.Fatalf("other account's next spend saw %d (%v), want 3", seen, err)
-	}
-	if hits, misses := cacheCounts(r, &last); hits != 1 || misses != 0 {
-		t.Fatalf("other account's next spend: %d hits, %d misses; want a hit", hits, misses)
-	}
+	spendCounted(t, r, failing, &last, "failed account's next spend", 4, 0, 1)
+	spendCounted(t, r, other, &last, "other account's next spend", 3, 1, 0)
 	for _, id := range []string{failing, other} {
 		headMatchesReplay(t, r, id)
 	}

@@ -121,19 +121,9 @@ func TestSpendReusesTheAccountItLeft(t *testing.T) {
 			if hits, misses := cacheCounts(r, &last); hits != 0 || misses != 0 {
 				t.Fatalf("replayed key: %d hits, %d misses; want neither (no decider ran)", hits, misses)
 			}
-			if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != 6 {
-				t.Fatalf("spend after the replay saw %d (%v), want 6", seen, err)
-			}
-			if hits, misses := cacheCounts(r, &last); hits != 1 || misses != 0 {
-				t.Fatalf("spend after the replay: %d hits, %d misses; want a hit", hits, misses)
-			}
+			spendCounted(t, r, id, &last, "spend after the replay", 6, 1, 0)
 			accountstest.Do(t, r, id, accountstest.Grant(5, domain.SourcePurchase, nil))
-			if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != 5+5 {
-				t.Fatalf("spend after a grant saw %d (%v), want 10", seen, err)
-			}
-			if hits, misses := cacheCounts(r, &last); hits != 0 || misses != 1 {
-				t.Fatalf("spend after a grant: %d hits, %d misses; want a miss", hits, misses)
-			}
+			spendCounted(t, r, id, &last, "spend after a grant", 5+5, 0, 1)
 			if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != 9 {
 				t.Fatalf("next spend saw %d (%v), want 9", seen, err)
 			}
@@ -197,12 +187,7 @@ func TestSpendThatDidNotCommitDropsTheAccount(t *testing.T) {
 				t.Fatalf("spend whose write fails saw %d (%v), want 2 and an error", seen, err)
 			}
 			cacheCounts(r, &last)
-			if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != 2 {
-				t.Fatalf("spend after the failed one saw %d (%v), want 2 (it did not commit)", seen, err)
-			}
-			if hits, misses := cacheCounts(r, &last); hits != 0 || misses != 1 {
-				t.Fatalf("spend after the failed one: %d hits, %d misses; want a miss", hits, misses)
-			}
+			spendCounted(t, r, id, &last, "spend after the failed one", 2, 0, 1)
 			headMatchesReplay(t, r, id)
 		})
 	}
@@ -259,4 +244,17 @@ func twoProcesses(t *testing.T) (r1, r2 *accounts.Repository, c *clock) {
 	r2.UseGroupCommit(r2.Store().NewBatcher(eventstore.BatcherOptions{}))
 	t.Cleanup(r2.Close)
 	return r1, r2, c
+}
+
+// spendCounted spends one credit from id through r and fails the test
+// (saying what) unless the spend saw wantSeen credits and the cache counted
+// wantHits hits and wantMisses misses since last.
+func spendCounted(t *testing.T, r *accounts.Repository, id string, last *[2]int64, what string, wantSeen, wantHits, wantMisses int64) {
+	t.Helper()
+	if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != wantSeen {
+		t.Fatalf("%s saw %d (%v), want %d", what, seen, err, wantSeen)
+	}
+	if hits, misses := cacheCounts(r, last); hits != wantHits || misses != wantMisses {
+		t.Fatalf("%s: %d hits, %d misses; want %d and %d", what, hits, misses, wantHits, wantMisses)
+	}
 }

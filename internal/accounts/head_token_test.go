@@ -129,18 +129,8 @@ func TestSpendOnAHeadItDidNotWriteMisses(t *testing.T) {
 			if _, err := pool.Exec(ctx, `UPDATE streams SET token = NULL WHERE stream_id = $1`, domain.StreamID(id)); err != nil {
 				t.Fatal(err)
 			}
-			if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != 17 {
-				t.Fatalf("spend on a head without token saw %d (%v), want 17", seen, err)
-			}
-			if hits, misses := cacheCounts(r, &last); hits != 0 || misses != 1 {
-				t.Fatalf("head without token: %d hits, %d misses; want a miss", hits, misses)
-			}
-			if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != 16 {
-				t.Fatalf("next spend saw %d (%v), want 16", seen, err)
-			}
-			if hits, misses := cacheCounts(r, &last); hits != 1 || misses != 0 {
-				t.Fatalf("next spend: %d hits, %d misses; want a hit", hits, misses)
-			}
+			spendCounted(t, r, id, &last, "spend on a head without token", 17, 0, 1)
+			spendCounted(t, r, id, &last, "next spend", 16, 1, 0)
 
 			// A failover that lost this process's last spend: the head goes
 			// back to the row before it, and another process's grant of 5
@@ -172,12 +162,7 @@ func TestSpendOnAHeadItDidNotWriteMisses(t *testing.T) {
 			if again.StreamVersion != res.StreamVersion || again.Token == res.Token {
 				t.Fatalf("the other history's head %+v; the lost one's %+v", again, res)
 			}
-			if seen, err := spendSeeing(t, r, id, ""); err != nil || seen != 15+5 {
-				t.Fatalf("spend after the failover saw %d (%v), want 20 (the grant, not the lost spend)", seen, err)
-			}
-			if hits, misses := cacheCounts(r, &last); hits != 0 || misses != 1 {
-				t.Fatalf("spend after the failover: %d hits, %d misses; want a miss", hits, misses)
-			}
+			spendCounted(t, r, id, &last, "spend after the failover", 15+5, 0, 1)
 			headMatchesReplay(t, r, id)
 		})
 	}
