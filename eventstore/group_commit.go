@@ -212,6 +212,7 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 	if draw > 0 {
 		queueDraw(batch, draw, &positions)
 	}
+	lendWriteBuffer(conn.Conn().PgConn(), lockBytes(streams, keyStreams, keys))
 	var res pgx.BatchResults
 	if tx == nil {
 		res = conn.SendBatch(ctx, batch)
@@ -244,6 +245,20 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 		}
 	}
 	return tx, snaps, replays, positions, nil
+}
+
+// lockBytes is about how many bytes lockMany's batch takes on the wire for
+// streams and keys: the arrays' elements (each with its 4-byte length) and
+// the statements' messages.
+func lockBytes(streams, keyStreams, keys []string) int {
+	n := 1 << 10
+	for _, st := range streams {
+		n += len(st) + 4 + 2*(8+4)
+	}
+	for i := range keys {
+		n += len(keyStreams[i]) + len(keys[i]) + 2*4
+	}
+	return n
 }
 
 // writeWatch is the transaction a group-commit decider gets: it notes

@@ -90,6 +90,28 @@ func (g *groupWrites) key(stream, key, hash string, res Result) {
 	k.streamVersion = append(k.streamVersion, res.StreamVersion)
 }
 
+// bytes is about how many bytes the batch of the collected writes takes on
+// the wire: the arrays' elements (each with its 4-byte length), and 2 kB
+// for the statements' messages, the wake-up message and the COMMIT.
+func (g *groupWrites) bytes() int {
+	n := 2 << 10
+	for i := range g.heads.stream {
+		n += len(g.heads.stream[i]) + len(g.heads.state[i]) + 7*4 + 6*8
+	}
+	for i := range g.created.stream {
+		n += len(g.created.stream[i]) + len(g.created.state[i]) + 6*4 + 5*8
+	}
+	e := &g.events
+	for i := range e.position {
+		n += len(e.stream[i]) + len(e.typ[i]) + len(e.data[i]) + len(e.metadata[i]) + 9*4 + 16 + 4*8
+	}
+	k := &g.keys
+	for i := range k.stream {
+		n += len(k.stream[i]) + len(k.key[i]) + len(k.hash[i]) + len(k.result[i]) + 7*4 + 3*8
+	}
+	return n
+}
+
 // queue queues the collected writes on batch: heads first (a head that
 // did not move exactly as expected fails the batch on the server, with
 // eventstore_expect_rows's error: see conflict), then events, then

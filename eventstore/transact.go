@@ -104,6 +104,7 @@ func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep,
 	// COMMIT with them (the server ignores what follows an error until the
 	// batch's Sync), so nothing is committed unless every write was made.
 	batch.Queue("COMMIT")
+	lendWriteBuffer(conn.Conn().PgConn(), g.bytes())
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		return writeFailed(err, cmds, g, writes, out)
 	}
