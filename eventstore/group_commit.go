@@ -159,7 +159,7 @@ const lockQuery = `SELECT s.stream_id, s.version, coalesce(s.token, 0), s.state_
 func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmds []Command, draw int) (pgx.Tx, []Snapshot, map[int]Outcome, []int64, error) {
 	streams := make([]string, len(cmds))
 	knownVersions, knownTokens := make([]int64, len(cmds)), make([]int64, len(cmds))
-	var keyStreams, keys []string
+	keyStreams, keys := make([]string, 0, len(cmds)), make([]string, 0, len(cmds))
 	for i, c := range cmds {
 		streams[i] = c.Stream
 		knownVersions[i], knownTokens[i] = c.Opts.Known.Version, c.Opts.Known.Token

@@ -202,8 +202,12 @@ func accept(out []Outcome, writes []pendingWrite, events, i int, c Command, snap
 // it returns the batch and the rows queued (their conflict names a failed
 // head check's stream).
 func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, *groupWrites, error) {
-	var g groupWrites
-	var records []Record
+	events := 0
+	for _, w := range writes {
+		events += len(w.decision.Events)
+	}
+	g := newGroupWrites(len(writes), events)
+	records := make([]Record, 0, events)
 	for _, w := range writes {
 		c := cmds[w.index]
 		d := w.decision
@@ -237,7 +241,7 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 			return nil, nil, err
 		}
 	}
-	return batch, &g, nil
+	return batch, g, nil
 }
 
 // writeFailed says what a failed write round trip, which ends with the
