@@ -184,7 +184,8 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 		batch.BeginTx(pgx.TxOptions{})
 		batch.Queue(genericPlans)
 	}
-	batch.Queue(lockQuery, streams, knownVersions, knownTokens).Query(func(rows pgx.Rows) error {
+	params := paramsOf(conn.Conn())
+	batch.Queue(lockQuery, lend(params, 3*32+len(streams)*(4+2*12)+stringsBytes(streams), streams), knownVersions, knownTokens).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			var id string
 			var h head
@@ -196,7 +197,7 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 		return rows.Err()
 	})
 	if len(keys) > 0 {
-		batch.Queue(replaysQuery, keyStreams, keys).Query(func(rows pgx.Rows) error {
+		batch.Queue(replaysQuery, lend(params, 2*32+stringsBytes(keyStreams)+stringsBytes(keys), keyStreams), keys).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				var stream, key string
 				var k kept
@@ -245,6 +246,15 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 		}
 	}
 	return tx, snaps, replays, positions, nil
+}
+
+// stringsBytes is about how many bytes ss take as an array's elements.
+func stringsBytes(ss []string) int {
+	n := 0
+	for _, s := range ss {
+		n += 4 + len(s)
+	}
+	return n
 }
 
 // lockBytes is about how many bytes lockMany's batch takes on the wire for

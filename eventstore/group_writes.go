@@ -115,20 +115,42 @@ func (g *groupWrites) key(stream, key, hash string, res Result) {
 }
 
 // bytes is about how many bytes the batch of the collected writes takes on
-// the wire: the arrays' elements (each with its 4-byte length), and 2 kB
-// for the statements' messages, the wake-up message and the COMMIT.
+// the wire: its statements' parameters, and 2 kB for the statements'
+// messages, the wake-up message and the COMMIT.
 func (g *groupWrites) bytes() int {
-	n := 2 << 10
+	return 2<<10 + g.headsBytes() + g.createdBytes() + g.eventsBytes() + g.keysBytes()
+}
+
+// headsBytes, createdBytes, eventsBytes and keysBytes are about how many
+// bytes each statement's parameters take: the arrays' elements, each with
+// its 4-byte length, and their headers.
+func (g *groupWrites) headsBytes() int {
+	n := 7 * 32
 	for i := range g.heads.stream {
 		n += len(g.heads.stream[i]) + len(g.heads.state[i]) + 7*4 + 6*8
 	}
+	return n
+}
+
+func (g *groupWrites) createdBytes() int {
+	n := 6 * 32
 	for i := range g.created.stream {
 		n += len(g.created.stream[i]) + len(g.created.state[i]) + 6*4 + 5*8
 	}
+	return n
+}
+
+func (g *groupWrites) eventsBytes() int {
+	n := 9 * 32
 	e := &g.events
 	for i := range e.position {
 		n += len(e.stream[i]) + len(e.typ[i]) + len(e.data[i]) + len(e.metadata[i]) + 9*4 + 16 + 4*8
 	}
+	return n
+}
+
+func (g *groupWrites) keysBytes() int {
+	n := 7 * 32
 	k := &g.keys
 	for i := range k.stream {
 		n += len(k.stream[i]) + len(k.key[i]) + len(k.hash[i]) + len(k.result[i]) + 7*4 + 3*8
@@ -141,13 +163,14 @@ func (g *groupWrites) bytes() int {
 // eventstore_expect_rows's error: see conflict), then events, then
 // idempotency keys. The check is the server's so that a COMMIT queued after
 // these statements never commits a batch whose heads did not move.
-// The [][]byte and []*time.Time columns go as pgtype.FlatArray, pgx's own
+// Each statement's first parameter is lent kept's buffer (lend); with a nil
+// kept, pgx's own. The [][]byte and []*time.Time columns go as pgtype.FlatArray, pgx's own
 // array of them: as plain slices pgx encodes them through reflection (its
 // anySliceArrayReflect), which it spares []string and []int64.
-func (g *groupWrites) queue(batch *pgx.Batch) {
+func (g *groupWrites) queue(batch *pgx.Batch, kept *keptParams) {
 	if h := g.heads; len(h.stream) > 0 {
 		batch.Queue(headsQuery,
-			h.stream, h.expected, h.version, pgtype.FlatArray[[]byte](h.state), h.stateVersion, pgtype.FlatArray[*time.Time](h.wakeAt), h.token)
+			lend(kept, g.headsBytes(), h.stream), h.expected, h.version, pgtype.FlatArray[[]byte](h.state), h.stateVersion, pgtype.FlatArray[*time.Time](h.wakeAt), h.token)
 	}
 	if c := g.created; len(c.stream) > 0 {
 		batch.Queue(`WITH created AS (INSERT INTO streams (stream_id, version, saved, state_version, wake_at, token)
@@ -157,20 +180,20 @@ func (g *groupWrites) queue(batch *pgx.Batch) {
 			ON CONFLICT (stream_id) DO NOTHING
 			RETURNING 1)
 			SELECT eventstore_expect_rows(count(*), cardinality($1::text[]), 'created') FROM created`,
-			c.stream, c.version, pgtype.FlatArray[[]byte](c.state), c.stateVersion, pgtype.FlatArray[*time.Time](c.wakeAt), c.token)
+			lend(kept, g.createdBytes(), c.stream), c.version, pgtype.FlatArray[[]byte](c.state), c.stateVersion, pgtype.FlatArray[*time.Time](c.wakeAt), c.token)
 	}
 	if e := g.events; len(e.position) > 0 {
 		batch.Queue(`INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
 			SELECT p, id, s, v, t, sv, d::jsonb, m::jsonb, at
 			FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
 				AS u(p, id, s, v, t, sv, d, m, at)`,
-			e.position, e.id, e.stream, e.version, e.typ, e.schema, pgtype.FlatArray[[]byte](e.data), e.metadata, e.at)
+			lend(kept, g.eventsBytes(), e.position), e.id, e.stream, e.version, e.typ, e.schema, pgtype.FlatArray[[]byte](e.data), e.metadata, e.at)
 	}
 	if k := g.keys; len(k.stream) > 0 {
 		batch.Queue(`INSERT INTO idempotency_keys
 				(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bigint[])`,
-			k.stream, k.key, k.hash, pgtype.FlatArray[[]byte](k.result), k.first, k.last, k.streamVersion)
+			lend(kept, g.keysBytes(), k.stream), k.key, k.hash, pgtype.FlatArray[[]byte](k.result), k.first, k.last, k.streamVersion)
 	}
 }
 

@@ -95,7 +95,7 @@ func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep,
 		}
 		positions = append(positions, more...)
 	}
-	batch, g, err := queueWrites(ctx, cmds, writes, positions, out)
+	batch, g, err := queueWrites(ctx, paramsOf(conn.Conn()), cmds, writes, positions, out)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func accept(out []Outcome, writes []pendingWrite, events, i int, c Command, snap
 // key, and the commit's wake-up message, filling in each writer's result;
 // it returns the batch and the rows queued (their conflict names a failed
 // head check's stream).
-func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, *groupWrites, error) {
+func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, *groupWrites, error) {
 	events := 0
 	for _, w := range writes {
 		events += len(w.decision.Events)
@@ -235,7 +235,7 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 		}
 	}
 	batch := &pgx.Batch{}
-	g.queue(batch)
+	g.queue(batch, kept)
 	if len(records) > 0 {
 		if err := queueWakeUp(ctx, batch, records); err != nil {
 			return nil, nil, err

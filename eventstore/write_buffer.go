@@ -3,8 +3,10 @@ package eventstore
 import (
 	"errors"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // A group commit's batch is encoded into its connection's write buffer
@@ -65,3 +67,87 @@ func (b lentBuffer) Encode(dst []byte) ([]byte, error) {
 }
 
 var _ pgproto3.FrontendMessage = lentBuffer(nil)
+
+// A group commit's array parameters are encoded by pgx into its query
+// builder's buffer, which pgx likewise drops after each statement once it
+// is above 256 bytes: each statement's arrays grew a new one from 256 bytes
+// by doubling (issue 36, ninth session: 15–20 % of the bytes bin/api
+// allocated). The first parameter of each of the group commit's array
+// statements is therefore sent as lentParams, whose encoding (a wrapper
+// plan of pgx's type map, tryWrapLentParams, registered on the connection
+// by paramsOf) starts the statement's parameters in a buffer the connection
+// keeps, of the size they need. pgx copies the parameters into its write
+// buffer (Bind) before it builds the next statement, which drops the kept
+// buffer for a fresh one, so the kept buffer is reused by the next
+// statement only once its bytes were sent.
+
+// paramBufferKey is the kept parameter buffer's key in PgConn.CustomData.
+const paramBufferKey = "eventstore.paramBuffer"
+
+// keptParams is a connection's parameter buffer.
+type keptParams struct{ buf []byte }
+
+// paramsOf returns conn's kept parameter buffer, registering lentParams'
+// encoding on conn's type map the first time.
+func paramsOf(conn *pgx.Conn) *keptParams {
+	data := conn.PgConn().CustomData()
+	if k, ok := data[paramBufferKey].(*keptParams); ok {
+		return k
+	}
+	m := conn.TypeMap()
+	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapLentParams}, m.TryWrapEncodePlanFuncs...)
+	k := &keptParams{}
+	data[paramBufferKey] = k
+	return k
+}
+
+// lentParams is value, the first parameter of a statement whose
+// parameters take about need bytes, encoded at the start of kept's buffer.
+// A type per T: pgx keeps one plan per type of value.
+type lentParams[T any] struct {
+	value T
+	kept  *keptParams
+	need  int
+}
+
+func (p lentParams[T]) lent() (any, *keptParams, int) { return p.value, p.kept, p.need }
+
+type lender interface {
+	lent() (value any, kept *keptParams, need int)
+}
+
+// lend is value as a statement's first parameter, its parameters needing
+// about need bytes, encoded into kept (value itself with no kept).
+func lend[T any](kept *keptParams, need int, value T) any {
+	if kept == nil {
+		return value
+	}
+	return lentParams[T]{value: value, kept: kept, need: need}
+}
+
+func tryWrapLentParams(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
+	l, ok := value.(lender)
+	if !ok {
+		return nil, nil, false
+	}
+	v, _, _ := l.lent()
+	return &lentParamsPlan{}, v, true
+}
+
+// lentParamsPlan encodes a lentParams' value, as pgx would, into the kept
+// buffer when the statement's parameters start there (buf is empty) and
+// buf is too small for them.
+type lentParamsPlan struct{ next pgtype.EncodePlan }
+
+func (p *lentParamsPlan) SetNext(next pgtype.EncodePlan) { p.next = next }
+
+func (p *lentParamsPlan) Encode(value any, buf []byte) ([]byte, error) {
+	v, kept, need := value.(lender).lent()
+	if len(buf) == 0 && cap(buf) < need && need <= maxKeptWriteBuffer {
+		if cap(kept.buf) < need {
+			kept.buf = make([]byte, 0, max(need, 2*cap(kept.buf), 4<<10))
+		}
+		buf = kept.buf[:0]
+	}
+	return p.next.Encode(v, buf)
+}

@@ -3,6 +3,8 @@ package eventstore
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,6 +70,44 @@ func TestWriteBufferIsTheConnections(t *testing.T) {
 			firstKept = &kept[:1][0]
 		} else if &kept[:1][0] != firstKept {
 			t.Fatalf("round %d: the kept buffer was replaced", round)
+		}
+	}
+}
+
+// TestLentParamsAreSentBeforeTheBufferIsReused: two statements of one
+// batch, each with its first parameter lent the connection's kept buffer,
+// are answered with their own parameters (the first's were sent before
+// the second's were encoded over them), the parameters were encoded into
+// the kept buffer, and a statement without lend on the same connection
+// is unchanged.
+func TestLentParamsAreSentBeforeTheBufferIsReused(t *testing.T) {
+	ctx := context.Background()
+	conn, err := testdb.New(t).Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	kept := paramsOf(conn.Conn())
+	if paramsOf(conn.Conn()) != kept {
+		t.Fatal("a second paramsOf made another buffer")
+	}
+	for round := range 3 {
+		a := []string{strings.Repeat("a", 1500), strings.Repeat("b", 1500), fmt.Sprint(round)}
+		b := []string{strings.Repeat("c", 2000), strings.Repeat("d", 1000)}
+		var gotA, gotB []string
+		var sum int64
+		batch := &pgx.Batch{}
+		batch.Queue(`SELECT $1::text[] || $2::text[]`, lend(kept, 8000, a), []string{"tail"}).QueryRow(func(r pgx.Row) error { return r.Scan(&gotA) })
+		batch.Queue(`SELECT $1::text[]`, lend(kept, 8000, b)).QueryRow(func(r pgx.Row) error { return r.Scan(&gotB) })
+		batch.Queue(`SELECT sum(x) FROM unnest($1::bigint[]) x`, []int64{1, 2, 3}).QueryRow(func(r pgx.Row) error { return r.Scan(&sum) })
+		if err := conn.SendBatch(ctx, batch).Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(gotA, append(slices.Clone(a), "tail")) || !slices.Equal(gotB, b) || sum != 6 {
+			t.Fatalf("round %d: answers %d, %d elements, sum %d", round, len(gotA), len(gotB), sum)
+		}
+		if cap(kept.buf) < 8000 || !bytes.Contains(kept.buf[:cap(kept.buf)], []byte(b[0])) {
+			t.Fatalf("round %d: the parameters were not encoded into the kept buffer (%d bytes)", round, cap(kept.buf))
 		}
 	}
 }
