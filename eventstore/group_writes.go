@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -80,30 +81,32 @@ func (g *groupWrites) head(stream string, expected, version int64, st stateWrite
 }
 
 // append records events appended to stream after version expected, at
-// positions, and returns their records.
-func (g *groupWrites) append(stream string, expected int64, events []NewEvent, md Metadata, at time.Time, positions []int64) ([]Record, error) {
+// positions, and returns the first one's id.
+func (g *groupWrites) append(stream string, expected int64, events []NewEvent, md Metadata, at time.Time, positions []int64) (uuid.UUID, error) {
 	if at.IsZero() {
 		at = time.Now()
 	}
 	at = at.UTC()
 	mdJSON, err := encodeMetadata(md)
 	if err != nil {
-		return nil, err
+		return uuid.UUID{}, err
 	}
-	records := newRecords(stream, expected, events, md, at)
+	var first uuid.UUID
 	e := &g.events
-	for i := range records {
-		r := &records[i]
-		r.GlobalPosition = positions[i]
-		e.position, e.id, e.stream = append(e.position, r.GlobalPosition), append(e.id, [16]byte(r.EventID)), append(e.stream, stream)
-		e.version, e.typ, e.schema = append(e.version, r.StreamVersion), append(e.typ, r.Type), append(e.schema, int32(r.SchemaVersion))
-		data := r.Data
+	for i, ev := range events {
+		id := uuid.New()
+		if i == 0 {
+			first = id
+		}
+		data := ev.Data
 		if data == nil {
 			data = []byte{} // '' as before (an error: not JSON), not NULL
 		}
+		e.position, e.id, e.stream = append(e.position, positions[i]), append(e.id, [16]byte(id)), append(e.stream, stream)
+		e.version, e.typ, e.schema = append(e.version, expected+int64(i)+1), append(e.typ, ev.Type), append(e.schema, int32(ev.schemaVersion()))
 		e.data, e.metadata, e.at = append(e.data, data), append(e.metadata, mdJSON), append(e.at, at)
 	}
-	return records, nil
+	return first, nil
 }
 
 // key records a command's idempotency key with its answer.

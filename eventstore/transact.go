@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -157,6 +158,7 @@ func decideAlone(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapsho
 // wrote in the shared transaction, which fails the group.
 func decideGroup(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapshot, replays map[int]Outcome) (out []Outcome, writes []pendingWrite, events int, err error) {
 	out = make([]Outcome, len(cmds))
+	writes = make([]pendingWrite, 0, len(cmds)-len(replays))
 	for i, c := range cmds {
 		if r, ok := replays[i]; ok {
 			out[i] = r
@@ -207,7 +209,8 @@ func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes [
 		events += len(w.decision.Events)
 	}
 	g := newGroupWrites(len(writes), events)
-	records := make([]Record, 0, events)
+	var moved LogMoved // the wake-up's
+	var firstID uuid.UUID
 	for _, w := range writes {
 		c := cmds[w.index]
 		d := w.decision
@@ -219,14 +222,18 @@ func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes [
 				at = d.At
 			}
 			res.Token = g.head(c.Stream, w.snap.Version, w.snap.Version+int64(len(d.Events)), st)
-			recs, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, positions[w.first:w.first+len(d.Events)])
+			ps := positions[w.first : w.first+len(d.Events)]
+			id, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, ps)
 			if err != nil {
 				return nil, nil, err
 			}
-			records = append(records, recs...)
-			res.StreamVersion = recs[len(recs)-1].StreamVersion
-			res.FirstPosition = recs[0].GlobalPosition
-			res.LastPosition = recs[len(recs)-1].GlobalPosition
+			if moved.Events == 0 {
+				moved.FirstPosition, firstID = ps[0], id
+			}
+			moved.LastPosition, moved.Events = ps[len(ps)-1], moved.Events+len(ps)
+			res.StreamVersion = w.snap.Version + int64(len(d.Events))
+			res.FirstPosition = ps[0]
+			res.LastPosition = ps[len(ps)-1]
 		} else if d.State != nil && w.snap.Version > 0 {
 			res.Token = g.head(c.Stream, w.snap.Version, w.snap.Version, st)
 		}
@@ -236,8 +243,8 @@ func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes [
 	}
 	batch := &pgx.Batch{}
 	g.queue(batch, kept)
-	if len(records) > 0 {
-		if err := queueWakeUp(ctx, batch, records); err != nil {
+	if moved.Events > 0 {
+		if err := queueWakeUp(ctx, batch, moved, firstID); err != nil {
 			return nil, nil, err
 		}
 	}
