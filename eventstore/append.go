@@ -30,7 +30,8 @@ func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream string, expectedVe
 	if err != nil {
 		return nil, err
 	}
-	if err := queueWakeUp(ctx, batch, records); err != nil {
+	moved := LogMoved{FirstPosition: records[0].GlobalPosition, LastPosition: records[len(records)-1].GlobalPosition, Events: len(records)}
+	if err := queueWakeUp(ctx, batch, moved, records[0].EventID); err != nil {
 		return nil, err
 	}
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
@@ -86,22 +87,26 @@ const insertEvent = `INSERT INTO events (global_position, event_id, stream_id, s
 func newRecords(stream string, expected int64, events []NewEvent, md Metadata, at time.Time) []Record {
 	records := make([]Record, len(events))
 	for i, e := range events {
-		sv := e.SchemaVersion
-		if sv == 0 {
-			sv = 1
-		}
 		records[i] = Record{
 			EventID:       uuid.New(),
 			StreamID:      stream,
 			StreamVersion: expected + int64(i) + 1,
 			Type:          e.Type,
-			SchemaVersion: sv,
+			SchemaVersion: e.schemaVersion(),
 			Data:          e.Data,
 			Metadata:      md,
 			RecordedAt:    at,
 		}
 	}
 	return records
+}
+
+// schemaVersion is e's schema version, 1 when it has none.
+func (e NewEvent) schemaVersion() int {
+	if e.SchemaVersion == 0 {
+		return 1
+	}
+	return e.SchemaVersion
 }
 
 func encodeMetadata(md Metadata) (string, error) {

@@ -159,7 +159,7 @@ const lockQuery = `SELECT s.stream_id, s.version, coalesce(s.token, 0), s.state_
 func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmds []Command, draw int) (pgx.Tx, []Snapshot, map[int]Outcome, []int64, error) {
 	streams := make([]string, len(cmds))
 	knownVersions, knownTokens := make([]int64, len(cmds)), make([]int64, len(cmds))
-	var keyStreams, keys []string
+	keyStreams, keys := make([]string, 0, len(cmds)), make([]string, 0, len(cmds))
 	for i, c := range cmds {
 		streams[i] = c.Stream
 		knownVersions[i], knownTokens[i] = c.Opts.Known.Version, c.Opts.Known.Token
@@ -184,7 +184,8 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 		batch.BeginTx(pgx.TxOptions{})
 		batch.Queue(genericPlans)
 	}
-	batch.Queue(lockQuery, streams, knownVersions, knownTokens).Query(func(rows pgx.Rows) error {
+	params := paramsOf(conn.Conn())
+	batch.Queue(lockQuery, lend(params, 3*32+len(streams)*(4+2*12)+stringsBytes(streams), streams), knownVersions, knownTokens).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			var id string
 			var h head
@@ -196,7 +197,7 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 		return rows.Err()
 	})
 	if len(keys) > 0 {
-		batch.Queue(replaysQuery, keyStreams, keys).Query(func(rows pgx.Rows) error {
+		batch.Queue(replaysQuery, lend(params, 2*32+stringsBytes(keyStreams)+stringsBytes(keys), keyStreams), keys).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				var stream, key string
 				var k kept
@@ -212,6 +213,7 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 	if draw > 0 {
 		queueDraw(batch, draw, &positions)
 	}
+	lendWriteBuffer(conn.Conn().PgConn(), lockBytes(streams, keyStreams, keys))
 	var res pgx.BatchResults
 	if tx == nil {
 		res = conn.SendBatch(ctx, batch)
@@ -244,6 +246,29 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 		}
 	}
 	return tx, snaps, replays, positions, nil
+}
+
+// stringsBytes is about how many bytes ss take as an array's elements.
+func stringsBytes(ss []string) int {
+	n := 0
+	for _, s := range ss {
+		n += 4 + len(s)
+	}
+	return n
+}
+
+// lockBytes is about how many bytes lockMany's batch takes on the wire for
+// streams and keys: the arrays' elements (each with its 4-byte length) and
+// the statements' messages.
+func lockBytes(streams, keyStreams, keys []string) int {
+	n := 1 << 10
+	for _, st := range streams {
+		n += len(st) + 4 + 2*(8+4)
+	}
+	for i := range keys {
+		n += len(keyStreams[i]) + len(keys[i]) + 2*4
+	}
+	return n
 }
 
 // writeWatch is the transaction a group-commit decider gets: it notes

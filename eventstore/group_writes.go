@@ -4,8 +4,10 @@ import (
 	"errors"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // groupWrites collects a group commit's rows and queues them as one
@@ -33,7 +35,8 @@ type groupWrites struct {
 		id                [][16]byte // not uuid.UUID: its driver.Valuer would format and parse each
 		stream, typ       []string
 		schema            []int32
-		data, metadata    []string
+		data              [][]byte // text[] elements: the decision's bytes, not copied into strings
+		metadata          []string
 		at                []time.Time
 	}
 	keys struct {
@@ -41,6 +44,24 @@ type groupWrites struct {
 		result                     [][]byte
 		first, last, streamVersion []int64
 	}
+}
+
+// newGroupWrites returns a groupWrites whose columns hold, without growing,
+// the heads and idempotency keys of writes commands and events events
+// (a created stream's columns grow: a spend's stream exists).
+func newGroupWrites(writes, events int) *groupWrites {
+	g := &groupWrites{}
+	h := &g.heads
+	h.stream, h.state, h.wakeAt = make([]string, 0, writes), make([][]byte, 0, writes), make([]*time.Time, 0, writes)
+	h.expected, h.version, h.token, h.stateVersion = make([]int64, 0, writes), make([]int64, 0, writes), make([]int64, 0, writes), make([]int64, 0, writes)
+	e := &g.events
+	e.position, e.version, e.id = make([]int64, 0, events), make([]int64, 0, events), make([][16]byte, 0, events)
+	e.stream, e.typ, e.metadata = make([]string, 0, events), make([]string, 0, events), make([]string, 0, events)
+	e.schema, e.data, e.at = make([]int32, 0, events), make([][]byte, 0, events), make([]time.Time, 0, events)
+	k := &g.keys
+	k.stream, k.key, k.hash, k.result = make([]string, 0, writes), make([]string, 0, writes), make([]string, 0, writes), make([][]byte, 0, writes)
+	k.first, k.last, k.streamVersion = make([]int64, 0, writes), make([]int64, 0, writes), make([]int64, 0, writes)
+	return g
 }
 
 // head records stream's move from expected to version with st, under a
@@ -60,26 +81,32 @@ func (g *groupWrites) head(stream string, expected, version int64, st stateWrite
 }
 
 // append records events appended to stream after version expected, at
-// positions, and returns their records.
-func (g *groupWrites) append(stream string, expected int64, events []NewEvent, md Metadata, at time.Time, positions []int64) ([]Record, error) {
+// positions, and returns the first one's id.
+func (g *groupWrites) append(stream string, expected int64, events []NewEvent, md Metadata, at time.Time, positions []int64) (uuid.UUID, error) {
 	if at.IsZero() {
 		at = time.Now()
 	}
 	at = at.UTC()
 	mdJSON, err := encodeMetadata(md)
 	if err != nil {
-		return nil, err
+		return uuid.UUID{}, err
 	}
-	records := newRecords(stream, expected, events, md, at)
+	var first uuid.UUID
 	e := &g.events
-	for i := range records {
-		r := &records[i]
-		r.GlobalPosition = positions[i]
-		e.position, e.id, e.stream = append(e.position, r.GlobalPosition), append(e.id, [16]byte(r.EventID)), append(e.stream, stream)
-		e.version, e.typ, e.schema = append(e.version, r.StreamVersion), append(e.typ, r.Type), append(e.schema, int32(r.SchemaVersion))
-		e.data, e.metadata, e.at = append(e.data, string(r.Data)), append(e.metadata, mdJSON), append(e.at, at)
+	for i, ev := range events {
+		id := uuid.New()
+		if i == 0 {
+			first = id
+		}
+		data := ev.Data
+		if data == nil {
+			data = []byte{} // '' as before (an error: not JSON), not NULL
+		}
+		e.position, e.id, e.stream = append(e.position, positions[i]), append(e.id, [16]byte(id)), append(e.stream, stream)
+		e.version, e.typ, e.schema = append(e.version, expected+int64(i)+1), append(e.typ, ev.Type), append(e.schema, int32(ev.schemaVersion()))
+		e.data, e.metadata, e.at = append(e.data, data), append(e.metadata, mdJSON), append(e.at, at)
 	}
-	return records, nil
+	return first, nil
 }
 
 // key records a command's idempotency key with its answer.
@@ -90,15 +117,63 @@ func (g *groupWrites) key(stream, key, hash string, res Result) {
 	k.streamVersion = append(k.streamVersion, res.StreamVersion)
 }
 
+// bytes is about how many bytes the batch of the collected writes takes on
+// the wire: its statements' parameters, and 2 kB for the statements'
+// messages, the wake-up message and the COMMIT.
+func (g *groupWrites) bytes() int {
+	return 2<<10 + g.headsBytes() + g.createdBytes() + g.eventsBytes() + g.keysBytes()
+}
+
+// headsBytes, createdBytes, eventsBytes and keysBytes are about how many
+// bytes each statement's parameters take: the arrays' elements, each with
+// its 4-byte length, and their headers.
+func (g *groupWrites) headsBytes() int {
+	n := 7 * 32
+	for i := range g.heads.stream {
+		n += len(g.heads.stream[i]) + len(g.heads.state[i]) + 7*4 + 6*8
+	}
+	return n
+}
+
+func (g *groupWrites) createdBytes() int {
+	n := 6 * 32
+	for i := range g.created.stream {
+		n += len(g.created.stream[i]) + len(g.created.state[i]) + 6*4 + 5*8
+	}
+	return n
+}
+
+func (g *groupWrites) eventsBytes() int {
+	n := 9 * 32
+	e := &g.events
+	for i := range e.position {
+		n += len(e.stream[i]) + len(e.typ[i]) + len(e.data[i]) + len(e.metadata[i]) + 9*4 + 16 + 4*8
+	}
+	return n
+}
+
+func (g *groupWrites) keysBytes() int {
+	n := 7 * 32
+	k := &g.keys
+	for i := range k.stream {
+		n += len(k.stream[i]) + len(k.key[i]) + len(k.hash[i]) + len(k.result[i]) + 7*4 + 3*8
+	}
+	return n
+}
+
 // queue queues the collected writes on batch: heads first (a head that
 // did not move exactly as expected fails the batch on the server, with
 // eventstore_expect_rows's error: see conflict), then events, then
 // idempotency keys. The check is the server's so that a COMMIT queued after
 // these statements never commits a batch whose heads did not move.
-func (g *groupWrites) queue(batch *pgx.Batch) {
+// Each statement's first parameter is lent kept's buffer (lend); with a nil
+// kept, pgx's own. The [][]byte and []*time.Time columns go as pgtype.FlatArray, pgx's own
+// array of them: as plain slices pgx encodes them through reflection (its
+// anySliceArrayReflect), which it spares []string and []int64.
+func (g *groupWrites) queue(batch *pgx.Batch, kept *keptParams) {
 	if h := g.heads; len(h.stream) > 0 {
 		batch.Queue(headsQuery,
-			h.stream, h.expected, h.version, h.state, h.stateVersion, h.wakeAt, h.token)
+			lend(kept, g.headsBytes(), h.stream), h.expected, h.version, pgtype.FlatArray[[]byte](h.state), h.stateVersion, pgtype.FlatArray[*time.Time](h.wakeAt), h.token)
 	}
 	if c := g.created; len(c.stream) > 0 {
 		batch.Queue(`WITH created AS (INSERT INTO streams (stream_id, version, saved, state_version, wake_at, token)
@@ -108,20 +183,20 @@ func (g *groupWrites) queue(batch *pgx.Batch) {
 			ON CONFLICT (stream_id) DO NOTHING
 			RETURNING 1)
 			SELECT eventstore_expect_rows(count(*), cardinality($1::text[]), 'created') FROM created`,
-			c.stream, c.version, c.state, c.stateVersion, c.wakeAt, c.token)
+			lend(kept, g.createdBytes(), c.stream), c.version, pgtype.FlatArray[[]byte](c.state), c.stateVersion, pgtype.FlatArray[*time.Time](c.wakeAt), c.token)
 	}
 	if e := g.events; len(e.position) > 0 {
 		batch.Queue(`INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
 			SELECT p, id, s, v, t, sv, d::jsonb, m::jsonb, at
 			FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
 				AS u(p, id, s, v, t, sv, d, m, at)`,
-			e.position, e.id, e.stream, e.version, e.typ, e.schema, e.data, e.metadata, e.at)
+			lend(kept, g.eventsBytes(), e.position), e.id, e.stream, e.version, e.typ, e.schema, pgtype.FlatArray[[]byte](e.data), e.metadata, e.at)
 	}
 	if k := g.keys; len(k.stream) > 0 {
 		batch.Queue(`INSERT INTO idempotency_keys
 				(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bigint[])`,
-			k.stream, k.key, k.hash, k.result, k.first, k.last, k.streamVersion)
+			lend(kept, g.keysBytes(), k.stream), k.key, k.hash, pgtype.FlatArray[[]byte](k.result), k.first, k.last, k.streamVersion)
 	}
 }
 

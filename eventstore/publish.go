@@ -9,25 +9,25 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v4/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // queueWakeUp queues on batch the one outbox message of a commit that
-// appended records: watermill-sql's own insert into its table for Topic
+// appended the events moved, the first of them firstID: watermill-sql's own insert into its table for Topic
 // (its schema adapter writes the statement), in the append's transaction,
 // so publication is never a dual write. The message only says how far the
 // log has moved (LogMoved); projections read the events themselves, so one
 // message per transaction, not per event, is all they need.
-func queueWakeUp(ctx context.Context, batch *pgx.Batch, records []Record) error {
-	first, last := records[0], records[len(records)-1]
-	payload, err := json.Marshal(LogMoved{FirstPosition: first.GlobalPosition, LastPosition: last.GlobalPosition, Events: len(records)})
+func queueWakeUp(ctx context.Context, batch *pgx.Batch, moved LogMoved, firstID uuid.UUID) error {
+	payload, err := json.Marshal(moved)
 	if err != nil {
 		return fmt.Errorf("encode wake-up: %w", err)
 	}
 	// The first event's id names the message: unique, and the same on a
 	// forwarder's retry (JetStream's duplicate window keys on it).
-	m := message.NewMessage(first.EventID.String(), payload)
+	m := message.NewMessage(firstID.String(), payload)
 	m.SetContext(ctx)
 	q, err := wsql.DefaultPostgreSQLSchema{}.InsertQuery(wsql.InsertQueryParams{Topic: Topic, Msgs: message.Messages{m}})
 	if err != nil {

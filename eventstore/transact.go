@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -95,7 +96,7 @@ func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep,
 		}
 		positions = append(positions, more...)
 	}
-	batch, g, err := queueWrites(ctx, cmds, writes, positions, out)
+	batch, g, err := queueWrites(ctx, paramsOf(conn.Conn()), cmds, writes, positions, out)
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +105,7 @@ func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep,
 	// COMMIT with them (the server ignores what follows an error until the
 	// batch's Sync), so nothing is committed unless every write was made.
 	batch.Queue("COMMIT")
+	lendWriteBuffer(conn.Conn().PgConn(), g.bytes())
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		return writeFailed(err, cmds, g, writes, out)
 	}
@@ -156,6 +158,7 @@ func decideAlone(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapsho
 // wrote in the shared transaction, which fails the group.
 func decideGroup(ctx context.Context, tx pgx.Tx, cmds []Command, snaps []Snapshot, replays map[int]Outcome) (out []Outcome, writes []pendingWrite, events int, err error) {
 	out = make([]Outcome, len(cmds))
+	writes = make([]pendingWrite, 0, len(cmds)-len(replays))
 	for i, c := range cmds {
 		if r, ok := replays[i]; ok {
 			out[i] = r
@@ -200,9 +203,14 @@ func accept(out []Outcome, writes []pendingWrite, events, i int, c Command, snap
 // key, and the commit's wake-up message, filling in each writer's result;
 // it returns the batch and the rows queued (their conflict names a failed
 // head check's stream).
-func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, *groupWrites, error) {
-	var g groupWrites
-	var records []Record
+func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, *groupWrites, error) {
+	events := 0
+	for _, w := range writes {
+		events += len(w.decision.Events)
+	}
+	g := newGroupWrites(len(writes), events)
+	var moved LogMoved // the wake-up's
+	var firstID uuid.UUID
 	for _, w := range writes {
 		c := cmds[w.index]
 		d := w.decision
@@ -214,14 +222,18 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 				at = d.At
 			}
 			res.Token = g.head(c.Stream, w.snap.Version, w.snap.Version+int64(len(d.Events)), st)
-			recs, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, positions[w.first:w.first+len(d.Events)])
+			ps := positions[w.first : w.first+len(d.Events)]
+			id, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, ps)
 			if err != nil {
 				return nil, nil, err
 			}
-			records = append(records, recs...)
-			res.StreamVersion = recs[len(recs)-1].StreamVersion
-			res.FirstPosition = recs[0].GlobalPosition
-			res.LastPosition = recs[len(recs)-1].GlobalPosition
+			if moved.Events == 0 {
+				moved.FirstPosition, firstID = ps[0], id
+			}
+			moved.LastPosition, moved.Events = ps[len(ps)-1], moved.Events+len(ps)
+			res.StreamVersion = w.snap.Version + int64(len(d.Events))
+			res.FirstPosition = ps[0]
+			res.LastPosition = ps[len(ps)-1]
 		} else if d.State != nil && w.snap.Version > 0 {
 			res.Token = g.head(c.Stream, w.snap.Version, w.snap.Version, st)
 		}
@@ -230,13 +242,13 @@ func queueWrites(ctx context.Context, cmds []Command, writes []pendingWrite, pos
 		}
 	}
 	batch := &pgx.Batch{}
-	g.queue(batch)
-	if len(records) > 0 {
-		if err := queueWakeUp(ctx, batch, records); err != nil {
+	g.queue(batch, kept)
+	if moved.Events > 0 {
+		if err := queueWakeUp(ctx, batch, moved, firstID); err != nil {
 			return nil, nil, err
 		}
 	}
-	return batch, &g, nil
+	return batch, g, nil
 }
 
 // writeFailed says what a failed write round trip, which ends with the

@@ -217,6 +217,10 @@ func (b *bench) levels(ctx context.Context) error {
 		if hits, misses := gc1.cacheHits-gc0.cacheHits, gc1.cacheMisses-gc0.cacheMisses; hits+misses > 0 {
 			batch += fmt.Sprintf(", accounts from the cache %.1f %%", 100*hits/(hits+misses))
 		}
+		if res.spends > 0 && gc1.allocBytes > 0 {
+			batch += fmt.Sprintf(", the API allocated %.1f kB in %.0f objects a spend",
+				(gc1.allocBytes-gc0.allocBytes)/1000/float64(res.spends), (gc1.mallocs-gc0.mallocs)/float64(res.spends))
+		}
 		batches = append(batches, batch)
 		if profiled != nil {
 			if err := <-profiled; err != nil {

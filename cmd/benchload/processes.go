@@ -96,11 +96,13 @@ func saveProfile(metricsAddr, kind, dir, name string, seconds int) error {
 type groupCommitCounters struct {
 	commits, commands, seconds float64
 	cacheHits, cacheMisses     float64
+	// the Go runtime's, from the same endpoint: bytes and objects allocated
+	allocBytes, mallocs float64
 }
 
 // groupCommits reads bin/api's group commit counters from its metrics
 // endpoint: transactions run, the commands they carried and the time they
-// took, summed.
+// took, summed; and the bytes and objects the process allocated.
 func groupCommits(metricsAddr string) (g groupCommitCounters) {
 	resp, err := http.Get("http://" + metricsAddr + "/metrics")
 	if err != nil {
@@ -128,6 +130,10 @@ func groupCommits(metricsAddr string) (g groupCommitCounters) {
 			g.cacheHits = v
 		case "spend_account_cache_misses_total":
 			g.cacheMisses = v
+		case "go_memstats_alloc_bytes_total":
+			g.allocBytes = v
+		case "go_memstats_mallocs_total":
+			g.mallocs = v
 		}
 	}
 	return g
