@@ -63,6 +63,27 @@ func (s *Store) ReadAllDataIn(ctx context.Context, q Querier, afterPosition int6
 	return s.readAllIn(ctx, q, afterPosition, limit, dataColumns)
 }
 
+// ReadRangeDataIn is ReadAllDataIn of the events with a position above
+// afterPosition and at or below through, up to limit of them (0: all), for
+// a reader that splits one read of the log into parts read at once on
+// several connections (the projector's read ahead): through must be at or
+// below a horizon the reader has obtained (Horizon), so that no event can
+// appear later in the range.
+func (s *Store) ReadRangeDataIn(ctx context.Context, q Querier, afterPosition, through int64, limit int) ([]Record, error) {
+	if through <= afterPosition {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = int(min(through-afterPosition, 1<<30))
+	}
+	rows, err := q.Query(ctx, `SELECT `+dataColumns+` FROM events
+		WHERE global_position > $1 AND global_position <= $2 ORDER BY global_position LIMIT $3`, afterPosition, through, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read events after %d through %d: %w", afterPosition, through, err)
+	}
+	return s.scanRecords(rows)
+}
+
 // ReadTypesDataIn is ReadAllDataIn for a reader of a few event types
 // (the webhook dispatcher): up to limit events of types above
 // afterPosition and at or below the horizon, the others neither sent nor

@@ -38,10 +38,18 @@ func newBatchSizer(base, most int) *batchSizer {
 // size is the limit of the next batch.
 func (s *batchSizer) size() int { return s.next }
 
+// afterFull is the limit of the batch after the next if the next comes back
+// full (what read would set).
+func (s *batchSizer) afterFull() int { return min(2*s.next, s.max) }
+
 // read takes what the last batch read and reports whether the log holds
 // more at once (the batch came back full).
-func (s *batchSizer) read(n int) (more bool) {
-	if n >= s.next {
+func (s *batchSizer) read(n int) (more bool) { return s.grow(n >= s.next) }
+
+// grow takes whether the last batch found more events than it took (a
+// backlog) and returns it.
+func (s *batchSizer) grow(more bool) bool {
+	if more {
 		s.next = min(2*s.next, s.max)
 		return true
 	}
@@ -83,13 +91,16 @@ type target struct {
 // (when it is every one, ApplyBatch returns 0 without waiting); only a
 // rebuild's swap, which holds a projection's lock exclusively, is waited for.
 func (r *Projector) ApplyBatch(ctx context.Context, limit int, names ...string) (int, error) {
-	n, _, err := r.applyLive(ctx, limit, names)
+	n, _, err := r.applyLive(ctx, limit, names, nil)
 	return n, err
 }
 
 // applyLive is ApplyBatch; it also returns the projections the batch
-// applied.
-func (r *Projector) applyLive(ctx context.Context, limit int, names []string) (int, []string, error) {
+// applied. With ahead (the live loop's), the batch takes the log's events
+// from the read started during the batch before when it starts where that
+// read did, and, when it reads a full batch, starts the read of the next
+// (readAhead).
+func (r *Projector) applyLive(ctx context.Context, limit int, names []string, ahead *aheadReader) (int, []string, error) {
 	if len(names) == 0 {
 		names = r.order
 	}
@@ -106,7 +117,7 @@ func (r *Projector) applyLive(ctx context.Context, limit int, names []string) (i
 	for i, p := range mine {
 		targets[i] = target{p: p, cp: p.Name(), t: liveTables(p)}
 	}
-	n, err := r.applyBatchTx(ctx, tx, targets, limit)
+	n, err := r.applyBatchTx(ctx, tx, targets, limit, ahead)
 	if err != nil || n == 0 {
 		return 0, nil, err // nothing new: the transaction ends without a commit
 	}
@@ -164,7 +175,7 @@ func (r *Projector) lockLive(ctx context.Context, tx pgx.Tx, names []string) ([]
 // applyBatchTx applies, through tx, up to limit events after the lowest
 // watermark of targets to each target's tables; see ApplyBatch. The caller
 // holds the applier lock (applierKey) of every target's checkpoint name.
-func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []target, limit int) (int, error) {
+func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []target, limit int, ahead *aheadReader) (int, error) {
 	cps := make([]string, len(targets))
 	for i, tg := range targets {
 		cps[i] = tg.cp
@@ -175,9 +186,16 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 		FROM unnest($1::text[]) cp LEFT JOIN projection_watermarks w ON w.projection = cp`, cps).Scan(&wm); err != nil {
 		return 0, fmt.Errorf("watermarks of %v: %w", cps, err)
 	}
-	recs, err := r.store.ReadAllDataIn(ctx, tx, wm, limit) // the folds read no metadata
-	if err != nil || len(recs) == 0 {
-		return 0, err
+	recs, evs, more := ahead.take(wm, limit) // read while the batch before was applied
+	if recs == nil {
+		var err error
+		if recs, err = r.store.ReadAllDataIn(ctx, tx, wm, limit); err != nil || len(recs) == 0 { // the folds read no metadata
+			return 0, err
+		}
+		evs, more = make([]domain.Event, len(recs)), len(recs) == limit // decoded once, for every target that needs the event
+	}
+	if more {
+		ahead.start(ctx, r, recs[len(recs)-1].GlobalPosition) // a backlog: the next batch's events, meanwhile
 	}
 	streams := make([]string, len(recs))
 	for i, rec := range recs {
@@ -188,7 +206,6 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 	if err != nil {
 		return 0, err
 	}
-	evs := make([]domain.Event, len(recs)) // decoded once, for every target that needs the event
 
 	// The checkpoint rows that exist, kept apart: the loop below records in
 	// applied what it applies, made rows included.

@@ -64,7 +64,7 @@ func (r *Projector) rebuildBatch(ctx context.Context, p Projection, cp string, f
 	if err := lockAppliers(ctx, tx, cp); err != nil {
 		return 0, err
 	}
-	n, err := r.applyBatchTx(ctx, tx, []target{{p: p, cp: cp, t: fresh}}, batch)
+	n, err := r.applyBatchTx(ctx, tx, []target{{p: p, cp: cp, t: fresh}}, batch, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -117,7 +117,7 @@ func (r *Projector) swap(ctx context.Context, p Projection, cp string, fresh Tab
 		return err
 	}
 	for {
-		n, err := r.applyBatchTx(ctx, tx, []target{{p: p, cp: cp, t: fresh}}, batch)
+		n, err := r.applyBatchTx(ctx, tx, []target{{p: p, cp: cp, t: fresh}}, batch, nil)
 		if err != nil {
 			return err
 		}

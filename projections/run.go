@@ -118,8 +118,10 @@ func nudge(wake chan struct{}) message.NoPublishHandlerFunc {
 func (r *Projector) applyLoop(ctx context.Context, wake <-chan struct{}, opts RunOptions) {
 	backoff := time.Second
 	size := newBatchSizer(opts.BatchSize, opts.MaxBatchSize)
+	ahead := newAheadReader(size)
+	defer ahead.wait()
 	for ctx.Err() == nil {
-		n, applied, err := r.applyLive(ctx, size.size(), nil)
+		n, applied, err := r.applyLive(ctx, size.size(), nil, ahead)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -143,7 +145,7 @@ func (r *Projector) applyLoop(ctx context.Context, wake <-chan struct{}, opts Ru
 				opts.Metrics.applied.WithLabelValues(name).Add(float64(n))
 			}
 		}
-		if size.read(n) {
+		if size.grow(n > 0 && (n >= size.size() || ahead.more())) {
 			continue
 		}
 		select {

@@ -49,7 +49,7 @@ type options struct {
 	seconds                       int
 	levels                        []int
 	pprof                         string
-	levelsOnly                    bool
+	levelsOnly, outageOnly        bool
 	sellers                       int
 	compare                       string // a second server, run side by side (compare.go)
 	rounds                        int    // with compare: rounds per level, alternating the servers
@@ -68,6 +68,9 @@ func run() error {
 	defer cleanup()
 	if err != nil {
 		return err
+	}
+	if o.outageOnly {
+		return b.projectorOutage(ctx)
 	}
 	if err := b.levels(ctx); err != nil {
 		return err
@@ -97,6 +100,7 @@ func parseOptions() (options, error) {
 	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of each level there (api-<n>clients.pprof, projector-<n>clients.pprof) and bin/api's allocations over the level (api-<n>clients.allocs.pprof)")
 	flag.StringVar(&o.compare, "compare", os.Getenv("BENCH_COMPARE_DATABASE_URL"), "a second server's PostgreSQL URL: run the levels against both side by side, rounds interleaved, and print each one's spends/s and their ratio (nothing else)")
 	flag.BoolVar(&o.levelsOnly, "levels-only", false, "run the levels alone: no projector outage, long transaction or rebuild (quicker A/B runs of -api/-projector builds)")
+	flag.BoolVar(&o.outageOnly, "outage-only", false, "run the projector outage alone (no levels, long transaction or rebuild): quicker A/B runs of the catch-up; with -pprof, the restarted projector's CPU profile of its first 2 s (projector-catchup.pprof)")
 	flag.IntVar(&o.rounds, "rounds", 4, "with -compare: rounds per level; each round runs -seconds/rounds against the first server, then as long against the second")
 	flag.Parse()
 	if o.rounds <= 0 || o.seconds < o.rounds {
@@ -315,7 +319,11 @@ func (b *bench) projectorOutage(ctx context.Context) error {
 	var backlog int64
 	_ = pool.QueryRow(ctx, `SELECT coalesce(max(global_position), 0) - coalesce((SELECT position FROM projection_watermarks WHERE projection = 'profiles'), 0) FROM events`).Scan(&backlog)
 	var err error
-	if b.projector, err = startProc(o.projector, nil, b.env, "projector running"); err != nil {
+	env := b.env
+	if o.pprof != "" {
+		env = append(slices.Clone(b.env), "PROJECTOR_METRICS_ADDR="+b.projMetric)
+	}
+	if b.projector, err = startProc(o.projector, nil, env, "projector running"); err != nil {
 		close(stop)
 		wg.Wait()
 		return err
@@ -324,12 +332,21 @@ func (b *bench) projectorOutage(ctx context.Context) error {
 	// profiles is how long after the restart. Meanwhile: how fast the
 	// projector works the backlog off while the load goes on.
 	backlogMeter := startMeter(ctx, pool, b.projector)
+	profiled := make(chan error, 1)
+	if o.pprof != "" {
+		go func() { profiled <- saveProfile(b.projMetric, "profile", o.pprof, "projector-catchup.pprof", 2) }()
+	} else {
+		profiled <- nil
+	}
 	drained := make(chan catchUp, 1)
 	go func() { drained <- drain(ctx, pool, backlogMeter) }()
 	took, err := spendAndWait(ctx, pool, b.base, idle)
 	cu := <-drained
 	close(stop)
 	wg.Wait()
+	if err := <-profiled; err != nil {
+		fmt.Println("catch-up profile:", err)
+	}
 	if err != nil {
 		return err
 	}
