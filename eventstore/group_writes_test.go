@@ -54,14 +54,20 @@ func TestGroupCommitWritesEachColumnAsDecided(t *testing.T) {
 		var saved, result []byte
 		var wakeAt *time.Time
 		var data string
-		if err := s.Pool().QueryRow(ctx, `SELECT s.saved, s.wake_at, e.data::text, k.result
+		var savedNull, resultNull bool
+		if err := s.Pool().QueryRow(ctx, `SELECT s.saved, s.wake_at, e.data::text, k.result, s.saved IS NULL, k.result IS NULL
 			FROM streams s JOIN events e ON e.stream_id = s.stream_id AND e.stream_version = s.version
 			LEFT JOIN idempotency_keys k ON k.stream_id = s.stream_id
-			WHERE s.stream_id = $1`, st).Scan(&saved, &wakeAt, &data, &result); err != nil {
+			WHERE s.stream_id = $1`, st).Scan(&saved, &wakeAt, &data, &result, &savedNull, &resultNull); err != nil {
 			t.Fatalf("%s: %v", st, err)
 		}
 		if string(saved) != w.saved || data != w.data || string(result) != w.result || (wakeAt != nil) != w.wake || (wakeAt != nil && !wakeAt.Equal(wake)) {
 			t.Errorf("%s: saved %q, data %s, result %q, wake_at %v; want %+v", st, saved, data, result, wakeAt, w)
+		}
+		// A nil state or result is NULL, not empty bytes: an empty saved
+		// state would be handed to the next decider as a state.
+		if savedNull != (w.saved == "") || resultNull != (w.result == "") {
+			t.Errorf("%s: saved NULL %v, result NULL %v; want %+v", st, savedNull, resultNull, w)
 		}
 	}
 }

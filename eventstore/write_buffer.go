@@ -42,7 +42,7 @@ func lendWriteBuffer(pc *pgconn.PgConn, need int) {
 	data := pc.CustomData()
 	buf, _ := data[writeBufferKey].([]byte)
 	if cap(buf) < need {
-		buf = make([]byte, 0, max(need, 2*cap(buf), 4<<10))
+		buf = make([]byte, 0, min(max(need, 2*cap(buf), 4<<10), maxKeptWriteBuffer))
 		data[writeBufferKey] = buf
 	}
 	pc.Frontend().Send(lentBuffer(buf))
@@ -145,7 +145,7 @@ func (p *lentParamsPlan) Encode(value any, buf []byte) ([]byte, error) {
 	v, kept, need := value.(lender).lent()
 	if len(buf) == 0 && cap(buf) < need && need <= maxKeptWriteBuffer {
 		if cap(kept.buf) < need {
-			kept.buf = make([]byte, 0, max(need, 2*cap(kept.buf), 4<<10))
+			kept.buf = make([]byte, 0, min(max(need, 2*cap(kept.buf), 4<<10), maxKeptWriteBuffer))
 		}
 		buf = kept.buf[:0]
 	}
