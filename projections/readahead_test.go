@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/eventstore"
@@ -109,28 +108,13 @@ func TestReadAheadIsTheBatchsOwnRead(t *testing.T) {
 		}
 	}
 	// Each event applied once: the tables are a rebuild's.
-	tables := func() map[string][]string {
-		out := map[string][]string{}
-		for _, q := range []string{`SELECT row_to_json(x)::text FROM profiles x ORDER BY account_id`,
-			`SELECT row_to_json(x)::text FROM usage_statistics x ORDER BY account_id, day`} {
-			rows, err := pool.Query(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[q], err = pgx.CollectRows(rows, pgx.RowTo[string])
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		return out
-	}
-	live := tables()
+	live := DumpReadTables(t, pool)
 	for _, name := range r.Names() {
 		if err := r.Rebuild(ctx, name, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if rebuilt := tables(); !reflect.DeepEqual(live, rebuilt) {
+	if rebuilt := DumpReadTables(t, pool); !reflect.DeepEqual(live, rebuilt) {
 		t.Fatalf("live tables differ from a rebuild:\nlive    %v\nrebuilt %v", live, rebuilt)
 	}
 	var registered int
