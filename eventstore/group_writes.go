@@ -117,13 +117,6 @@ func (g *groupWrites) key(stream, key, hash string, res Result) {
 	k.streamVersion = append(k.streamVersion, res.StreamVersion)
 }
 
-// bytes is about how many bytes the batch of the collected writes takes on
-// the wire: its statements' parameters, and 2 kB for the statements'
-// messages, the wake-up message and the COMMIT.
-func (g *groupWrites) bytes() int {
-	return 2<<10 + g.headsBytes() + g.createdBytes() + g.eventsBytes() + g.keysBytes()
-}
-
 // headsBytes, createdBytes, eventsBytes and keysBytes are about how many
 // bytes each statement's parameters take: the arrays' elements, each with
 // its 4-byte length, and their headers.
@@ -170,12 +163,20 @@ func (g *groupWrites) keysBytes() int {
 // kept, pgx's own. The [][]byte and []*time.Time columns go as pgtype.FlatArray, pgx's own
 // array of them: as plain slices pgx encodes them through reflection (its
 // anySliceArrayReflect), which it spares []string and []int64.
-func (g *groupWrites) queue(batch *pgx.Batch, kept *keptParams) {
+// It returns about how many bytes the batch takes on the wire: the
+// statements' parameters, and 2 kB for the statements' messages, the
+// wake-up message and the COMMIT (the write buffer lent for it).
+func (g *groupWrites) queue(batch *pgx.Batch, kept *keptParams) (wire int) {
+	wire = 2 << 10
 	if h := g.heads; len(h.stream) > 0 {
+		n := g.headsBytes()
+		wire += n
 		batch.Queue(headsQuery,
-			lend(kept, g.headsBytes(), h.stream), h.expected, h.version, pgtype.FlatArray[[]byte](h.state), h.stateVersion, pgtype.FlatArray[*time.Time](h.wakeAt), h.token)
+			lend(kept, n, h.stream), h.expected, h.version, pgtype.FlatArray[[]byte](h.state), h.stateVersion, pgtype.FlatArray[*time.Time](h.wakeAt), h.token)
 	}
 	if c := g.created; len(c.stream) > 0 {
+		n := g.createdBytes()
+		wire += n
 		batch.Queue(`WITH created AS (INSERT INTO streams (stream_id, version, saved, state_version, wake_at, token)
 			SELECT stream_id, version, state, state_version, wake_at, token
 			FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::timestamptz[], $6::bigint[])
@@ -183,21 +184,26 @@ func (g *groupWrites) queue(batch *pgx.Batch, kept *keptParams) {
 			ON CONFLICT (stream_id) DO NOTHING
 			RETURNING 1)
 			SELECT eventstore_expect_rows(count(*), cardinality($1::text[]), 'created') FROM created`,
-			lend(kept, g.createdBytes(), c.stream), c.version, pgtype.FlatArray[[]byte](c.state), c.stateVersion, pgtype.FlatArray[*time.Time](c.wakeAt), c.token)
+			lend(kept, n, c.stream), c.version, pgtype.FlatArray[[]byte](c.state), c.stateVersion, pgtype.FlatArray[*time.Time](c.wakeAt), c.token)
 	}
 	if e := g.events; len(e.position) > 0 {
+		n := g.eventsBytes()
+		wire += n
 		batch.Queue(`INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
 			SELECT p, id, s, v, t, sv, d::jsonb, m::jsonb, at
 			FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
 				AS u(p, id, s, v, t, sv, d, m, at)`,
-			lend(kept, g.eventsBytes(), e.position), e.id, e.stream, e.version, e.typ, e.schema, pgtype.FlatArray[[]byte](e.data), e.metadata, e.at)
+			lend(kept, n, e.position), e.id, e.stream, e.version, e.typ, e.schema, pgtype.FlatArray[[]byte](e.data), e.metadata, e.at)
 	}
 	if k := g.keys; len(k.stream) > 0 {
+		n := g.keysBytes()
+		wire += n
 		batch.Queue(`INSERT INTO idempotency_keys
 				(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bigint[])`,
-			lend(kept, g.keysBytes(), k.stream), k.key, k.hash, pgtype.FlatArray[[]byte](k.result), k.first, k.last, k.streamVersion)
+			lend(kept, n, k.stream), k.key, k.hash, pgtype.FlatArray[[]byte](k.result), k.first, k.last, k.streamVersion)
 	}
+	return wire
 }
 
 // headsQuery moves the heads $1 from $2 to $3 under their new tokens $7,

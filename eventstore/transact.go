@@ -96,7 +96,7 @@ func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep,
 		}
 		positions = append(positions, more...)
 	}
-	batch, g, err := queueWrites(ctx, paramsOf(conn.Conn()), cmds, writes, positions, out)
+	batch, g, wire, err := queueWrites(ctx, paramsOf(conn.Conn()), cmds, writes, events, positions, out)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (s *Store) transact(ctx context.Context, cmds []Command, decide decideStep,
 	// COMMIT with them (the server ignores what follows an error until the
 	// batch's Sync), so nothing is committed unless every write was made.
 	batch.Queue("COMMIT")
-	lendWriteBuffer(conn.Conn().PgConn(), g.bytes())
+	lendWriteBuffer(conn.Conn().PgConn(), wire)
 	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 		return writeFailed(err, cmds, g, writes, out)
 	}
@@ -200,14 +200,11 @@ func accept(out []Outcome, writes []pendingWrite, events, i int, c Command, snap
 }
 
 // queueWrites queues every write's head, snapshot, events and idempotency
-// key, and the commit's wake-up message, filling in each writer's result;
-// it returns the batch and the rows queued (their conflict names a failed
-// head check's stream).
-func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes []pendingWrite, positions []int64, out []Outcome) (*pgx.Batch, *groupWrites, error) {
-	events := 0
-	for _, w := range writes {
-		events += len(w.decision.Events)
-	}
+// key (events of them in all), and the commit's wake-up message, filling in
+// each writer's result; it returns the batch, the rows queued (their
+// conflict names a failed head check's stream) and about how many bytes the
+// batch takes on the wire (groupWrites.queue).
+func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes []pendingWrite, events int, positions []int64, out []Outcome) (*pgx.Batch, *groupWrites, int, error) {
 	g := newGroupWrites(len(writes), events)
 	var moved LogMoved // the wake-up's
 	var firstID uuid.UUID
@@ -225,7 +222,7 @@ func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes [
 			ps := positions[w.first : w.first+len(d.Events)]
 			id, err := g.append(c.Stream, w.snap.Version, d.Events, c.Opts.Metadata, at, ps)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, 0, err
 			}
 			if moved.Events == 0 {
 				moved.FirstPosition, firstID = ps[0], id
@@ -242,13 +239,13 @@ func queueWrites(ctx context.Context, kept *keptParams, cmds []Command, writes [
 		}
 	}
 	batch := &pgx.Batch{}
-	g.queue(batch, kept)
+	wire := g.queue(batch, kept)
 	if moved.Events > 0 {
 		if err := queueWakeUp(ctx, batch, moved, firstID); err != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
 	}
-	return batch, g, nil
+	return batch, g, wire, nil
 }
 
 // writeFailed says what a failed write round trip, which ends with the
