@@ -92,7 +92,7 @@ func newAccounts(cfg config.Config, store *eventstore.Store, reg *prometheus.Reg
 		return repo
 	}
 	b := store.NewBatcher(eventstore.BatcherOptions{
-		Lanes: cfg.GroupCommitLanes, InFlight: cfg.GroupCommitInFlight, MaxBatch: cfg.GroupCommitMaxBatch, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
+		Lanes: cfg.GroupCommitLanes, InFlight: cfg.GroupCommitInFlight, MaxBatch: cfg.GroupCommitMaxBatch, PipelineMin: cfg.GroupCommitPipelineMin, Linger: cfg.GroupCommitLinger, Timeout: cfg.RequestTimeout,
 	})
 	repo.UseGroupCommit(b)
 	reg.MustRegister(

@@ -27,50 +27,51 @@ const DevelopmentSecret = "development-only-secret-do-not-use-in-production"
 
 // Config is the process configuration.
 type Config struct {
-	Env                   string        // APP_ENV: production (the default) | development
-	Port                  int           // PORT
-	ProductName           string        // PRODUCT_NAME: the name in emails, pages and the webapp
-	DatabaseURL           string        // DATABASE_URL; empty: a private PostgreSQL under DataDir
-	ReadDatabaseURL       string        // READ_DATABASE_URL; a standby for the dashboard's reads; empty: the primary
-	DataDir               string        // DATA_DIR: where the private PostgreSQL and other local state live
-	BaseURL               string        // APP_BASE_URL: the public address, used in emails
-	Secret                string        // APP_SECRET: key material for encrypting API keys
-	SMTPURL               string        // SMTP_URL; empty: emails are captured in the dev mailbox and logged
-	MailFrom              string        // MAIL_FROM; default: ProductName <no-reply@localhost>
-	SMTPTimeout           time.Duration // SMTP_TIMEOUT: bound of each step of one SMTP send
-	MailGiveUpAfter       time.Duration // MAIL_GIVE_UP_AFTER: how long a mail is retried before it is marked failed
-	StripeSecretKey       string        // STRIPE_SECRET_KEY
-	StripePublishableKey  string        // STRIPE_PUBLISHABLE_KEY
-	StripeWebhookSecret   string        // STRIPE_WEBHOOK_SECRET
-	StripePriceID         string        // STRIPE_PRICE_ID
-	StripeAPIBase         string        // STRIPE_API_BASE: override of Stripe's API address (stripe-mock in tests)
-	StripeTimeout         time.Duration // STRIPE_TIMEOUT: bound of one HTTP attempt to Stripe
-	StripeMaxRetries      int           // STRIPE_MAX_RETRIES: retries of a failed attempt, same idempotency key
-	DownloadsDir          string        // DOWNLOADS_DIR: the desktop installer, <name>-Setup-<version>.exe
-	PagesDir              string        // PAGES_DIR: contact.md, privacy.md and terms.md, read at each request
-	SupportEmail          string        // SUPPORT_EMAIL
-	SupportPhone          string        // SUPPORT_PHONE; empty: no phone support is shown
-	RateLimitPerMinute    int           // RATE_LIMIT_PER_MINUTE
-	WebappDir             string        // WEBAPP_DIR: the built webapp served at /
-	LogLevel              string        // LOG_LEVEL: debug | info | warn | error
-	MessageTransport      string        // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
-	NATSURL               string        // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
-	NATSStreamMaxAge      time.Duration // NATS_STREAM_MAX_AGE: JetStream stream message age limit
-	NATSStreamMaxBytes    int64         // NATS_STREAM_MAX_BYTES: JetStream stream size limit
-	IdempotencyKeyTTL     time.Duration // IDEMPOTENCY_KEY_TTL: how long a desktop Idempotency-Key is kept
-	RedisURL              string        // REDIS_URL: where limits and throttles are shared; empty: in this process
-	MetricsAddr           string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
-	MailSenderMetricsAddr string        // MAIL_SENDER_METRICS_ADDR: the same for `bin/api mail-sender`
-	ProjectorMetricsAddr  string        // PROJECTOR_METRICS_ADDR: the same for bin/projector
-	RequestTimeout        time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
-	SessionIdle           time.Duration // SESSION_IDLE_TIMEOUT: a seller's session ends after this long without a request
-	StaffSessionIdle      time.Duration // STAFF_SESSION_IDLE_TIMEOUT: the same for staff
-	DBStatementTimeout    time.Duration // DB_STATEMENT_TIMEOUT: PostgreSQL statement_timeout of the API's connections
-	GroupCommit           bool          // GROUP_COMMIT: on | off; the desktop API's spends share transactions
-	GroupCommitLanes      int           // GROUP_COMMIT_LANES: queues of spends per API process, each forming its own batches
-	GroupCommitInFlight   int           // GROUP_COMMIT_IN_FLIGHT: group commits a lane may have running at once
-	GroupCommitMaxBatch   int           // GROUP_COMMIT_MAX_BATCH: commands in one group commit at most
-	GroupCommitLinger     time.Duration // GROUP_COMMIT_LINGER: wait of a lone command for company (0: none)
+	Env                    string        // APP_ENV: production (the default) | development
+	Port                   int           // PORT
+	ProductName            string        // PRODUCT_NAME: the name in emails, pages and the webapp
+	DatabaseURL            string        // DATABASE_URL; empty: a private PostgreSQL under DataDir
+	ReadDatabaseURL        string        // READ_DATABASE_URL; a standby for the dashboard's reads; empty: the primary
+	DataDir                string        // DATA_DIR: where the private PostgreSQL and other local state live
+	BaseURL                string        // APP_BASE_URL: the public address, used in emails
+	Secret                 string        // APP_SECRET: key material for encrypting API keys
+	SMTPURL                string        // SMTP_URL; empty: emails are captured in the dev mailbox and logged
+	MailFrom               string        // MAIL_FROM; default: ProductName <no-reply@localhost>
+	SMTPTimeout            time.Duration // SMTP_TIMEOUT: bound of each step of one SMTP send
+	MailGiveUpAfter        time.Duration // MAIL_GIVE_UP_AFTER: how long a mail is retried before it is marked failed
+	StripeSecretKey        string        // STRIPE_SECRET_KEY
+	StripePublishableKey   string        // STRIPE_PUBLISHABLE_KEY
+	StripeWebhookSecret    string        // STRIPE_WEBHOOK_SECRET
+	StripePriceID          string        // STRIPE_PRICE_ID
+	StripeAPIBase          string        // STRIPE_API_BASE: override of Stripe's API address (stripe-mock in tests)
+	StripeTimeout          time.Duration // STRIPE_TIMEOUT: bound of one HTTP attempt to Stripe
+	StripeMaxRetries       int           // STRIPE_MAX_RETRIES: retries of a failed attempt, same idempotency key
+	DownloadsDir           string        // DOWNLOADS_DIR: the desktop installer, <name>-Setup-<version>.exe
+	PagesDir               string        // PAGES_DIR: contact.md, privacy.md and terms.md, read at each request
+	SupportEmail           string        // SUPPORT_EMAIL
+	SupportPhone           string        // SUPPORT_PHONE; empty: no phone support is shown
+	RateLimitPerMinute     int           // RATE_LIMIT_PER_MINUTE
+	WebappDir              string        // WEBAPP_DIR: the built webapp served at /
+	LogLevel               string        // LOG_LEVEL: debug | info | warn | error
+	MessageTransport       string        // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
+	NATSURL                string        // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
+	NATSStreamMaxAge       time.Duration // NATS_STREAM_MAX_AGE: JetStream stream message age limit
+	NATSStreamMaxBytes     int64         // NATS_STREAM_MAX_BYTES: JetStream stream size limit
+	IdempotencyKeyTTL      time.Duration // IDEMPOTENCY_KEY_TTL: how long a desktop Idempotency-Key is kept
+	RedisURL               string        // REDIS_URL: where limits and throttles are shared; empty: in this process
+	MetricsAddr            string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
+	MailSenderMetricsAddr  string        // MAIL_SENDER_METRICS_ADDR: the same for `bin/api mail-sender`
+	ProjectorMetricsAddr   string        // PROJECTOR_METRICS_ADDR: the same for bin/projector
+	RequestTimeout         time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
+	SessionIdle            time.Duration // SESSION_IDLE_TIMEOUT: a seller's session ends after this long without a request
+	StaffSessionIdle       time.Duration // STAFF_SESSION_IDLE_TIMEOUT: the same for staff
+	DBStatementTimeout     time.Duration // DB_STATEMENT_TIMEOUT: PostgreSQL statement_timeout of the API's connections
+	GroupCommit            bool          // GROUP_COMMIT: on | off; the desktop API's spends share transactions
+	GroupCommitLanes       int           // GROUP_COMMIT_LANES: queues of spends per API process, each forming its own batches
+	GroupCommitInFlight    int           // GROUP_COMMIT_IN_FLIGHT: group commits a lane may have running at once
+	GroupCommitMaxBatch    int           // GROUP_COMMIT_MAX_BATCH: commands in one group commit at most
+	GroupCommitPipelineMin int           // GROUP_COMMIT_PIPELINE_MIN: commands a batch needs to start beside a running one (0: the batcher's default)
+	GroupCommitLinger      time.Duration // GROUP_COMMIT_LINGER: wait of a lone command for company (0: none)
 
 	// TrustedProxies (TRUSTED_PROXIES) are the CIDR prefixes of the reverse
 	// proxies whose X-Forwarded-For names the client; empty: the TCP peer is

@@ -109,15 +109,15 @@ func TestGroupCommitSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.GroupCommit || c.GroupCommitLanes != 1 || c.GroupCommitInFlight != 4 || c.GroupCommitMaxBatch != 64 || c.GroupCommitLinger != 0 {
+	if !c.GroupCommit || c.GroupCommitLanes != 1 || c.GroupCommitInFlight != 4 || c.GroupCommitMaxBatch != 64 || c.GroupCommitPipelineMin != 0 || c.GroupCommitLinger != 0 {
 		t.Fatalf("defaults = %v %d %d %v", c.GroupCommit, c.GroupCommitLanes, c.GroupCommitMaxBatch, c.GroupCommitLinger)
 	}
 	c, err = Load(envOf(map[string]string{"APP_ENV": "development", "GROUP_COMMIT": "off", "GROUP_COMMIT_LANES": "3",
-		"GROUP_COMMIT_IN_FLIGHT": "2", "GROUP_COMMIT_MAX_BATCH": "16", "GROUP_COMMIT_LINGER": "200us"}))
-	if err != nil || c.GroupCommit || c.GroupCommitLanes != 3 || c.GroupCommitInFlight != 2 || c.GroupCommitMaxBatch != 16 || c.GroupCommitLinger != 200*time.Microsecond {
+		"GROUP_COMMIT_IN_FLIGHT": "2", "GROUP_COMMIT_MAX_BATCH": "16", "GROUP_COMMIT_PIPELINE_MIN": "3", "GROUP_COMMIT_LINGER": "200us"}))
+	if err != nil || c.GroupCommit || c.GroupCommitLanes != 3 || c.GroupCommitInFlight != 2 || c.GroupCommitMaxBatch != 16 || c.GroupCommitPipelineMin != 3 || c.GroupCommitLinger != 200*time.Microsecond {
 		t.Fatalf("set = %+v, %v", c, err)
 	}
-	for key, bad := range map[string]string{"GROUP_COMMIT": "yes", "GROUP_COMMIT_LANES": "0", "GROUP_COMMIT_IN_FLIGHT": "9", "GROUP_COMMIT_MAX_BATCH": "-1", "GROUP_COMMIT_LINGER": "2ms"} {
+	for key, bad := range map[string]string{"GROUP_COMMIT": "yes", "GROUP_COMMIT_LANES": "0", "GROUP_COMMIT_IN_FLIGHT": "9", "GROUP_COMMIT_MAX_BATCH": "-1", "GROUP_COMMIT_PIPELINE_MIN": "0", "GROUP_COMMIT_LINGER": "2ms"} {
 		if _, err := Load(envOf(map[string]string{"APP_ENV": "development", key: bad})); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%s=%s: %v", key, bad, err)
 		}

@@ -33,6 +33,7 @@ var variables = []variable{
 	{"GROUP_COMMIT_LANES", "1", positive(func(c *Config) *int { return &c.GroupCommitLanes })},
 	{"GROUP_COMMIT_IN_FLIGHT", "4", positive(func(c *Config) *int { return &c.GroupCommitInFlight })},
 	{"GROUP_COMMIT_MAX_BATCH", "64", positive(func(c *Config) *int { return &c.GroupCommitMaxBatch })},
+	{"GROUP_COMMIT_PIPELINE_MIN", "", optionalPositive(func(c *Config) *int { return &c.GroupCommitPipelineMin })},
 	{"GROUP_COMMIT_LINGER", "0", linger},
 	{"SMTP_URL", "", text(func(c *Config) *string { return &c.SMTPURL })},
 	{"SMTP_TIMEOUT", "10s", period(func(c *Config) *time.Duration { return &c.SMTPTimeout })},
@@ -66,6 +67,19 @@ var variables = []variable{
 	{"NATS_STREAM_MAX_AGE", "168h", period(func(c *Config) *time.Duration { return &c.NATSStreamMaxAge })},
 	{"NATS_STREAM_MAX_BYTES", "1073741824", natsBytes},
 	{"NATS_URL", "", text(func(c *Config) *string { return &c.NATSURL })},
+}
+
+// optionalPositive sets a positive whole number, or leaves 0 when unset
+// (Load or its user works the default out).
+func optionalPositive(field func(*Config) *int) func(*Config, string) error {
+	set := positive(field)
+	return func(c *Config, v string) error {
+		if v == "" {
+			*field(c) = 0
+			return nil
+		}
+		return set(c, v)
+	}
 }
 
 // text sets a string as it is.
