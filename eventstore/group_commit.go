@@ -59,6 +59,13 @@ type Outcome struct {
 // transaction itself fails (a conflict, a query error), every command is run
 // again on its own through Update, so one command's trouble never fails its
 // batch-mates. Streams must be distinct; a repeated stream is run on its own.
+//
+// A single command takes the group's path too: its two round trips (BEGIN,
+// the lock and the positions drawn together; the writes and COMMIT) rather
+// than Update's four (BEGIN, lock, draw, writes and COMMIT). Under load a
+// lane that finds nothing running starts a batch of whatever is queued, often
+// one command (bench-load at 16 clients: a batch in nine), and that batch of
+// one cost bin/api more CPU than a batch of eight (issue 36, tenth session).
 func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	out := make([]Outcome, len(cmds))
 	if len(cmds) == 0 {
@@ -67,10 +74,6 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	cmds = slices.Clone(cmds)
 	for i := range cmds {
 		cmds[i].Decide = safely(cmds[i].Decide)
-	}
-	if len(cmds) == 1 {
-		out[0].Result, out[0].Err = s.Update(callerContext(ctx, cmds[0].Context), cmds[0].Stream, cmds[0].Opts, cmds[0].Decide)
-		return out
 	}
 	var group, alone []int
 	seen := make(map[string]bool, len(cmds))
