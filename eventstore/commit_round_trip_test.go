@@ -234,3 +234,31 @@ func tracedStore(t *testing.T) (*eventstore.Store, *roundTrips) {
 	t.Cleanup(pool.Close)
 	return eventstore.New(pool), trips
 }
+
+// TestGroupCommitOfOneTakesTwoRoundTrips: a batch of one command (what a
+// lane starts when nothing runs and one spend is queued) takes the group's
+// two round trips, not Update's BEGIN, lock, draw and writes; its outcome is
+// the one Update would give, its replay too.
+func TestGroupCommitOfOneTakesTwoRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	s, trips := tracedStore(t)
+	one := func(_ context.Context, _ pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+		return eventstore.Decision{Events: []eventstore.NewEvent{ev("CreditsSpent", int(snap.Version)+1)}, State: []byte(`{}`), Result: []byte(`{"n":1}`)}, nil
+	}
+	for round := range 3 {
+		trips.batches.Store(0)
+		trips.queries.Store(0)
+		key := fmt.Sprintf("k-%d", min(round, 1)) // rounds 1 and 2 send the same key: 2 is a replay
+		outs := s.UpdateMany(ctx, []eventstore.Command{{Stream: "solo", Opts: eventstore.UpdateOptions{IdempotencyKey: key, RequestHash: key}, Decide: one}})
+		want := int64(min(round, 1) + 1)
+		if o := outs[0]; o.Err != nil || o.Result.StreamVersion != want || string(o.Result.Result) != `{"n":1}` || o.Result.Replayed != (round == 2) {
+			t.Fatalf("round %d: %+v, want version %d", round, o, want)
+		}
+		if b, q := trips.batches.Load(), trips.queries.Load(); round < 2 && (b != 2 || q != 0) {
+			t.Errorf("round %d: %d batches and %d statements, want 2 and 0", round, b, q)
+		}
+	}
+	if all, err := s.ReadAll(ctx, 0, 100); err != nil || len(all) != 2 {
+		t.Fatalf("the log: %d events (%v), want 2", len(all), err)
+	}
+}
