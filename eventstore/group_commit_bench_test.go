@@ -61,7 +61,14 @@ func backendsCPU(ctx context.Context, pool interface {
 // issue 36, fourth session). On a durable server (fsync on):
 //
 //	TEST_DATABASE_URL=… go test ./eventstore/ -run '^$' -bench BenchmarkGroupCommitOfSpends -benchtime 600x
-func BenchmarkGroupCommitOfSpends(b *testing.B) {
+func BenchmarkGroupCommitOfSpends(b *testing.B) { benchmarkGroupCommit(b, 8) }
+
+// BenchmarkGroupCommitOfOneSpend is BenchmarkGroupCommitOfSpends for a
+// batch of one command: what a lane starts when nothing runs and one spend
+// is queued (one batch in nine at 16 clients in bench-load).
+func BenchmarkGroupCommitOfOneSpend(b *testing.B) { benchmarkGroupCommit(b, 1) }
+
+func benchmarkGroupCommit(b *testing.B, size int) {
 	pool := testdb.New(b)
 	s := eventstore.New(pool)
 	ctx := context.Background()
@@ -77,7 +84,7 @@ func BenchmarkGroupCommitOfSpends(b *testing.B) {
 	}
 	n := 0
 	batch := func() []eventstore.Command {
-		cmds := make([]eventstore.Command, 8)
+		cmds := make([]eventstore.Command, size)
 		for i := range cmds {
 			n++
 			key := fmt.Sprint(n)
