@@ -34,7 +34,9 @@ func TestOneEventSpendsProjectAsTwoEvents(t *testing.T) {
 		return a.GrantCredits(domain.CreditsGranted{GrantID: "promo", Amount: 2, Source: domain.SourcePromo, ExpiresAt: ptr(now.Add(time.Hour))}, now)
 	})
 	one.activity(t, id, 0)
-	one.do(t, id, func(a *domain.Account, now time.Time) error { return a.SetSpendLimits(ptr(int64(50)), ptr(int64(200)), now) })
+	one.do(t, id, func(a *domain.Account, now time.Time) error {
+		return a.SetSpendLimits(ptr(int64(50)), ptr(int64(200)), now)
+	})
 	for i := range 4 { // spends made with the key, as the API makes them
 		one.do(t, id, func(a *domain.Account, now time.Time) error {
 			if err := a.RequireAPIKey(keyHash, now); err != nil {
@@ -224,4 +226,3 @@ func rehydrate(t *testing.T, id string, recs []eventstore.Record) *domain.Accoun
 	}
 	return a
 }
-
