@@ -168,7 +168,8 @@ func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQ
 func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
 
 // TestGroupCommitOfSpendsTakesTwoRoundTrips: a group commit of commands that
-// each append two events, as listing spends do, once the store has seen one
+// each append two events, as listing spends did before a spend was one event
+// (TestGroupCommitOfOneEventSpendsTakesTwoRoundTrips), once the store has seen one
 // such batch, sends two batches and nothing else: BEGIN, the locks, the
 // replays and every position it needs; then the writes and the COMMIT. Its
 // events get distinct positions, in order, and read back whole.
