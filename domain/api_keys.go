@@ -86,7 +86,8 @@ var ErrAPIKeyNotCurrent = Errorf(CodeUnauthorized, "Invalid API key")
 // account's live keys that works at now: a caller admitted by a remembered key is
 // checked against the account itself, inside the command that acts for it.
 // The key admitted is the caller: the spends the command records next name
-// it (CreditsSpent.KeyID, KeyName, KeyPrefix).
+// it (CreditsSpent.KeyID, KeyName, KeyPrefix, also when the charge is
+// carried by a ListingRequested or VeroCheckPerformed: SpendOf).
 func (a *Account) RequireAPIKey(keyHash string, now time.Time) error {
 	a.caller = nil
 	if keyHash == "" {

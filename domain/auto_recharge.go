@@ -361,7 +361,7 @@ func (a *Account) ReviewAutoRecharge(now time.Time) {
 // spentInDecision reports whether the pending changes spend credits.
 func (a *Account) spentInDecision() bool {
 	for _, e := range a.changes {
-		if _, ok := e.(CreditsSpent); ok {
+		if _, ok := SpendOf(e); ok {
 			return true
 		}
 	}

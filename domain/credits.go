@@ -138,7 +138,12 @@ func (a *Account) Spend(operation, reference string, now time.Time) error {
 	if operation != OperationListing && operation != OperationVeroCheck && operation != OperationAPIRequest {
 		return Errorf(CodeInvalid, "Unknown operation %q", operation)
 	}
-	return a.spend(operation, reference, now)
+	spent, err := a.spend(operation, reference, now)
+	if err != nil {
+		return err
+	}
+	a.record(spent, now)
+	return nil
 }
 
 // RequestListing pays 1 credit for a request to copy the Amazon product
@@ -150,10 +155,11 @@ func (a *Account) RequestListing(listingID, asin, amazonURL string, now time.Tim
 	if asin == "" && amazonURL == "" {
 		return Errorf(CodeInvalid, "An ASIN or an Amazon URL is required")
 	}
-	if err := a.spend(OperationListing, listingID, now); err != nil {
+	spent, err := a.spend(OperationListing, listingID, now)
+	if err != nil {
 		return err
 	}
-	a.record(ListingRequested{ListingID: listingID, ASIN: asin, AmazonURL: amazonURL}, now)
+	a.record(ListingRequested{ListingID: listingID, ASIN: asin, AmazonURL: amazonURL, Spent: &spent}, now)
 	return nil
 }
 
@@ -163,31 +169,35 @@ func (a *Account) PerformVeroCheck(checkID, brand string, protected bool, now ti
 	if checkID == "" || brand == "" {
 		return Errorf(CodeInvalid, "A check id and a brand are required")
 	}
-	if err := a.spend(OperationVeroCheck, checkID, now); err != nil {
+	spent, err := a.spend(OperationVeroCheck, checkID, now)
+	if err != nil {
 		return err
 	}
-	a.record(VeroCheckPerformed{CheckID: checkID, Brand: brand, Protected: protected}, now)
+	a.record(VeroCheckPerformed{CheckID: checkID, Brand: brand, Protected: protected, Spent: &spent}, now)
 	return nil
 }
 
-func (a *Account) spend(operation, reference string, now time.Time) error {
+// spend decides the charge of 1 credit for operation, recording the
+// expiries due first; the caller records the charge, alone (Spend) or
+// carried by the operation's event (RequestListing, PerformVeroCheck), so a
+// spend is one event.
+func (a *Account) spend(operation, reference string, now time.Time) (CreditsSpent, error) {
 	if a.SpendingFrozen() {
-		return ErrSpendingFrozen
+		return CreditsSpent{}, ErrSpendingFrozen
 	}
 	if err := a.checkSpendLimits(1, now); err != nil {
-		return err
+		return CreditsSpent{}, err
 	}
 	draws, err := a.s.draws(1, now)
 	if err != nil {
-		return err
+		return CreditsSpent{}, err
 	}
 	a.expireDue(now)
 	e := CreditsSpent{Amount: 1, Operation: operation, Reference: reference, Draws: draws}
 	if k := a.caller; k != nil {
 		e.KeyID, e.KeyName, e.KeyPrefix = k.ID, k.Name, k.Prefix
 	}
-	a.record(e, now)
-	return nil
+	return e, nil
 }
 
 // Debit removes amount credits by a staff adjustment, drawn like a spend.

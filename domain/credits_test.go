@@ -196,8 +196,8 @@ func TestSpend(t *testing.T) {
 				return a.RequestListing("l1", "B000000001", "https://www.amazon.com/dp/B000000001", day(1))
 			},
 			then: []Event{
-				spent(OperationListing, "l1", Draw{"pack-a", 1}),
-				ListingRequested{ListingID: "l1", ASIN: "B000000001", AmazonURL: "https://www.amazon.com/dp/B000000001"},
+				ListingRequested{ListingID: "l1", ASIN: "B000000001", AmazonURL: "https://www.amazon.com/dp/B000000001",
+					Spent: ptr(spent(OperationListing, "l1", Draw{"pack-a", 1}))},
 			},
 		},
 		{
@@ -223,8 +223,8 @@ func TestSpend(t *testing.T) {
 			given: []Event{packA},
 			when:  func(a *Account) error { return a.PerformVeroCheck("c1", "Acme", true, day(1)) },
 			then: []Event{
-				spent(OperationVeroCheck, "c1", Draw{"pack-a", 1}),
-				VeroCheckPerformed{CheckID: "c1", Brand: "Acme", Protected: true},
+				VeroCheckPerformed{CheckID: "c1", Brand: "Acme", Protected: true,
+					Spent: ptr(spent(OperationVeroCheck, "c1", Draw{"pack-a", 1}))},
 			},
 		},
 		{

@@ -215,17 +215,43 @@ type CreditsExpired struct {
 }
 
 // ListingRequested records a paid request to copy an Amazon product to eBay.
+// Spent is the charge it carries (one event per spend); nil in the events
+// recorded before it, where a CreditsSpent precedes it (SpendOf).
 type ListingRequested struct {
-	ListingID string `json:"listingId"`
-	ASIN      string `json:"asin"`
-	AmazonURL string `json:"amazonUrl"`
+	ListingID string        `json:"listingId"`
+	ASIN      string        `json:"asin"`
+	AmazonURL string        `json:"amazonUrl"`
+	Spent     *CreditsSpent `json:"spent,omitempty"`
 }
 
-// VeroCheckPerformed records a paid VeRO protected-brand check.
+// VeroCheckPerformed records a paid VeRO protected-brand check. Spent is the
+// charge it carries, nil in the two-event form recorded before (SpendOf).
 type VeroCheckPerformed struct {
-	CheckID   string `json:"checkId"`
-	Brand     string `json:"brand"`
-	Protected bool   `json:"protected"`
+	CheckID   string        `json:"checkId"`
+	Brand     string        `json:"brand"`
+	Protected bool          `json:"protected"`
+	Spent     *CreditsSpent `json:"spent,omitempty"`
+}
+
+// SpendOf is what e charges: a CreditsSpent itself, or the charge a
+// ListingRequested or VeroCheckPerformed carries (one event per spend).
+// Both forms stay in the log forever: a ListingRequested or
+// VeroCheckPerformed recorded before carries none (its CreditsSpent precedes
+// it), so every fold that reads spends reads them through SpendOf.
+func SpendOf(e Event) (CreditsSpent, bool) {
+	switch e := e.(type) {
+	case CreditsSpent:
+		return e, true
+	case ListingRequested:
+		if e.Spent != nil {
+			return *e.Spent, true
+		}
+	case VeroCheckPerformed:
+		if e.Spent != nil {
+			return *e.Spent, true
+		}
+	}
+	return CreditsSpent{}, false
 }
 
 // SoftwareDownloaded records a download of the desktop software.

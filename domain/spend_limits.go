@@ -120,7 +120,8 @@ func (l *spendLimits) apply(e Event, at time.Time) bool {
 		l.CycleStart, l.CycleEnd = e.PeriodStart.UTC(), e.PeriodEnd.UTC()
 	case SubscriptionRenewed:
 		l.CycleStart, l.CycleEnd = e.PeriodStart.UTC(), e.PeriodEnd.UTC()
-	case CreditsSpent:
+	}
+	if spent, ok := SpendOf(e); ok {
 		day, month, _ := l.periods(at)
 		if !l.DayStart.Equal(day) {
 			l.DayStart, l.DaySpent = day, 0
@@ -128,8 +129,8 @@ func (l *spendLimits) apply(e Event, at time.Time) bool {
 		if !l.MonthStart.Equal(month) {
 			l.MonthStart, l.MonthSpent = month, 0
 		}
-		l.DaySpent += e.Amount
-		l.MonthSpent += e.Amount
+		l.DaySpent += spent.Amount
+		l.MonthSpent += spent.Amount
 	}
 	return false
 }

@@ -34,6 +34,10 @@ func (s *state) applyIdentity(e Event) bool {
 // applyCredits applies what moves the balance: grants, spends, debits,
 // expiries, revocations and the debt they leave.
 func (s *state) applyCredits(e Event, at time.Time) bool {
+	if spent, ok := SpendOf(e); ok {
+		s.take(spent.Draws)
+		return true
+	}
 	switch e := e.(type) {
 	case CreditsGranted:
 		if s.GrantIDs == nil {
@@ -45,8 +49,6 @@ func (s *state) applyCredits(e Event, at time.Time) bool {
 			g.ExpiresAt = timePtr(*e.ExpiresAt)
 		}
 		s.Grants = append(s.Grants, g)
-	case CreditsSpent:
-		s.take(e.Draws)
 	case CreditsDebited:
 		s.take(e.Draws)
 	case CreditsExpired:

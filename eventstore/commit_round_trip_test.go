@@ -168,7 +168,8 @@ func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQ
 func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
 
 // TestGroupCommitOfSpendsTakesTwoRoundTrips: a group commit of commands that
-// each append two events, as listing spends do, once the store has seen one
+// each append two events, as listing spends did before a spend was one event
+// (TestGroupCommitOfOneEventSpendsTakesTwoRoundTrips), once the store has seen one
 // such batch, sends two batches and nothing else: BEGIN, the locks, the
 // replays and every position it needs; then the writes and the COMMIT. Its
 // events get distinct positions, in order, and read back whole.
@@ -214,6 +215,60 @@ func TestGroupCommitOfSpendsTakesTwoRoundTrips(t *testing.T) {
 	all, err := s.ReadAll(ctx, 0, 100)
 	if err != nil || len(all) != 24 {
 		t.Fatalf("the log: %d events (%v), want 24", len(all), err)
+	}
+}
+
+// TestGroupCommitOfOneEventSpendsTakesTwoRoundTrips: a group commit of
+// commands that each append one event, as listing and VeRO spends do since
+// a spend is one event, sends two batches from the first; after a batch of
+// two-event commands (drawHint 2) it draws two per command once, leaving
+// gaps, and learns one again: two batches throughout, no more gaps.
+func TestGroupCommitOfOneEventSpendsTakesTwoRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	s, trips := tracedStore(t)
+	decide := func(n int) eventstore.DecideFunc {
+		return func(_ context.Context, _ pgx.Tx, snap eventstore.Snapshot) (eventstore.Decision, error) {
+			var evs []eventstore.NewEvent
+			for i := range n {
+				evs = append(evs, ev("ListingRequested", int(snap.Version)+1+i))
+			}
+			return eventstore.Decision{Events: evs, State: []byte(`{}`), Result: []byte(`{}`)}, nil
+		}
+	}
+	batch := func(round, events int) []eventstore.Command {
+		var cmds []eventstore.Command
+		for _, stream := range []string{"a", "b", "c", "d"} {
+			key := fmt.Sprintf("%s-%d", stream, round)
+			cmds = append(cmds, eventstore.Command{Stream: stream, Opts: eventstore.UpdateOptions{IdempotencyKey: key, RequestHash: key}, Decide: decide(events)})
+		}
+		return cmds
+	}
+	var last int64
+	for round, c := range []struct {
+		events     int
+		batches    int64
+		contiguous bool // positions follow the last batch's with no gap
+	}{
+		{1, 2, true},  // one drawn per command with the locks, as the store starts
+		{1, 2, true},  // and again
+		{2, 3, true},  // two events: one drawn with the locks, the rest after deciding
+		{1, 2, true},  // draws two per command (the last batch's mean), uses one:
+		{1, 2, false}, // the next starts after the gaps it left
+		{1, 2, true},  // and drew one per command: back to no gaps
+	} {
+		trips.batches.Store(0)
+		trips.queries.Store(0)
+		for i, o := range s.UpdateMany(ctx, batch(round, c.events)) {
+			r := o.Result
+			if o.Err != nil || r.LastPosition != r.FirstPosition+int64(c.events-1) || r.FirstPosition <= last ||
+				(c.contiguous && i == 0 && r.FirstPosition != last+1) {
+				t.Fatalf("round %d, command %d = %+v (after position %d)", round, i, o, last)
+			}
+			last = r.LastPosition
+		}
+		if b, q := trips.batches.Load(), trips.queries.Load(); b != c.batches || q != 0 {
+			t.Errorf("group commit %d: %d batches and %d statements, want %d and 0", round, b, q, c.batches)
+		}
 	}
 }
 

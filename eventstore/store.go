@@ -117,8 +117,9 @@ type Store struct {
 
 	// eventsPerCommand is how many positions a group commit draws per
 	// command with its locks (zero: one), learnt from the last group commit
-	// that wrote (drawHint): a listing spend appends two events, so drawing
-	// one per command cost every batch of spends a round trip more.
+	// that wrote (drawHint): a listing spend appended two events (one since
+	// issue 36's tenth session), so drawing one per command cost every batch
+	// of spends a round trip more; learnt, it follows what commands append.
 	eventsPerCommand atomic.Int64
 }
 

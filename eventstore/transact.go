@@ -118,8 +118,8 @@ const maxDrawPerCommand = 4
 
 // drawHint is how many positions per command the next group commit draws
 // with its locks, after one whose writes appended events: their mean,
-// rounded up, between 1 and maxDrawPerCommand. Spends alike (a listing's two
-// events) then draw exactly what they append, in the lock round trip;
+// rounded up, between 1 and maxDrawPerCommand. Spends alike (a listing's one
+// event) then draw exactly what they append, in the lock round trip;
 // positions drawn too many are gaps in the log, as a rollback's are.
 func drawHint(events, writes int) int64 {
 	return int64(min(maxDrawPerCommand, max(1, (events+writes-1)/writes)))

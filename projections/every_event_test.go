@@ -251,6 +251,12 @@ func everyEventType(t *testing.T, f *fixture) {
 		// Auto-recharge (issue 33 item 2) on c.
 		{c, func(acc *domain.Account, now time.Time) error { return acc.VerifyEmail(now) }},
 		{c, bought("recharge-c", 20)},
+		{c, func(acc *domain.Account, now time.Time) error { // CreditsSpent: a metered API request, with c's key
+			if err := acc.RequireAPIKey("h-"+acc.ID(), now); err != nil {
+				return err
+			}
+			return acc.Spend(domain.OperationAPIRequest, "req-1", now)
+		}},
 		{c, func(acc *domain.Account, now time.Time) error { // PaymentMethodSaved
 			acc.SavePaymentMethod(domain.Card{Brand: "visa", Last4: "4242"}, now)
 			return nil
@@ -283,7 +289,7 @@ func everyEventType(t *testing.T, f *fixture) {
 			acc.RemovePaymentMethod(now)
 			return nil
 		}},
-		{c, func(acc *domain.Account, now time.Time) error { // a daily limit of 1 under today's 2 spends
+		{c, func(acc *domain.Account, now time.Time) error { // a daily limit of 1 under today's 3 spends
 			one := int64(1)
 			return acc.SetSpendLimits(&one, nil, now)
 		}},

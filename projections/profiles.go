@@ -102,8 +102,16 @@ func foldProfile(r Profile, exists bool, id string, rec eventstore.Record, ev do
 		r.OpenDisputes--
 	case domain.ListingRequested:
 		r.ListingsCreated++
+		if e.Spent != nil { // the charge it carries (domain.SpendOf)
+			at := rec.RecordedAt
+			r.CreditsUsed, r.LastSpendAt = r.CreditsUsed+e.Spent.Amount, &at
+		}
 	case domain.VeroCheckPerformed:
 		r.VeroChecks++
+		if e.Spent != nil {
+			at := rec.RecordedAt
+			r.CreditsUsed, r.LastSpendAt = r.CreditsUsed+e.Spent.Amount, &at
+		}
 	case domain.SoftwareDownloaded:
 		r.Downloads++
 	case domain.AlertSettingsChanged:

@@ -94,7 +94,7 @@ func applyKeyDays(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Re
 	adds := map[keyDay]dayRow{}
 	var order []keyDay
 	for i, rec := range recs {
-		e, ok := evs[i].(domain.CreditsSpent)
+		e, ok := domain.SpendOf(evs[i]) // alone, or carried by a listing or a VeRO check
 		if !ok || e.KeyID == "" {
 			continue
 		}

@@ -44,9 +44,11 @@ func usageOf(ev domain.Event) (usageRow, error) {
 	case domain.CreditsSpent:
 		return usageRow{credits: e.Amount}, nil
 	case domain.ListingRequested:
-		return usageRow{listings: 1}, nil
+		spent, _ := domain.SpendOf(ev) // the charge it carries, none in the two-event form
+		return usageRow{credits: spent.Amount, listings: 1}, nil
 	case domain.VeroCheckPerformed:
-		return usageRow{vero: 1}, nil
+		spent, _ := domain.SpendOf(ev)
+		return usageRow{credits: spent.Amount, vero: 1}, nil
 	case domain.AccountRegistered, domain.EmailVerified, domain.PasswordChanged, domain.APIKeyIssued, domain.APIKeyRotated,
 		domain.APIKeyCreated, domain.APIKeyRevoked, domain.APIKeyExpired,
 		domain.SubscriptionActivated, domain.SubscriptionRenewed, domain.SubscriptionPastDue, domain.SubscriptionCancelled,

@@ -80,9 +80,10 @@ func BenchmarkLagOfIdleAccounts(b *testing.B) {
 	}
 }
 
-// spendLog appends a log of about 20,000 events over 200 accounts, mostly
-// spends (a ListingRequested and a CreditsSpent each, as the desktop client
-// makes them), and returns how many events the log holds and the accounts.
+// spendLog appends a log of 9,600 spends over 200 accounts (about 10,000
+// events: a ListingRequested carrying its charge each, as the desktop client
+// makes them since a spend is one event; about 20,000 when a spend was two),
+// and returns how many events the log holds and the accounts.
 func spendLog(b *testing.B, f *fixture) (int, []string) {
 	var ids []string
 	for range 200 {

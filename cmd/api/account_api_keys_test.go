@@ -79,8 +79,8 @@ func TestNamedKeysShareOneBalance(t *testing.T) {
 	if bal := acc.Balance(e.repo().Now()); bal != 8 {
 		t.Fatalf("balance %d, want 8", bal)
 	}
-	rows, err := e.deps.Pool.Query(context.Background(), `SELECT data->>'keyName', data->>'keyPrefix', data::text FROM events
-		WHERE stream_id = $1 AND event_type = 'CreditsSpent' ORDER BY global_position`, "account-"+s.ID)
+	rows, err := e.deps.Pool.Query(context.Background(), `SELECT coalesce(data->'spent', data)->>'keyName', coalesce(data->'spent', data)->>'keyPrefix', data::text FROM events
+		WHERE stream_id = $1 AND `+spendEvents+` ORDER BY global_position`, "account-"+s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,3 +351,7 @@ func TestRevokeUnderLoad(t *testing.T) {
 		t.Fatalf("balance %d after %d spends answered 201 (and one with the Default key), want %d", bal, ok, 1000-ok-1)
 	}
 }
+
+// spendEvents is the SQL condition on events of a spend: a CreditsSpent, or
+// a listing or VeRO check that carries its charge (domain.SpendOf).
+const spendEvents = `(event_type = 'CreditsSpent' OR (event_type IN ('ListingRequested', 'VeroCheckPerformed') AND data ? 'spent'))`

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/a2e-automation/app/domain"
 	"github.com/a2e-automation/app/internal/pgpool"
 )
 
@@ -55,7 +54,7 @@ func TestOutageDatabaseRefusingConnections(t *testing.T) {
 
 	alterTestDatabase(t, e, "ALLOW_CONNECTIONS true")
 	expect(t, "the spend's retry", e.call("POST", "/v1/listings", map[string]string{"amazonUrl": productURL}, "Idempotency-Key", "refused-1"), 201, "")
-	if b := e.balance(); b != 4 || len(events[domain.CreditsSpent](e)) != 1 {
+	if b := e.balance(); b != 4 || len(spends(e)) != 1 {
 		t.Fatalf("balance %d after one spend refused and retried, want 4", b)
 	}
 }
@@ -71,7 +70,7 @@ func TestOutageDatabaseReadOnly(t *testing.T) {
 
 	alterTestDatabase(t, e, "RESET default_transaction_read_only")
 	expect(t, "the spend's retry", e.call("POST", "/v1/listings", map[string]string{"amazonUrl": productURL}, "Idempotency-Key", "ro-1"), 201, "")
-	if b := e.balance(); b != 4 || len(events[domain.CreditsSpent](e)) != 1 {
+	if b := e.balance(); b != 4 || len(spends(e)) != 1 {
 		t.Fatalf("balance %d after one spend refused and retried, want 4", b)
 	}
 }

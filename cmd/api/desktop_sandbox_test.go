@@ -75,9 +75,9 @@ func TestTestModeIsolation(t *testing.T) {
 		t.Fatalf("real balance %d after one live and 1,000 test spends, want 9", bal)
 	}
 	var spends, usage int64
-	if err := e.deps.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream_id = $1 AND event_type = 'CreditsSpent'`,
+	if err := e.deps.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream_id = $1 AND `+spendEvents,
 		"account-"+s.ID).Scan(&spends); err != nil || spends != 1 {
-		t.Fatalf("%d CreditsSpent events (%v), want 1", spends, err)
+		t.Fatalf("%d spends (%v), want 1", spends, err)
 	}
 	head, err := e.deps.Store.HeadPosition(context.Background())
 	if err != nil {

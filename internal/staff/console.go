@@ -178,9 +178,10 @@ func (c *Console) Compare(ctx context.Context, id string) (Comparison, error) {
 	for _, h := range history {
 		_, change := Describe(h.Event)
 		want.credits += change
+		if spent, ok := domain.SpendOf(h.Event); ok { // alone, or carried by a listing or a VeRO check
+			want.used += spent.Amount
+		}
 		switch e := h.Event.(type) {
-		case domain.CreditsSpent:
-			want.used += e.Amount
 		case domain.ListingRequested:
 			want.listings++
 		case domain.VeroCheckPerformed:

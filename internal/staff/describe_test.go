@@ -34,6 +34,11 @@ func TestDescribe(t *testing.T) {
 		{domain.CreditsExpired{Amount: 480}, -480, "480 unspent credits expired"},
 		{domain.ListingRequested{ASIN: "B08N5WRWNW"}, 0, "B08N5WRWNW"},
 		{domain.VeroCheckPerformed{Brand: "Nike", Protected: true}, 0, `"Nike": protected`},
+		// One event per spend: the line names the charge the event carries.
+		{domain.ListingRequested{ASIN: "B08N5WRWNW", Spent: &domain.CreditsSpent{Amount: 1, Operation: domain.OperationListing, Reference: "l-1"}},
+			-1, "Listing requested for ASIN B08N5WRWNW; 1 credit spent on listing (l-1)"},
+		{domain.VeroCheckPerformed{Brand: "Nike", Spent: &domain.CreditsSpent{Amount: 1, Operation: domain.OperationVeroCheck, Reference: "v-2"}},
+			-1, `VeRO check of "Nike": not protected; 1 credit spent on vero check (v-2)`},
 		{domain.SoftwareDownloaded{Platform: "windows", Version: "2.4.0"}, 0, "v2.4.0"},
 		{domain.PaymentRecorded{Status: domain.PaymentPaid, AmountCents: 999, Description: "100 credits"}, 0, "paid of $9.99: 100 credits"},
 		{domain.StaffNoteRecorded{Note: "called back"}, 0, "called back"},

@@ -136,6 +136,25 @@ func Describe(ev domain.Event) (summary string, creditChange int64) {
 	return summarize(ev), domain.CreditDelta(ev)
 }
 
+// spentText says what a spend took.
+func spentText(e domain.CreditsSpent) string {
+	s := fmt.Sprintf("%d credit%s spent on %s", e.Amount, plural(e.Amount), strings.ReplaceAll(e.Operation, "_", " "))
+	if e.Reference != "" {
+		s += " (" + e.Reference + ")"
+	}
+	return s
+}
+
+// withSpent adds to what a listing or a VeRO check did the charge it carries:
+// one line per spend. One recorded before carries none; its CreditsSpent
+// has its own line.
+func withSpent(s string, spent *domain.CreditsSpent) string {
+	if spent == nil {
+		return s
+	}
+	return s + "; " + spentText(*spent)
+}
+
 // summarize says in words what an event did.
 func summarize(ev domain.Event) string {
 	date := func(t time.Time) string { return t.UTC().Format("Jan 02, 2006") }
@@ -181,23 +200,19 @@ func summarize(ev domain.Event) string {
 		}
 		return s
 	case domain.CreditsSpent:
-		s := fmt.Sprintf("%d credit%s spent on %s", e.Amount, plural(e.Amount), strings.ReplaceAll(e.Operation, "_", " "))
-		if e.Reference != "" {
-			s += " (" + e.Reference + ")"
-		}
-		return s
+		return spentText(e)
 	case domain.CreditsDebited:
 		return fmt.Sprintf("%d credit%s removed by staff: %s", e.Amount, plural(e.Amount), e.Reason)
 	case domain.CreditsExpired:
 		return fmt.Sprintf("%d unspent credit%s expired", e.Amount, plural(e.Amount))
 	case domain.ListingRequested:
-		return "Listing requested for ASIN " + e.ASIN
+		return withSpent("Listing requested for ASIN "+e.ASIN, e.Spent)
 	case domain.VeroCheckPerformed:
 		verdict := "not protected"
 		if e.Protected {
 			verdict = "protected"
 		}
-		return fmt.Sprintf("VeRO check of %q: %s", e.Brand, verdict)
+		return withSpent(fmt.Sprintf("VeRO check of %q: %s", e.Brand, verdict), e.Spent)
 	case domain.SoftwareDownloaded:
 		return fmt.Sprintf("Downloaded the %s software v%s", e.Platform, e.Version)
 	case domain.PaymentRecorded:

@@ -28,7 +28,7 @@ type testCase struct {
 	} `json:"account"`
 	OtherListing bool   `json:"otherListing"` // ${otherListingId}: another account's listing
 	Steps        []step `json:"steps"`
-	Charges      int    `json:"charges"` // CreditsSpent events of the account at the end
+	Charges      int    `json:"charges"` // spends of the account at the end (domain.SpendOf)
 }
 
 // step is one runner call of a case.

@@ -74,7 +74,7 @@ func (s *server) runCase(t *testing.T, r runner, c testCase) {
 		s.runStep(t, r, acct, st, vars, i+1)
 	}
 	if got := s.charges(t, acct.AccountID); got != c.Charges {
-		t.Fatalf("the ledger holds %d CreditsSpent of the account, want %d", got, c.Charges)
+		t.Fatalf("the ledger holds %d spends of the account, want %d", got, c.Charges)
 	}
 }
 

@@ -167,12 +167,14 @@ func (s *server) exhaust(key string) error {
 	return fmt.Errorf("%d calls and no 429: is RATE_LIMIT_PER_MINUTE %d?", 2*rateLimit, rateLimit)
 }
 
-// charges counts the CreditsSpent events of an account: what it paid.
+// charges counts the spends of an account, what it paid: CreditsSpent
+// events and the charges listings and VeRO checks carry (domain.SpendOf).
 func (s *server) charges(t *testing.T, accountID string) int {
 	t.Helper()
 	var n int
-	err := s.db.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream_id = $1 AND event_type = $2`,
-		domain.StreamID(accountID), domain.CreditsSpent{}.EventType()).Scan(&n)
+	err := s.db.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream_id = $1 AND
+		(event_type = 'CreditsSpent' OR (event_type IN ('ListingRequested', 'VeroCheckPerformed') AND data ? 'spent'))`,
+		domain.StreamID(accountID)).Scan(&n)
 	if err != nil {
 		t.Fatal(err)
 	}

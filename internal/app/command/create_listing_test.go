@@ -33,7 +33,7 @@ func TestCreateListingChargesOneCreditAndRecordsTheRequest(t *testing.T) {
 	if got := e.account(r.AccountID).Balance(e.now()); got != 2 {
 		t.Fatalf("balance %d, want 2", got)
 	}
-	if ev := e.events(r.AccountID); ev["ListingRequested"] != 1 || ev["CreditsSpent"] != 1 {
+	if ev := e.events(r.AccountID); ev["ListingRequested"] != 1 || ev[spends] != 1 || ev["CreditsSpent"] != 0 {
 		t.Fatalf("events %v", ev)
 	}
 }
@@ -44,7 +44,7 @@ func TestCreateListingRefusesAnAccountWithoutCredits(t *testing.T) {
 	r := e.register("broke@example.com")
 	_, err := e.cmd.CreateListing.Handle(context.Background(), CreateListing{Spend: e.spend(r, ""), Product: testProduct})
 	wantCode(t, err, domain.CodeInsufficientCredits)
-	if ev := e.events(r.AccountID); ev["CreditsSpent"] != 0 || ev["ListingRequested"] != 0 {
+	if ev := e.events(r.AccountID); ev[spends] != 0 || ev["ListingRequested"] != 0 {
 		t.Fatalf("a refused spend left events %v", ev)
 	}
 }

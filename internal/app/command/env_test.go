@@ -167,7 +167,7 @@ func (e *env) account(id string) *domain.Account {
 	return a
 }
 
-// events are the types of id's events, in order, and how often each.
+// events counts the account's events by type, and its spends (spends).
 func (e *env) events(id string) map[string]int {
 	e.t.Helper()
 	h, err := e.repo.History(context.Background(), id)
@@ -177,9 +177,16 @@ func (e *env) events(id string) map[string]int {
 	n := map[string]int{}
 	for _, r := range h {
 		n[r.Event.EventType()]++
+		if _, ok := domain.SpendOf(r.Event); ok {
+			n[spends]++
+		}
 	}
 	return n
 }
+
+// spends is the key of events' count of spends: CreditsSpent events and the
+// charges listings and VeRO checks carry (domain.SpendOf).
+const spends = "spends"
 
 // count runs a COUNT(*) query.
 func (e *env) count(sql string, args ...any) int {

@@ -27,7 +27,7 @@ func TestSetSpendLimitsRecordsThemAndTheNextSpendObeys(t *testing.T) {
 	}
 	_, err = e.cmd.CreateListing.Handle(ctx, CreateListing{Spend: e.spend(r, ""), Product: testProduct})
 	wantCode(t, err, domain.CodeSpendLimitReached)
-	if ev := e.events(r.AccountID); ev["SpendLimitsSet"] != 1 || ev["CreditsSpent"] != 1 {
+	if ev := e.events(r.AccountID); ev["SpendLimitsSet"] != 1 || ev[spends] != 1 {
 		t.Fatalf("events %v", ev)
 	}
 	// Setting the same limits again records nothing.
@@ -109,7 +109,7 @@ func TestSpendLimitHoldsUnderConcurrentSpends(t *testing.T) {
 	if a.Balance(e.now()) != 10 || a.SpendLimits(e.now()).SpentToday != 10 {
 		t.Fatalf("balance %d, spent today %d; want 10 and 10", a.Balance(e.now()), a.SpendLimits(e.now()).SpentToday)
 	}
-	if ev := e.events(r.AccountID); ev["CreditsSpent"] != 10 {
+	if ev := e.events(r.AccountID); ev[spends] != 10 {
 		t.Fatalf("events %v", ev)
 	}
 }

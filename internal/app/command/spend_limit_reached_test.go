@@ -60,7 +60,7 @@ func TestSpendLimitReachedRecordedOnceUnderConcurrentSpends(t *testing.T) {
 	if !errors.As(err, &le) || !le.Noted {
 		t.Fatalf("a later refusal: %v %+v, want one already noted", err, le)
 	}
-	if ev := e.events(r.AccountID); ev["SpendLimitReached"] != 1 || ev["CreditsSpent"] != 10 {
+	if ev := e.events(r.AccountID); ev["SpendLimitReached"] != 1 || ev[spends] != 10 {
 		t.Fatalf("events %v", ev)
 	}
 	if subjects := e.mailsTo(r.Email); countContaining(subjects, "daily spend limit of 10 credits is reached") != 1 {
@@ -94,7 +94,7 @@ func TestSpendLimitReachedLeavesTheKeyUnusedAndComesBackNextDay(t *testing.T) {
 	if err != nil || m.Replayed {
 		t.Fatalf("the refused call's key after raising the limit: replayed %v, %v; want a fresh charge", m.Replayed, err)
 	}
-	if ev := e.events(r.AccountID); ev["CreditsSpent"] != 2 {
+	if ev := e.events(r.AccountID); ev[spends] != 2 {
 		t.Fatalf("events %v, want 2 spends", ev)
 	}
 

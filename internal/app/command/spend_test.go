@@ -63,7 +63,7 @@ func TestSpendIdempotencyKeyChargesOnce(t *testing.T) {
 	if !errors.Is(err, eventstore.ErrIdempotencyKeyReused) {
 		t.Fatalf("same key, other request: %v, want ErrIdempotencyKeyReused", err)
 	}
-	if ev := e.events(r.AccountID); ev["ListingRequested"] != 1 || ev["CreditsSpent"] != 1 {
+	if ev := e.events(r.AccountID); ev["ListingRequested"] != 1 || ev[spends] != 1 {
 		t.Fatalf("events %v, want one listing", ev)
 	}
 }
@@ -99,7 +99,7 @@ func TestSpendConcurrentSpendsNeverOverdraw(t *testing.T) {
 	if a := e.account(r.AccountID); a.Balance(e.now()) != 0 {
 		t.Fatalf("balance %d, want 0", a.Balance(e.now()))
 	}
-	if ev := e.events(r.AccountID); ev["CreditsSpent"] != 10 || ev["ListingRequested"] != 10 {
+	if ev := e.events(r.AccountID); ev[spends] != 10 || ev["ListingRequested"] != 10 {
 		t.Fatalf("events %v", ev)
 	}
 }
@@ -131,7 +131,7 @@ func TestSpendSameKeyConcurrentlyChargesExactlyOnce(t *testing.T) {
 	if got := e.account(r.AccountID).Balance(e.now()); got != 9 {
 		t.Fatalf("balance %d, want 9 (one charge)", got)
 	}
-	if ev := e.events(r.AccountID); ev["CreditsSpent"] != 1 {
+	if ev := e.events(r.AccountID); ev[spends] != 1 {
 		t.Fatalf("events %v, want one spend", ev)
 	}
 }

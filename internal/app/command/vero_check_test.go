@@ -45,7 +45,7 @@ func TestVeroCheckAnswersFromTheListAndChargesOneCredit(t *testing.T) {
 	if len(checks) != 2 || checks[0].Brand != "NIKE" || !checks[0].Protected || checks[1].Protected {
 		t.Fatalf("VeroCheckPerformed events %+v", checks)
 	}
-	if ev := e.events(r.AccountID); ev["CreditsSpent"] != 2 {
+	if ev := e.events(r.AccountID); ev[spends] != 2 {
 		t.Fatalf("events %v", ev)
 	}
 }
@@ -60,7 +60,7 @@ func TestVeroCheckRefusals(t *testing.T) {
 	e.grant(r.AccountID, 1, nil)
 	_, err = e.cmd.VeroCheck.Handle(ctx, VeroCheck{Spend: e.spend(r, ""), Brand: "   "})
 	wantCode(t, err, domain.CodeInvalid)
-	if ev := e.events(r.AccountID); ev["CreditsSpent"] != 0 || ev["VeroCheckPerformed"] != 0 {
+	if ev := e.events(r.AccountID); ev[spends] != 0 || ev["VeroCheckPerformed"] != 0 {
 		t.Fatalf("refused checks left events %v", ev)
 	}
 }
