@@ -15,6 +15,32 @@ import (
 // version moves only when an existing shape gains an upcaster.
 const currentSchemaVersion = 1
 
+// chargeCarrierVersion is the schema version of a ListingRequested or a
+// VeroCheckPerformed that carries its charge (Spent set, issue 36's tenth
+// session: a spend is one event). Version 1 of both is the same shape
+// without the charge, which this package decodes alike; a binary from
+// before knows version 1 only, so it refuses these events
+// (ErrUnsupportedSchemaVersion) instead of reading a paid listing as an
+// unpaid one: a projector stops, a command on the account fails, and no
+// balance is shown or decided without the charge.
+const chargeCarrierVersion = 2
+
+// versioned is an event whose stored schema version depends on its value.
+type versioned interface{ schemaVersion() int }
+
+// chargeCarriers are the event types stored at chargeCarrierVersion when
+// they carry their charge.
+var chargeCarriers = map[string]bool{
+	ListingRequested{}.EventType():   true,
+	VeroCheckPerformed{}.EventType(): true,
+}
+
+// decodesAsCurrent reports whether the stored version of eventType is one
+// its current decoder reads.
+func decodesAsCurrent(eventType string, schemaVersion int) bool {
+	return schemaVersion == currentSchemaVersion || (schemaVersion == chargeCarrierVersion && chargeCarriers[eventType])
+}
+
 // Errors of the codec, wrapped with the event type and version at hand.
 var (
 	ErrUnknownEventType         = errors.New("unknown event type")
@@ -35,7 +61,11 @@ func EncodeEvent(e Event) (eventType string, schemaVersion int, data []byte, err
 	if err != nil {
 		return "", 0, nil, fmt.Errorf("encode %s: %w", eventType, err)
 	}
-	return eventType, currentSchemaVersion, data, nil
+	version := currentSchemaVersion
+	if v, ok := e.(versioned); ok {
+		version = v.schemaVersion()
+	}
+	return eventType, version, data, nil
 }
 
 // DecodeEvent returns the event stored as (eventType, schemaVersion, data),
@@ -73,7 +103,7 @@ func (c *Codec) Decode(eventType string, schemaVersion int, data []byte) (Event,
 	var seen map[UpcastKey]bool // the shapes upcast so far, to stop a cycle
 	for {
 		decode := decoderFor(eventType)
-		if decode != nil && schemaVersion == currentSchemaVersion {
+		if decode != nil && decodesAsCurrent(eventType, schemaVersion) {
 			e, err := decode(data)
 			if err != nil {
 				return nil, fmt.Errorf("decode %s v%d: %w", eventType, schemaVersion, err)

@@ -370,3 +370,19 @@ type Recorded struct {
 	At      time.Time
 	Event   Event
 }
+
+// schemaVersion is chargeCarrierVersion when the listing carries its charge.
+func (e ListingRequested) schemaVersion() int {
+	if e.Spent != nil {
+		return chargeCarrierVersion
+	}
+	return currentSchemaVersion
+}
+
+// schemaVersion is chargeCarrierVersion when the check carries its charge.
+func (e VeroCheckPerformed) schemaVersion() int {
+	if e.Spent != nil {
+		return chargeCarrierVersion
+	}
+	return currentSchemaVersion
+}

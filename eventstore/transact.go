@@ -29,7 +29,7 @@ func (s *Store) transactOne(ctx context.Context, c Command) ([]Outcome, error) {
 // fewer round trips than Update's: its BEGIN goes out with the statements
 // that lock the streams (pgx's Batch.BeginTx), and so does the drawing of
 // positions, as many per command as the last group commit's commands
-// appended (drawHint: two for listing spends), so a group commit whose
+// appended (drawHint: one for a spend since issue 36's tenth session, two for the two-event spends before it), so a group commit whose
 // commands append no more than that needs no round trip of its own to draw
 // them; positions it does not use are gaps in the log, as a rollback's are.
 // With the COMMIT in the write round trip, a batch of spends takes two.

@@ -99,7 +99,9 @@ func TestStaffReplay(t *testing.T) {
 	s.command(func(a *domain.Account, now time.Time) error {
 		return a.StartOrRenewCycle("sub_1", now, periodEnd, domain.MonthlyCredits, now)
 	})
-	s.command(func(a *domain.Account, now time.Time) error { return a.Spend(domain.OperationListing, "l-1", now) })
+	// A listing spend in its one-event form (the charge carried by the
+	// ListingRequested), which the console's comparison must count as spent.
+	s.command(func(a *domain.Account, now time.Time) error { return a.RequestListing("l-1", "B000TEST01", "", now) })
 	s.clock = periodEnd.Add(time.Minute)
 	if _, err := command.New(command.Deps{Accounts: s.past}).ExpireCredits.Handle(ctx, command.ExpireCredits{Limit: 10}); err != nil {
 		t.Fatal(err)

@@ -152,7 +152,7 @@ func readLedger(t *testing.T, pool *pgxpool.Pool) ledgerState {
 	var s ledgerState
 	err := pool.QueryRow(context.Background(), `SELECT count(*), coalesce(max(global_position), 0),
 			count(*) FILTER (WHERE event_type = 'ListingRequested'),
-			coalesce(sum((coalesce(data->'spent', data)->>'amount')::bigint) FILTER (WHERE event_type = 'CreditsSpent' OR data ? 'spent'), 0)
+			coalesce(sum((coalesce(data->'spent', data)->>'amount')::bigint) FILTER (WHERE event_type = 'CreditsSpent' OR (event_type IN ('ListingRequested', 'VeroCheckPerformed') AND data ? 'spent')), 0)
 		FROM events`).Scan(&s.events, &s.position, &s.listings, &s.spent)
 	if err != nil {
 		t.Fatal(err)

@@ -245,7 +245,7 @@ func TestFailoverUnderLoad(t *testing.T) {
 	// Charged exactly once per listing; no balance below zero.
 	rows, err = pool.Query(ctx, `SELECT stream_id,
 			count(*) FILTER (WHERE event_type = 'ListingRequested'),
-			coalesce(sum((coalesce(data->'spent', data)->>'amount')::bigint) FILTER (WHERE event_type = 'CreditsSpent' OR data ? 'spent'), 0)
+			coalesce(sum((coalesce(data->'spent', data)->>'amount')::bigint) FILTER (WHERE event_type = 'CreditsSpent' OR (event_type IN ('ListingRequested', 'VeroCheckPerformed') AND data ? 'spent')), 0)
 		FROM events GROUP BY stream_id`)
 	if err != nil {
 		t.Fatal(err)
