@@ -89,7 +89,14 @@ func (s *Store) UpdateMany(ctx context.Context, cmds []Command) []Outcome {
 	for j, i := range group {
 		groupCmds[j] = cmds[i]
 	}
-	res, err := s.transactGroup(ctx, groupCmds)
+	txCtx := ctx
+	if len(groupCmds) == 1 {
+		// A batch of one is its request's own transaction, as it was through
+		// Update: its statements carry that request's values (request id,
+		// logger, trace) under the batch's deadline.
+		txCtx = callerContext(ctx, groupCmds[0].Context)
+	}
+	res, err := s.transactGroup(txCtx, groupCmds)
 	if err != nil && !errors.Is(err, ErrCommitUnknown) {
 		// Nothing was written: each command on its own, as if alone.
 		alone = append(group, alone...)
