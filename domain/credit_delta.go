@@ -10,14 +10,12 @@ import "fmt"
 // Events that move no credits give 0; an event type without a case panics,
 // so a new event has to be placed here (TestCreditDeltaHasACaseForEveryEventType).
 func CreditDelta(e Event) int64 {
-	if spent, ok := SpendOf(e); ok {
+	if spent, ok := SpendOf(e); ok { // a CreditsSpent, or the charge a listing or VeRO check carries
 		return -spent.Amount
 	}
 	switch e := e.(type) {
 	case CreditsGranted:
 		return e.Amount
-	case CreditsSpent:
-		return -e.Amount
 	case CreditsDebited:
 		return -e.Amount
 	case CreditsExpired:

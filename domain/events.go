@@ -372,16 +372,14 @@ type Recorded struct {
 }
 
 // schemaVersion is chargeCarrierVersion when the listing carries its charge.
-func (e ListingRequested) schemaVersion() int {
-	if e.Spent != nil {
-		return chargeCarrierVersion
-	}
-	return currentSchemaVersion
-}
+func (e ListingRequested) schemaVersion() int { return carrierVersion(e.Spent) }
 
 // schemaVersion is chargeCarrierVersion when the check carries its charge.
-func (e VeroCheckPerformed) schemaVersion() int {
-	if e.Spent != nil {
+func (e VeroCheckPerformed) schemaVersion() int { return carrierVersion(e.Spent) }
+
+// carrierVersion is the schema version of a charge carrier with spent.
+func carrierVersion(spent *CreditsSpent) int {
+	if spent != nil {
 		return chargeCarrierVersion
 	}
 	return currentSchemaVersion

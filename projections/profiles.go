@@ -71,6 +71,10 @@ func foldProfile(r Profile, exists bool, id string, rec eventstore.Record, ev do
 		}
 		return Profile{AccountID: id, Email: e.Email, SubscriptionStatus: domain.StatusInactive, RegisteredAt: rec.RecordedAt, UpdatedAt: rec.RecordedAt}, true, nil
 	}
+	if spent, ok := domain.SpendOf(ev); ok { // alone, or carried by a listing or a VeRO check
+		at := rec.RecordedAt
+		r.CreditsUsed, r.LastSpendAt = r.CreditsUsed+spent.Amount, &at
+	}
 	switch e := ev.(type) {
 	case domain.EmailVerified:
 		r.IsVerified = true
@@ -87,13 +91,12 @@ func foldProfile(r Profile, exists bool, id string, rec eventstore.Record, ev do
 		sub := domain.SubscriptionSummary{Status: r.SubscriptionStatus, RenewsAt: r.SubscriptionRenewalDate, EndsAt: r.SubscriptionEndsAt}
 		next, _ := sub.After(ev, rec.RecordedAt)
 		r.SubscriptionStatus, r.SubscriptionRenewalDate, r.SubscriptionEndsAt = next.Status, next.RenewsAt, next.EndsAt
-	case domain.CreditsSpent:
-		at := rec.RecordedAt
-		r.CreditsUsed, r.LastSpendAt = r.CreditsUsed+e.Amount, &at
 	case domain.CreditsRevoked:
 		r.CreditDebt += e.Debt
 	case domain.DebtRepaid:
 		r.CreditDebt -= e.Amount
+	case domain.CreditsSpent:
+		// Its charge, above.
 	case domain.CreditsGranted, domain.CreditsDebited, domain.CreditsExpired:
 		// The balance alone, below.
 	case domain.DisputeOpened:
@@ -102,16 +105,8 @@ func foldProfile(r Profile, exists bool, id string, rec eventstore.Record, ev do
 		r.OpenDisputes--
 	case domain.ListingRequested:
 		r.ListingsCreated++
-		if e.Spent != nil { // the charge it carries (domain.SpendOf)
-			at := rec.RecordedAt
-			r.CreditsUsed, r.LastSpendAt = r.CreditsUsed+e.Spent.Amount, &at
-		}
 	case domain.VeroCheckPerformed:
 		r.VeroChecks++
-		if e.Spent != nil {
-			at := rec.RecordedAt
-			r.CreditsUsed, r.LastSpendAt = r.CreditsUsed+e.Spent.Amount, &at
-		}
 	case domain.SoftwareDownloaded:
 		r.Downloads++
 	case domain.AlertSettingsChanged:

@@ -40,14 +40,13 @@ func (r usageRow) plus(o usageRow) usageRow {
 // so a row after a batch is the row before plus the batch's sum. It reads
 // and writes nothing.
 func usageOf(ev domain.Event) (usageRow, error) {
-	switch e := ev.(type) {
+	spent, _ := domain.SpendOf(ev) // alone, or carried by a listing or a VeRO check (none in the two-event form)
+	switch ev.(type) {
 	case domain.CreditsSpent:
-		return usageRow{credits: e.Amount}, nil
+		return usageRow{credits: spent.Amount}, nil
 	case domain.ListingRequested:
-		spent, _ := domain.SpendOf(ev) // the charge it carries, none in the two-event form
 		return usageRow{credits: spent.Amount, listings: 1}, nil
 	case domain.VeroCheckPerformed:
-		spent, _ := domain.SpendOf(ev)
 		return usageRow{credits: spent.Amount, vero: 1}, nil
 	case domain.AccountRegistered, domain.EmailVerified, domain.PasswordChanged, domain.APIKeyIssued, domain.APIKeyRotated,
 		domain.APIKeyCreated, domain.APIKeyRevoked, domain.APIKeyExpired,
