@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
@@ -193,65 +192,36 @@ func (s *Store) lockMany(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, cmd
 	batch := &pgx.Batch{}
 	if tx == nil { // a group commit's
 		batch.BeginTx(pgx.TxOptions{})
-		if !groupFunctions {
-			batch.Queue(genericPlans)
-		}
+		batch.Queue(genericPlans)
 	}
 	params := paramsOf(conn.Conn())
-	var positions []int64
-	if tx == nil && groupFunctions {
-		batch.Queue(lockGroupQuery, lend(params, 3*32+len(streams)*(4+2*12)+stringsBytes(streams), streams), knownVersions, knownTokens, keyStreams, keys, draw, appendingKey).Query(func(rows pgx.Rows) error {
+	batch.Queue(lockQuery, lend(params, 3*32+len(streams)*(4+2*12)+stringsBytes(streams), streams), knownVersions, knownTokens).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var id string
+			var h head
+			if err := rows.Scan(&id, &h.version, &h.token, &h.stateVersion, &h.current, &h.state); err != nil {
+				return err
+			}
+			heads[id] = h
+		}
+		return rows.Err()
+	})
+	if len(keys) > 0 {
+		batch.Queue(replaysQuery, lend(params, 2*32+stringsBytes(keyStreams)+stringsBytes(keys), keyStreams), keys).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
-				var id, key, hash *string
-				var h head
+				var stream, key string
 				var k kept
-				var cur *bool
-				var version, token, stateVersion, first, last *int64
-				var drawn []int64
-				if err := rows.Scan(&id, &version, &token, &stateVersion, &cur, &h.state, &key, &hash, &k.res.Result, &first, &last, &drawn); err != nil {
+				if err := rows.Scan(&stream, &key, &k.hash, &k.res.Result, &k.res.FirstPosition, &k.res.LastPosition, &k.res.StreamVersion); err != nil {
 					return err
 				}
-				switch {
-				case drawn != nil:
-					positions = drawn
-				case key != nil:
-					k.hash, k.res.FirstPosition, k.res.LastPosition, k.res.StreamVersion = *hash, deref(first), deref(last), deref(version)
-					found[*id+"\x00"+*key] = k
-				default:
-					h.version, h.token, h.stateVersion, h.current = *version, *token, *stateVersion, *cur
-					heads[*id] = h
-				}
+				found[stream+"\x00"+key] = k
 			}
 			return rows.Err()
 		})
-	} else {
-		batch.Queue(lockQuery, lend(params, 3*32+len(streams)*(4+2*12)+stringsBytes(streams), streams), knownVersions, knownTokens).Query(func(rows pgx.Rows) error {
-			for rows.Next() {
-				var id string
-				var h head
-				if err := rows.Scan(&id, &h.version, &h.token, &h.stateVersion, &h.current, &h.state); err != nil {
-					return err
-				}
-				heads[id] = h
-			}
-			return rows.Err()
-		})
-		if len(keys) > 0 {
-			batch.Queue(replaysQuery, lend(params, 2*32+stringsBytes(keyStreams)+stringsBytes(keys), keyStreams), keys).Query(func(rows pgx.Rows) error {
-				for rows.Next() {
-					var stream, key string
-					var k kept
-					if err := rows.Scan(&stream, &key, &k.hash, &k.res.Result, &k.res.FirstPosition, &k.res.LastPosition, &k.res.StreamVersion); err != nil {
-						return err
-					}
-					found[stream+"\x00"+key] = k
-				}
-				return rows.Err()
-			})
-		}
-		if draw > 0 {
-			queueDraw(batch, draw, &positions)
-		}
+	}
+	var positions []int64
+	if draw > 0 {
+		queueDraw(batch, draw, &positions)
 	}
 	lendWriteBuffer(conn.Conn().PgConn(), lockBytes(streams, keyStreams, keys))
 	var res pgx.BatchResults
@@ -374,14 +344,3 @@ func queueDraw(batch *pgx.Batch, n int, positions *[]int64) {
 		return err
 	})
 }
-
-func deref(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-var groupFunctions = os.Getenv("EVENTSTORE_GROUP_FUNCTIONS") == "1"
-
-const lockGroupQuery = `SELECT * FROM eventstore_lock_group($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::int, $7::bigint)`

@@ -168,21 +168,6 @@ func (g *groupWrites) keysBytes() int {
 // wake-up message and the COMMIT (the write buffer lent for it).
 func (g *groupWrites) queue(batch *pgx.Batch, kept *keptParams) (wire int) {
 	wire = 2 << 10
-	if groupFunctions || groupCTE {
-		h, c, e, k := g.heads, g.created, g.events, g.keys
-		q := writeGroupQuery
-		if groupCTE {
-			q = writeCTEQuery
-		}
-		n := g.headsBytes() + g.createdBytes() + g.eventsBytes() + g.keysBytes()
-		wire += n
-		batch.Queue(q,
-			lend(kept, n, h.stream), h.expected, h.version, pgtype.FlatArray[[]byte](h.state), h.stateVersion, pgtype.FlatArray[*time.Time](h.wakeAt), h.token,
-			c.stream, c.version, pgtype.FlatArray[[]byte](c.state), c.stateVersion, pgtype.FlatArray[*time.Time](c.wakeAt), c.token,
-			e.position, e.id, e.stream, e.version, e.typ, e.schema, pgtype.FlatArray[[]byte](e.data), e.metadata, e.at,
-			k.stream, k.key, k.hash, pgtype.FlatArray[[]byte](k.result), k.first, k.last, k.streamVersion)
-		return wire
-	}
 	if h := g.heads; len(h.stream) > 0 {
 		n := g.headsBytes()
 		wire += n
@@ -260,36 +245,3 @@ func (g *groupWrites) conflict(err error) (*ConflictError, bool) {
 	}
 	return &ConflictError{Stream: pgErr.ConstraintName}, true
 }
-
-const writeGroupQuery = `SELECT eventstore_write_group($1::text[], $2::bigint[], $3::bigint[], $4::bytea[], $5::bigint[], $6::timestamptz[], $7::bigint[],
-	$8::text[], $9::bigint[], $10::bytea[], $11::bigint[], $12::timestamptz[], $13::bigint[],
-	$14::bigint[], $15::uuid[], $16::text[], $17::bigint[], $18::text[], $19::int[], $20::text[], $21::text[], $22::timestamptz[],
-	$23::text[], $24::text[], $25::text[], $26::bytea[], $27::bigint[], $28::bigint[], $29::bigint[])`
-
-var groupCTE bool
-
-const writeCTEQuery = `WITH moved AS (UPDATE streams s SET version = u.version, token = u.token,
-		saved = CASE WHEN u.state IS NULL THEN s.saved ELSE u.state END,
-		snapshot = CASE WHEN u.state IS NULL THEN s.snapshot END,
-		state = CASE WHEN u.state IS NULL THEN s.state END,
-		state_version = CASE WHEN u.state IS NULL THEN s.state_version ELSE u.state_version END,
-		wake_at = u.wake_at, updated_at = now()
-	FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[], $5::bigint[], $6::timestamptz[], $7::bigint[])
-		AS u(stream_id, expected, version, state, state_version, wake_at, token)
-	WHERE s.stream_id = ANY($1::text[]) AND s.stream_id = u.stream_id AND s.version = u.expected
-	RETURNING 1),
-created AS (INSERT INTO streams (stream_id, version, saved, state_version, wake_at, token)
-	SELECT stream_id, version, state, state_version, wake_at, token
-	FROM unnest($8::text[], $9::bigint[], $10::bytea[], $11::bigint[], $12::timestamptz[], $13::bigint[])
-		AS u(stream_id, version, state, state_version, wake_at, token)
-	ON CONFLICT (stream_id) DO NOTHING
-	RETURNING 1),
-appended AS (INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-	SELECT p, id, s, v, t, sv, d::jsonb, m::jsonb, at
-	FROM unnest($14::bigint[], $15::uuid[], $16::text[], $17::bigint[], $18::text[], $19::int[], $20::text[], $21::text[], $22::timestamptz[])
-		AS u(p, id, s, v, t, sv, d, m, at)),
-kept AS (INSERT INTO idempotency_keys
-		(stream_id, idempotency_key, request_hash, result, first_position, last_position, stream_version)
-	SELECT * FROM unnest($23::text[], $24::text[], $25::text[], $26::bytea[], $27::bigint[], $28::bigint[], $29::bigint[]))
-SELECT eventstore_expect_rows((SELECT count(*) FROM moved), coalesce(cardinality($1::text[]), 0), 'heads'),
-	eventstore_expect_rows((SELECT count(*) FROM created), coalesce(cardinality($8::text[]), 0), 'created')`

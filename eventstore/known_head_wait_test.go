@@ -77,7 +77,7 @@ func TestKnownHeadMovedWhileTheLockWaitedIsGivenWhole(t *testing.T) {
 			// Wait until the waiter's lock waits for the writer's.
 			for deadline := time.Now().Add(10 * time.Second); ; {
 				var waiting bool
-				if err := s.Pool().QueryRow(ctx, `SELECT coalesce(bool_or(wait_event_type = 'Lock' AND (query LIKE '%FOR UPDATE OF s%' OR query LIKE '%eventstore_lock_group%')), false) FROM pg_stat_activity`).Scan(&waiting); err != nil {
+				if err := s.Pool().QueryRow(ctx, `SELECT coalesce(bool_or(wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE OF s%'), false) FROM pg_stat_activity`).Scan(&waiting); err != nil {
 					t.Fatal(err)
 				}
 				if waiting {
