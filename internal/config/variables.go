@@ -61,7 +61,7 @@ var variables = []variable{
 	{"MAIL_SENDER_METRICS_ADDR", DefaultMailSenderMetricsAddr, text(func(c *Config) *string { return &c.MailSenderMetricsAddr })},
 	{"PROJECTOR_METRICS_ADDR", DefaultProjectorMetricsAddr, text(func(c *Config) *string { return &c.ProjectorMetricsAddr })},
 	{"LOG_LEVEL", "info", text(func(c *Config) *string { return &c.LogLevel })},
-	{"ACCESS_LOG_FLUSH", "10ms", accessLogFlush},
+	{"ACCESS_LOG_FLUSH", "0", accessLogFlush},
 	{"MESSAGE_TRANSPORT", TransportSQL, text(func(c *Config) *string { return &c.MessageTransport })},
 	{"REDIS_URL", "", text(func(c *Config) *string { return &c.RedisURL })},
 	{"IDEMPOTENCY_KEY_TTL", "24h", period(func(c *Config) *time.Duration { return &c.IdempotencyKeyTTL })},

@@ -3,6 +3,8 @@ package startup
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -127,5 +129,34 @@ func TestBufferedLoggerConcurrent(t *testing.T) {
 		if !strings.HasPrefix(l, "{") || !strings.HasSuffix(l, "}") {
 			t.Fatalf("a broken line: %q", l)
 		}
+	}
+}
+
+// BenchmarkAccessLineToPipe writes access lines through the logger to a
+// pipe drained by another goroutine, as bin/api's stderr is by its reader:
+// each line at once (flushEvery 0) against gathered (10ms).
+func BenchmarkAccessLineToPipe(b *testing.B) {
+	for _, every := range []time.Duration{0, 10 * time.Millisecond} {
+		b.Run("flush="+every.String(), func(b *testing.B) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				b.Fatal(err)
+			}
+			drained := make(chan struct{})
+			go func() { _, _ = io.Copy(io.Discard, r); close(drained) }()
+			log := NewBufferedLogger(w, "info", every)
+			h := log.Handler().(LineHandler)
+			l := []byte(`{"time":"2026-11-28T12:00:00.123456789Z","level":"INFO","msg":"request","method":"POST","path":"/v1/listings","status":201,"ms":3,"requestId":"0b7c1f4e-8d2a-4c55-9a4e-2f6f3c9d1e77","clientRequestId":""}` + "\n")
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					_ = h.WriteLine(l)
+				}
+			})
+			_ = FlushLog(log)
+			_ = w.Close()
+			<-drained
+			_ = r.Close()
+		})
 	}
 }
