@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/a2e-automation/app/internal/startup"
+	"github.com/a2e-automation/app/internal/testing/downloadstest"
 )
 
 // slogAccessLine is the access log line as slog's JSONHandler (with no
@@ -56,7 +57,7 @@ func accessLogTimes() []time.Time {
 		time.Date(2026, 11, 28, 3, 4, 5, 120000000, time.UTC),
 		time.Date(2026, 11, 28, 3, 4, 5, 123456789, time.FixedZone("IST", 5*3600+1800)),
 		time.Date(2026, 1, 2, 3, 4, 5, 1, time.FixedZone("", -8*3600)),
-		time.Date(2026, 1, 2, 3, 4, 5, 1000, time.FixedZone("odd", -(3600 + 23*60 + 7))),
+		time.Date(2026, 1, 2, 3, 4, 5, 1000, time.FixedZone("odd", -(3600+23*60+7))),
 		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
 		time.Unix(0, 0),
@@ -218,3 +219,52 @@ func BenchmarkAccessLog(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestGatheredAccessLinesWrittenAtStop: with ACCESS_LOG_FLUSH the access
+// line of a request waits in the process, and bin/api writes it when it
+// stops (run's last step), not only when the timer fires.
+func TestGatheredAccessLinesWrittenAtStop(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	downloadstest.WriteInstaller(t, dir, "A2E-Automation-Setup-2.4.1.exe", downloadstest.WindowsExecutable())
+	prod := productionEnv(t, dir)
+	getenv := func(k string) string {
+		if k == "ACCESS_LOG_FLUSH" {
+			return "1s"
+		}
+		return prod(k)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stdout, stderr := &logBuffer{}, &logBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"api", "-addr", "127.0.0.1:0"}, getenv, stdout, stderr) }()
+	var addr string
+	for addr == "" {
+		select {
+		case err := <-done:
+			t.Fatalf("run: %v\n%s", err, stderr.String())
+		case <-time.After(20 * time.Millisecond):
+			if _, a, ok := strings.Cut(stdout.String(), "listening on "); ok {
+				addr = strings.TrimSpace(a)
+			}
+		}
+	}
+	start := time.Now()
+	res, err := http.Get(addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = res.Body.Close()
+	const line = `"msg":"request","method":"GET","path":"/healthz","status":200`
+	if strings.Contains(stderr.String(), line) && time.Since(start) < time.Second {
+		t.Fatalf("the access line was written at once: %s", stderr.String())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), line) {
+		t.Fatalf("no access line after the stop:\n%s", stderr.String())
+	}
+}

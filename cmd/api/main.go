@@ -63,7 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	log := startup.NewLogger(stderr, cfg.LogLevel)
+	log := startup.NewBufferedLogger(stderr, cfg.LogLevel, cfg.AccessLogFlush)
+	defer func() { _ = startup.FlushLog(log) }() // last: the access lines gathered
 	if len(args) > 1 && args[1] == "staff" {
 		return staffCommand(ctx, cfg, log, args[2:], stdout)
 	}

@@ -225,6 +225,12 @@ func (b *bench) levels(ctx context.Context) error {
 			batch += fmt.Sprintf(", the API allocated %.1f kB in %.0f objects a spend",
 				(gc1.allocBytes-gc0.allocBytes)/1000/float64(res.spends), (gc1.mallocs-gc0.mallocs)/float64(res.spends))
 		}
+		if gcs := gc1.gcs - gc0.gcs; gc1.gcs > 0 {
+			batch += fmt.Sprintf(", %.0f collections (%.1f a second)", gcs, gcs/float64(o.seconds))
+		}
+		if rss, peak := memoryOf(b.api.cmd.Process.Pid); rss > 0 {
+			batch += fmt.Sprintf(", the API's RSS %.0f MiB at the level's end (its peak so far %.0f MiB)", rss, peak)
+		}
 		batches = append(batches, batch)
 		if profiled != nil {
 			if err := <-profiled; err != nil {

@@ -98,6 +98,7 @@ type groupCommitCounters struct {
 	cacheHits, cacheMisses     float64
 	// the Go runtime's, from the same endpoint: bytes and objects allocated
 	allocBytes, mallocs float64
+	gcs                 float64 // garbage collections (go_gc_duration_seconds_count)
 }
 
 // groupCommits reads bin/api's group commit counters from its metrics
@@ -134,7 +135,34 @@ func groupCommits(metricsAddr string) (g groupCommitCounters) {
 			g.allocBytes = v
 		case "go_memstats_mallocs_total":
 			g.mallocs = v
+		case "go_gc_duration_seconds_count":
+			g.gcs = v
 		}
 	}
 	return g
+}
+
+// memoryOf is a process's resident memory now and its peak so far, in
+// MiB (/proc/PID/status's VmRSS and VmHWM); zeros where /proc has none.
+func memoryOf(pid int) (rss, peak float64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for line := range strings.Lines(string(b)) {
+		name, value, ok := strings.Cut(line, ":")
+		if !ok || (name != "VmRSS" && name != "VmHWM") {
+			continue
+		}
+		kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 64)
+		if err != nil {
+			continue
+		}
+		if name == "VmRSS" {
+			rss = kb / 1024
+		} else {
+			peak = kb / 1024
+		}
+	}
+	return rss, peak
 }

@@ -53,6 +53,7 @@ type Config struct {
 	RateLimitPerMinute     int           // RATE_LIMIT_PER_MINUTE
 	WebappDir              string        // WEBAPP_DIR: the built webapp served at /
 	LogLevel               string        // LOG_LEVEL: debug | info | warn | error
+	AccessLogFlush         time.Duration // ACCESS_LOG_FLUSH: how long bin/api gathers access log lines before one write (0: each at once)
 	MessageTransport       string        // MESSAGE_TRANSPORT: sql | nats (how events reach the projectors)
 	NATSURL                string        // NATS_URL: the NATS JetStream server(s); set only when MessageTransport is nats
 	NATSStreamMaxAge       time.Duration // NATS_STREAM_MAX_AGE: JetStream stream message age limit

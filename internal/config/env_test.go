@@ -123,3 +123,20 @@ func TestGroupCommitSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestAccessLogFlush(t *testing.T) {
+	c, err := Load(envOf(map[string]string{"APP_ENV": "development"}))
+	if err != nil || c.AccessLogFlush != 0 {
+		t.Fatalf("default = %v, %v", c.AccessLogFlush, err)
+	}
+	for v, want := range map[string]time.Duration{"0": 0, "250ms": 250 * time.Millisecond, "1s": time.Second} {
+		if c, err := Load(envOf(map[string]string{"APP_ENV": "development", "ACCESS_LOG_FLUSH": v})); err != nil || c.AccessLogFlush != want {
+			t.Errorf("ACCESS_LOG_FLUSH=%s: %v, %v", v, c.AccessLogFlush, err)
+		}
+	}
+	for _, bad := range []string{"-1ms", "2s", "soon"} {
+		if _, err := Load(envOf(map[string]string{"APP_ENV": "development", "ACCESS_LOG_FLUSH": bad})); err == nil || !strings.Contains(err.Error(), "ACCESS_LOG_FLUSH") {
+			t.Errorf("ACCESS_LOG_FLUSH=%s: %v", bad, err)
+		}
+	}
+}

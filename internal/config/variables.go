@@ -61,6 +61,7 @@ var variables = []variable{
 	{"MAIL_SENDER_METRICS_ADDR", DefaultMailSenderMetricsAddr, text(func(c *Config) *string { return &c.MailSenderMetricsAddr })},
 	{"PROJECTOR_METRICS_ADDR", DefaultProjectorMetricsAddr, text(func(c *Config) *string { return &c.ProjectorMetricsAddr })},
 	{"LOG_LEVEL", "info", text(func(c *Config) *string { return &c.LogLevel })},
+	{"ACCESS_LOG_FLUSH", "0", accessLogFlush},
 	{"MESSAGE_TRANSPORT", TransportSQL, text(func(c *Config) *string { return &c.MessageTransport })},
 	{"REDIS_URL", "", text(func(c *Config) *string { return &c.RedisURL })},
 	{"IDEMPOTENCY_KEY_TTL", "24h", period(func(c *Config) *time.Duration { return &c.IdempotencyKeyTTL })},
@@ -132,6 +133,22 @@ func linger(c *Config, v string) error {
 	}
 	if c.GroupCommitLinger >= time.Millisecond {
 		return fmt.Errorf("must be under 1ms (a lone request waits that long), not %q", v)
+	}
+	return nil
+}
+
+// accessLogFlush sets how long bin/api gathers access log lines: 0 (each
+// written at once) or a positive duration up to a second.
+func accessLogFlush(c *Config, v string) error {
+	if v == "0" {
+		c.AccessLogFlush = 0
+		return nil
+	}
+	if err := period(func(c *Config) *time.Duration { return &c.AccessLogFlush })(c, v); err != nil {
+		return err
+	}
+	if c.AccessLogFlush > time.Second {
+		return fmt.Errorf("must be 0 or at most 1s (the lines a crash loses), not %q", v)
 	}
 	return nil
 }
