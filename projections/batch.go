@@ -25,7 +25,7 @@ const MaxBatchSize = 8000
 // (a batch then holds what arrived since the last one, fewer than its
 // limit), doubling up to max after each batch that came back full (a
 // backlog), and back to BatchSize after one that did not. Far behind, the
-// round trips, checkpoint rows and commit are paid per thousands of events;
+// round trips, watermarks and commit are paid per thousands of events;
 // close to the head a batch stays short, so a per-stream CatchUp or a
 // rebuild's swap waits little for its locks.
 type batchSizer struct{ base, max, next int }
@@ -59,9 +59,11 @@ func (s *batchSizer) grow(more bool) bool {
 // applierKey is the advisory lock of a projection's batch applier (of a
 // checkpoint name: a projection's, or its rebuild's): one worker applies a
 // projection's batch at a time; the others skip the round. Its holder is the
-// only writer of that name's checkpoints: a per-stream CatchUp and a
-// rebuild's reset, batches and swap wait for the lock (lockAppliers), so a
-// batch reads checkpoints without row locks (readCheckpoints).
+// only writer of that name's watermark and checkpoints (a per-stream CatchUp
+// writes checkpoints, a rebuild's reset and swap rewrite them; batches,
+// live or a rebuild's, move only the watermark): each waits for the lock
+// (lockAppliers), so a batch reads checkpoints without row locks
+// (readCheckpoints).
 // (The swap's rewrite of the live name's rows holds the projection's
 // exclusive lock, lockKey, which every holder of the live name's applier
 // lock holds shared.)

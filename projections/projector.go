@@ -1,6 +1,7 @@
 // Package projections builds the read tables the dashboard queries from the
 // event store: one projector per read model, each idempotent, each with its
-// own checkpoints, each rebuildable from zero.
+// own watermark (and, above it, a CatchUp's checkpoints), each rebuildable
+// from zero.
 //
 // A projector reads the event log itself, from its watermark, in position
 // order, in batches (ApplyBatch): it applies each event past its
@@ -145,7 +146,8 @@ func (r *Projector) CatchUp(ctx context.Context, name, stream string) (int, erro
 // catchUpTx applies the stream's new events under checkpoint name cp.
 func (r *Projector) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, stream string) (int, error) {
 	// The applier's lock, waited for: a live batch of the projection reads
-	// and moves its checkpoints without row locks (readCheckpoints).
+	// its checkpoints and moves its watermark without row locks
+	// (readCheckpoints).
 	if err := lockAppliers(ctx, tx, cp); err != nil {
 		return 0, err
 	}
