@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"maps"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
@@ -26,7 +25,7 @@ const MaxBatchSize = 8000
 // (a batch then holds what arrived since the last one, fewer than its
 // limit), doubling up to max after each batch that came back full (a
 // backlog), and back to BatchSize after one that did not. Far behind, the
-// round trips, checkpoint rows and commit are paid per thousands of events;
+// round trips, watermarks and commit are paid per thousands of events;
 // close to the head a batch stays short, so a per-stream CatchUp or a
 // rebuild's swap waits little for its locks.
 type batchSizer struct{ base, max, next int }
@@ -60,9 +59,11 @@ func (s *batchSizer) grow(more bool) bool {
 // applierKey is the advisory lock of a projection's batch applier (of a
 // checkpoint name: a projection's, or its rebuild's): one worker applies a
 // projection's batch at a time; the others skip the round. Its holder is the
-// only writer of that name's checkpoints: a per-stream CatchUp and a
-// rebuild's reset, batches and swap wait for the lock (lockAppliers), so a
-// batch reads and moves checkpoints without row locks (readCheckpoints).
+// only writer of that name's watermark and checkpoints (a per-stream CatchUp
+// writes checkpoints, a rebuild's reset and swap rewrite them; batches,
+// live or a rebuild's, move only the watermark): each waits for the lock
+// (lockAppliers), so a batch reads checkpoints without row locks
+// (readCheckpoints).
 // (The swap's rewrite of the live name's rows holds the projection's
 // exclusive lock, lockKey, which every holder of the live name's applier
 // lock holds shared.)
@@ -83,9 +84,10 @@ type target struct {
 // ApplyBatch applies to the named projections (none: all), in one
 // transaction, up to limit events of the log after the lowest of their
 // watermarks, read once and decoded once for all of them: each projection
-// folds the events its streams' checkpoints have not passed (a per-stream
-// CatchUp may have applied some) and writes each row it changes once; the
-// checkpoints and watermarks move in the same transaction. It returns how
+// folds the events past its own watermark that its streams' checkpoints
+// have not passed (a per-stream CatchUp may have applied some above the
+// watermark) and writes each row it changes once; the watermarks move in
+// the same transaction (no checkpoint row does). It returns how
 // many events it read: fewer than limit means the projections have caught
 // up. A projection another worker is applying is left out of the round
 // (when it is every one, ApplyBatch returns 0 without waiting); only a
@@ -181,14 +183,12 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 		cps[i] = tg.cp
 	}
 	slices.Sort(cps)
-	var wm int64
-	if err := tx.QueryRow(ctx, `SELECT coalesce(min(coalesce(w.position, 0)), 0)
-		FROM unnest($1::text[]) cp LEFT JOIN projection_watermarks w ON w.projection = cp`, cps).Scan(&wm); err != nil {
-		return 0, fmt.Errorf("watermarks of %v: %w", cps, err)
+	marks, wm, err := readWatermarks(ctx, tx, cps)
+	if err != nil {
+		return 0, err
 	}
 	recs, evs, more := ahead.take(wm, limit) // read while the batch before was applied
 	if recs == nil {
-		var err error
 		if recs, err = r.store.ReadAllDataIn(ctx, tx, wm, limit); err != nil || len(recs) == 0 { // the folds read no metadata
 			return 0, err
 		}
@@ -197,30 +197,18 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 	if more {
 		ahead.start(ctx, r, recs[len(recs)-1].GlobalPosition) // a backlog: the next batch's events, meanwhile
 	}
-	streams := make([]string, len(recs))
-	for i, rec := range recs {
-		streams[i] = rec.StreamID
-	}
-	streams = slices.Compact(slices.Sorted(slices.Values(streams)))
-	applied, err := readCheckpoints(ctx, tx, cps, streams)
+	above, err := readCheckpoints(ctx, tx, cps, wm)
 	if err != nil {
 		return 0, err
 	}
-
-	// The checkpoint rows that exist, kept apart: the loop below records in
-	// applied what it applies, made rows included.
-	stored := make(map[checkpointKey]bool, len(applied))
-	for k := range applied {
-		stored[k] = true
-	}
-	var moveCP, moveStream, newCP, newStream []string
-	var moveVersion, movePosition, newVersion, newPosition []int64
 	for _, tg := range targets {
+		mark := marks[tg.cp]
 		mine, myEvs := make([]eventstore.Record, 0, len(recs)), make([]domain.Event, 0, len(recs))
-		moved := map[string]int{} // stream -> index in recs of its last event applied
 		for i, rec := range recs {
-			k := checkpointKey{tg.cp, rec.StreamID}
-			if rec.StreamVersion <= applied[k] {
+			// Applied already: at or below the target's watermark (its
+			// watermark can be ahead of the lowest), or by a per-stream
+			// CatchUp above it.
+			if rec.GlobalPosition <= mark || rec.StreamVersion <= above[checkpointKey{tg.cp, rec.StreamID}] {
 				continue
 			}
 			if evs[i] == nil {
@@ -229,8 +217,6 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 				}
 			}
 			mine, myEvs = append(mine, rec), append(myEvs, evs[i])
-			applied[k] = rec.StreamVersion
-			moved[rec.StreamID] = i
 		}
 		if len(mine) == 0 {
 			continue
@@ -238,85 +224,68 @@ func (r *Projector) applyBatchTx(ctx context.Context, tx pgx.Tx, targets []targe
 		if err := tg.p.Apply(ctx, tx, tg.t, mine, myEvs); err != nil {
 			return 0, fmt.Errorf("%s: apply a batch of %d events up to position %d: %w", tg.p.Name(), len(mine), mine[len(mine)-1].GlobalPosition, err)
 		}
-		for _, s := range slices.Sorted(maps.Keys(moved)) {
-			rec := recs[moved[s]]
-			if !stored[checkpointKey{tg.cp, s}] {
-				newCP, newStream = append(newCP, tg.cp), append(newStream, s)
-				newVersion, newPosition = append(newVersion, rec.StreamVersion), append(newPosition, rec.GlobalPosition)
-				continue
-			}
-			moveCP, moveStream = append(moveCP, tg.cp), append(moveStream, s)
-			moveVersion, movePosition = append(moveVersion, rec.StreamVersion), append(movePosition, rec.GlobalPosition)
-		}
 	}
-	// One round trip: the checkpoints, and every event up to the batch's
-	// last now applied for every target (here, or before: a target's
-	// watermark can be ahead of the lowest).
-	b := &pgx.Batch{}
-	// The rows that exist are updated, the others made: an upsert would
-	// lock each row before updating it, which costs a WAL record a row.
-	b.Queue(`UPDATE projection_checkpoints c SET version = m.v, global_position = m.p
-		FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS m(cp, s, v, p)
-		WHERE c.projection = m.cp AND c.stream_id = m.s`, moveCP, moveStream, moveVersion, movePosition)
-	b.Queue(`INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
-		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
-		ON CONFLICT (projection, stream_id) DO UPDATE SET version = excluded.version, global_position = excluded.global_position`,
-		newCP, newStream, newVersion, newPosition)
-	b.Queue(`INSERT INTO projection_watermarks (projection, position) SELECT cp, $2 FROM unnest($1::text[]) cp
+	// Every event up to the batch's last is now applied for every target
+	// (here, or before): the watermarks move there, in the rows'
+	// transaction. No checkpoint row moves: below the watermark it says
+	// nothing the watermark does not (docs/event-store.md, "Projectors:
+	// per-stream catch-up").
+	if _, err := tx.Exec(ctx, `INSERT INTO projection_watermarks (projection, position) SELECT cp, $2 FROM unnest($1::text[]) cp
 		ON CONFLICT (projection) DO UPDATE SET position = greatest(projection_watermarks.position, excluded.position)`,
-		cps, recs[len(recs)-1].GlobalPosition)
-	res := tx.SendBatch(ctx, b)
-	if tag, err := res.Exec(); err != nil {
-		_ = res.Close()
-		return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
-	} else if tag.RowsAffected() != int64(len(moveCP)) {
-		// A row read above is gone: another writer ran without the lock.
-		_ = res.Close()
-		return 0, fmt.Errorf("move checkpoints of %v: %d of %d rows there", cps, tag.RowsAffected(), len(moveCP))
-	}
-	if _, err := res.Exec(); err != nil {
-		_ = res.Close()
-		return 0, fmt.Errorf("make checkpoints of %v: %w", cps, err)
-	}
-	if _, err := res.Exec(); err != nil {
-		_ = res.Close()
+		cps, recs[len(recs)-1].GlobalPosition); err != nil {
 		return 0, fmt.Errorf("move watermarks of %v: %w", cps, err)
 	}
-	if err := res.Close(); err != nil {
-		return 0, fmt.Errorf("move checkpoints of %v: %w", cps, err)
-	}
 	return len(recs), nil
+}
+
+// readWatermarks returns the watermark of each of cps (none: 0) and the
+// lowest of them.
+func readWatermarks(ctx context.Context, tx pgx.Tx, cps []string) (map[string]int64, int64, error) {
+	rows, err := tx.Query(ctx, `SELECT cp, coalesce(w.position, 0)
+		FROM unnest($1::text[]) cp LEFT JOIN projection_watermarks w ON w.projection = cp`, cps)
+	if err != nil {
+		return nil, 0, fmt.Errorf("watermarks of %v: %w", cps, err)
+	}
+	marks := make(map[string]int64, len(cps))
+	var cp string
+	var pos int64
+	lowest := int64(-1)
+	if _, err := pgx.ForEachRow(rows, []any{&cp, &pos}, func() error {
+		marks[cp] = pos
+		if lowest < 0 || pos < lowest {
+			lowest = pos
+		}
+		return nil
+	}); err != nil {
+		return nil, 0, fmt.Errorf("watermarks of %v: %w", cps, err)
+	}
+	return marks, max(lowest, 0), nil
 }
 
 // checkpointKey is a checkpoint row's key.
 type checkpointKey struct{ cp, stream string }
 
-// readCheckpoints returns the versions of the checkpoints of every (cp,
-// stream) that has one (none: 0, nothing applied). It takes no row lock: the
-// caller holds the applier lock of every cp (applierKey), and only its holder
-// writes that checkpoint's rows (a live batch, a rebuild's batches and swap,
-// a per-stream CatchUp), so the versions cannot move before the caller's
-// commit. (Row locks here cost a locked tuple, its WAL record and an
-// INSERT … ON CONFLICT DO NOTHING probe per row of every batch: with the
-// update after them, the larger part of the projector's PostgreSQL time at
-// 16 clients; docs/benchmarks.md, "Issue 36, fifth session".)
-func readCheckpoints(ctx context.Context, tx pgx.Tx, cps, streams []string) (map[checkpointKey]int64, error) {
+// readCheckpoints returns the versions of the checkpoints of cps past
+// position wm: what a per-stream CatchUp applied above the watermark (a
+// live batch writes none; the rows at or below a watermark say nothing it
+// does not). A range of projection_checkpoints_position, usually empty. It
+// takes no row lock: the caller holds the applier lock of every cp
+// (applierKey), and only its holder writes that checkpoint's rows (a
+// per-stream CatchUp, a rebuild's reset and swap), so they cannot move
+// before the caller's commit.
+func readCheckpoints(ctx context.Context, tx pgx.Tx, cps []string, wm int64) (map[checkpointKey]int64, error) {
 	rows, err := tx.Query(ctx, `SELECT projection, stream_id, version FROM projection_checkpoints
-		WHERE projection = ANY($1) AND stream_id = ANY($2)`, cps, streams)
+		WHERE projection = ANY($1) AND global_position > $2`, cps, wm)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
 	}
-	defer rows.Close()
-	applied := make(map[checkpointKey]int64, len(cps)*len(streams))
-	for rows.Next() {
-		var k checkpointKey
-		var v int64
-		if err := rows.Scan(&k.cp, &k.stream, &v); err != nil {
-			return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
-		}
+	applied := map[checkpointKey]int64{}
+	var k checkpointKey
+	var v int64
+	if _, err := pgx.ForEachRow(rows, []any{&k.cp, &k.stream, &v}, func() error {
 		applied[k] = v
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("checkpoints of %v: %w", cps, err)
 	}
 	return applied, nil

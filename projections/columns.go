@@ -35,11 +35,11 @@ type column struct {
 
 // columnTable is a read table's columns and the SQL built from them once:
 // what to SELECT (uuids read as text), the INSERT's column list, unnest's
-// array types and ON CONFLICT's SET list (every column but the key, the
-// first).
+// array types and the UPDATE's SET list from a row m of unnest (every
+// column but the key, the first).
 type columnTable struct {
 	columns                      []column
-	selectList, insertList, sets string
+	selectList, insertList, sets string // sets: col = m.col, ...
 	unnestArgs                   string // unnest($1::text[]::uuid[], $2::text[], ...)
 }
 
@@ -84,7 +84,7 @@ func newColumnTable(t reflect.Type) columnTable {
 			unnest = append(unnest, fmt.Sprintf("$%d::%s[]", len(ct.columns), c.sql))
 		}
 		if len(ct.columns) > 1 {
-			sets = append(sets, name+" = excluded."+name)
+			sets = append(sets, name+" = m."+name)
 		}
 	}
 	ct.selectList, ct.insertList, ct.sets = strings.Join(sel, ", "), strings.Join(ins, ", "), strings.Join(sets, ", ")

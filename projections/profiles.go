@@ -142,7 +142,8 @@ func foldProfile(r Profile, exists bool, id string, rec eventstore.Record, ev do
 
 // Apply implements Projection: it loads the profiles the batch touches (one
 // query), folds the events into them in memory (foldProfile) and writes each
-// changed row once (one multi-row upsert).
+// changed row once (writeProfiles: one multi-row update, and an insert of
+// the rows the batch made).
 func (Profiles) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
 	tbl := t.Q("profiles")
 	ids := make([]string, len(recs))
@@ -157,7 +158,7 @@ func (Profiles) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstor
 	if err != nil {
 		return err
 	}
-	touched := map[string]bool{}
+	touched, made := map[string]bool{}, map[string]bool{}
 	for i, rec := range recs {
 		r, exists := rows[ids[i]]
 		next, changed, err := foldProfile(r, exists, ids[i], rec, evs[i])
@@ -166,9 +167,10 @@ func (Profiles) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstor
 		}
 		if changed {
 			rows[ids[i]], touched[ids[i]] = next, true
+			made[ids[i]] = made[ids[i]] || !exists
 		}
 	}
-	return writeProfiles(ctx, tx, tbl, rows, slices.Sorted(maps.Keys(touched)))
+	return writeProfiles(ctx, tx, tbl, rows, slices.Sorted(maps.Keys(touched)), made)
 }
 
 // loadProfiles reads the rows of the distinct accounts among ids.
@@ -194,23 +196,40 @@ func loadProfiles(ctx context.Context, tx pgx.Tx, tbl string, ids []string) (map
 	return rows, nil
 }
 
-// writeProfiles writes the rows of ids, each once, in one statement: a
-// multi-row upsert of every column from unnest's arrays (ids sorted: a
-// fixed order of row locks).
-func writeProfiles(ctx context.Context, tx pgx.Tx, tbl string, rows map[string]Profile, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
+// writeProfiles writes the rows of ids, each once: those loaded by an
+// UPDATE, those the batch made (made) by an INSERT, each one multi-row
+// statement from unnest's arrays (ids sorted: a fixed order of row locks).
+// Not one upsert: INSERT … ON CONFLICT DO UPDATE locks each row before it
+// updates it, a WAL record a row more; the batch's applier is the tables'
+// only writer (applierKey), so the rows it loaded are there and the others
+// are not (a row that is would fail the INSERT, never be counted twice).
+func writeProfiles(ctx context.Context, tx pgx.Tx, tbl string, rows map[string]Profile, ids []string, made map[string]bool) error {
+	var update, insert []reflect.Value
 	values := make([]Profile, len(ids))
-	fields := make([]reflect.Value, len(ids))
 	for i, k := range ids {
 		values[i] = rows[k]
-		fields[i] = reflect.ValueOf(&values[i]).Elem()
+		v := reflect.ValueOf(&values[i]).Elem()
+		if made[k] {
+			insert = append(insert, v)
+		} else {
+			update = append(update, v)
+		}
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (`+profileColumns.insertList+`) SELECT * FROM `+profileColumns.unnestArgs+`
-		ON CONFLICT (account_id) DO UPDATE SET `+profileColumns.sets, profileColumns.arrays(fields)...)
-	if err != nil {
-		return fmt.Errorf("write profiles: %w", err)
+	if len(update) > 0 {
+		tag, err := tx.Exec(ctx, `UPDATE `+tbl+` p SET `+profileColumns.sets+` FROM `+profileColumns.unnestArgs+` AS m(`+profileColumns.insertList+`)
+			WHERE p.account_id = m.account_id`, profileColumns.arrays(update)...)
+		if err != nil {
+			return fmt.Errorf("write profiles: %w", err)
+		}
+		if tag.RowsAffected() != int64(len(update)) {
+			return fmt.Errorf("write profiles: %d of %d rows there", tag.RowsAffected(), len(update))
+		}
+	}
+	if len(insert) > 0 {
+		if _, err := tx.Exec(ctx, `INSERT INTO `+tbl+` (`+profileColumns.insertList+`) SELECT * FROM `+profileColumns.unnestArgs,
+			profileColumns.arrays(insert)...); err != nil {
+			return fmt.Errorf("make profiles: %w", err)
+		}
 	}
 	return nil
 }

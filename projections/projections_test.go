@@ -121,7 +121,7 @@ func TestStopRestartDuplicatesEqualRebuild(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var applied int
-		_ = f.pool.QueryRow(ctx, `SELECT count(*) FROM projection_checkpoints WHERE version > 0`).Scan(&applied)
+		_ = f.pool.QueryRow(ctx, `SELECT count(*) FROM projection_watermarks WHERE position > 0`).Scan(&applied)
 		if applied > 0 || time.Now().After(deadline) {
 			break
 		}

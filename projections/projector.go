@@ -1,11 +1,13 @@
 // Package projections builds the read tables the dashboard queries from the
 // event store: one projector per read model, each idempotent, each with its
-// own checkpoints, each rebuildable from zero.
+// own watermark (and, above it, a CatchUp's checkpoints), each rebuildable
+// from zero.
 //
 // A projector reads the event log itself, from its watermark, in position
-// order, in batches (ApplyBatch): it applies each event whose stream's
-// checkpoint has not passed it and moves the checkpoints and the watermark
-// in the same transaction. Watermill messages only wake it; a redelivered,
+// order, in batches (ApplyBatch): it applies each event past its
+// watermark that its stream's checkpoint (written only by a per-stream
+// CatchUp, above the watermark) has not passed, and moves the watermark in
+// the same transaction. Watermill messages only wake it; a redelivered,
 // duplicated or lost message changes nothing. CatchUp applies one stream
 // the same way (tests), and Rebuild replays the log into fresh tables.
 package projections
@@ -144,16 +146,19 @@ func (r *Projector) CatchUp(ctx context.Context, name, stream string) (int, erro
 // catchUpTx applies the stream's new events under checkpoint name cp.
 func (r *Projector) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp string, t Tables, stream string) (int, error) {
 	// The applier's lock, waited for: a live batch of the projection reads
-	// and moves its checkpoints without row locks (readCheckpoints).
+	// its checkpoints and moves its watermark without row locks
+	// (readCheckpoints).
 	if err := lockAppliers(ctx, tx, cp); err != nil {
 		return 0, err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
-		VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING`, cp, stream); err != nil {
-		return 0, fmt.Errorf("checkpoint %s/%s: %w", cp, stream, err)
-	}
+	// What is applied of the stream: its checkpoint (a CatchUp's, above
+	// the watermark) or every event at or below the watermark, whichever
+	// is further (live batches move only the watermark).
 	var version int64
-	if err := tx.QueryRow(ctx, `SELECT version FROM projection_checkpoints WHERE projection = $1 AND stream_id = $2 FOR UPDATE`,
+	if err := tx.QueryRow(ctx, `SELECT greatest(
+			(SELECT version FROM projection_checkpoints WHERE projection = $1 AND stream_id = $2),
+			(SELECT max(e.stream_version) FROM events e WHERE e.stream_id = $2
+				AND e.global_position <= (SELECT position FROM projection_watermarks WHERE projection = $1)), 0)`,
 		cp, stream).Scan(&version); err != nil {
 		return 0, fmt.Errorf("checkpoint %s/%s: %w", cp, stream, err)
 	}
@@ -171,8 +176,9 @@ func (r *Projector) catchUpTx(ctx context.Context, tx pgx.Tx, p Projection, cp s
 		return 0, fmt.Errorf("%s: apply %d events of %s: %w", p.Name(), len(recs), stream, err)
 	}
 	last := recs[len(recs)-1]
-	if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints SET version = $3, global_position = $4
-		WHERE projection = $1 AND stream_id = $2`, cp, stream, last.StreamVersion, last.GlobalPosition); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (projection, stream_id, version, global_position)
+		VALUES ($1, $2, $3, $4) ON CONFLICT (projection, stream_id) DO UPDATE SET version = excluded.version,
+			global_position = excluded.global_position`, cp, stream, last.StreamVersion, last.GlobalPosition); err != nil {
 		return 0, fmt.Errorf("move checkpoint %s/%s: %w", cp, stream, err)
 	}
 	return len(recs), nil
@@ -196,12 +202,14 @@ func (r *Projector) Sweep(ctx context.Context) error {
 	}
 }
 
-// Passed reports whether projection name has applied the event at position.
+// Passed reports whether projection name has applied the event at position:
+// its watermark is there, or a per-stream CatchUp applied it above.
 func (r *Projector) Passed(ctx context.Context, name string, position int64) (bool, error) {
 	var ok bool
-	err := r.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM events e
-		JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id AND c.version >= e.stream_version
-		WHERE e.global_position = $2)`, name, position).Scan(&ok)
+	err := r.pool.QueryRow(ctx, `SELECT coalesce((SELECT position FROM projection_watermarks WHERE projection = $1), 0) >= $2
+		OR EXISTS (SELECT 1 FROM events e
+			JOIN projection_checkpoints c ON c.projection = $1 AND c.stream_id = e.stream_id AND c.version >= e.stream_version
+			WHERE e.global_position = $2)`, name, position).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("passed %s@%d: %w", name, position, err)
 	}

@@ -56,7 +56,7 @@ func usageDayOf(ev domain.Event) (dayRow, error) {
 
 // Apply implements Projection: it sums what the batch adds to each
 // (account, UTC day of the event's recording) and adds that to each row
-// once, in one multi-row upsert; nothing needs reading first.
+// once, in one statement (addSums); nothing needs reading first.
 func (UsageDaily) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
 	keys, adds, err := sumByAccountDay(recs, evs, usageDayOf)
 	if err != nil || len(keys) == 0 {
@@ -73,10 +73,8 @@ func (UsageDaily) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventst
 	if err := applyKeyDays(ctx, tx, t, recs, evs); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_daily")+` AS u (account_id, day, credits, listings, vero_checks, refunded)
-		SELECT * FROM unnest($1::text[]::uuid[], $2::text[]::date[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
-		ON CONFLICT (account_id, day) DO UPDATE SET credits = u.credits + excluded.credits, listings = u.listings + excluded.listings,
-			vero_checks = u.vero_checks + excluded.vero_checks, refunded = u.refunded + excluded.refunded`,
+	if _, err := tx.Exec(ctx, addSums(t.Q("usage_daily"), `unnest($1::text[]::uuid[], $2::text[]::date[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])`,
+		[]string{"account_id", "day"}, []string{"credits", "listings", "vero_checks", "refunded"}),
 		ids, days, credits, listings, vero, refunded); err != nil {
 		return fmt.Errorf("write usage_daily: %w", err)
 	}
@@ -129,10 +127,8 @@ func applyKeyDays(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Re
 		ids, keys, days = append(ids, k.account), append(keys, k.key), append(days, k.day)
 		credits, listings, vero = append(credits, a.credits), append(listings, a.listings), append(vero, a.vero)
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_daily_keys")+` AS u (account_id, key_id, day, credits, listings, vero_checks)
-		SELECT * FROM unnest($1::text[]::uuid[], $2::text[], $3::text[]::date[], $4::bigint[], $5::bigint[], $6::bigint[])
-		ON CONFLICT (account_id, key_id, day) DO UPDATE SET credits = u.credits + excluded.credits,
-			listings = u.listings + excluded.listings, vero_checks = u.vero_checks + excluded.vero_checks`,
+	if _, err := tx.Exec(ctx, addSums(t.Q("usage_daily_keys"), `unnest($1::text[]::uuid[], $2::text[], $3::text[]::date[], $4::bigint[], $5::bigint[], $6::bigint[])`,
+		[]string{"account_id", "key_id", "day"}, []string{"credits", "listings", "vero_checks"}),
 		ids, keys, days, credits, listings, vero); err != nil {
 		return fmt.Errorf("write usage_daily_keys: %w", err)
 	}

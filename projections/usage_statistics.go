@@ -65,8 +65,8 @@ func usageOf(ev domain.Event) (usageRow, error) {
 }
 
 // Apply implements Projection: it sums what the batch adds to each (account,
-// day) and adds that to each row once, in one multi-row upsert; nothing needs
-// reading first.
+// day) and adds that to each row once, in one statement (addSums); nothing
+// needs reading first.
 func (UsageStatistics) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []eventstore.Record, evs []domain.Event) error {
 	keys, adds, err := sumByAccountDay(recs, evs, usageOf)
 	if err != nil || len(keys) == 0 {
@@ -78,10 +78,8 @@ func (UsageStatistics) Apply(ctx context.Context, tx pgx.Tx, t Tables, recs []ev
 		a := adds[k]
 		ids, days, credits, listings, vero = append(ids, k.account), append(days, k.day), append(credits, a.credits), append(listings, a.listings), append(vero, a.vero)
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO `+t.Q("usage_statistics")+` AS u (account_id, day, credits_used, listings_created, vero_checks)
-		SELECT * FROM unnest($1::text[]::uuid[], $2::text[]::date[], $3::bigint[], $4::bigint[], $5::bigint[])
-		ON CONFLICT (account_id, day) DO UPDATE SET credits_used = u.credits_used + excluded.credits_used,
-			listings_created = u.listings_created + excluded.listings_created, vero_checks = u.vero_checks + excluded.vero_checks`,
+	if _, err := tx.Exec(ctx, addSums(t.Q("usage_statistics"), `unnest($1::text[]::uuid[], $2::text[]::date[], $3::bigint[], $4::bigint[], $5::bigint[])`,
+		[]string{"account_id", "day"}, []string{"credits_used", "listings_created", "vero_checks"}),
 		ids, days, credits, listings, vero); err != nil {
 		return fmt.Errorf("write usage_statistics: %w", err)
 	}
@@ -120,4 +118,27 @@ func sumByAccountDay[R summable[R]](recs []eventstore.Record, evs []domain.Event
 		return cmp.Or(strings.Compare(a.account, b.account), strings.Compare(a.day, b.day))
 	})
 	return keys, adds, nil
+}
+
+// addSums is the statement that adds a batch's sums, unnest's rows (the
+// key columns keys, then the counters), to the counter table tbl: the rows
+// there are updated, the others inserted, in one statement. Not INSERT …
+// ON CONFLICT DO UPDATE: it locks each row before it updates it, a WAL
+// record a row more. The batch's applier is the table's only writer
+// (applierKey), so a row the update did not find is not there (a row that
+// is would fail the INSERT, never be counted twice).
+func addSums(tbl, unnest string, keys, counters []string) string {
+	sets := make([]string, len(counters))
+	for i, c := range counters {
+		sets[i] = c + " = u." + c + " + m." + c
+	}
+	on, found := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		on[i], found[i] = "u."+k+" = m."+k, "a."+k+" = m."+k
+	}
+	cols := strings.Join(append(slices.Clone(keys), counters...), ", ")
+	return `WITH m (` + cols + `) AS (SELECT * FROM ` + unnest + `),
+		added AS (UPDATE ` + tbl + ` u SET ` + strings.Join(sets, ", ") + ` FROM m WHERE ` + strings.Join(on, " AND ") +
+		` RETURNING u.` + strings.Join(keys, ", u.") + `)
+		INSERT INTO ` + tbl + ` (` + cols + `) SELECT * FROM m WHERE NOT EXISTS (SELECT 1 FROM added a WHERE ` + strings.Join(found, " AND ") + `)`
 }

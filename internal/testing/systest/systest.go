@@ -72,9 +72,13 @@ func WaitCaughtUp(t testing.TB, pool *pgxpool.Pool) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var behind int
+		// A stream's last event is applied when the projection's watermark
+		// is at or past it, or a per-stream catch-up's checkpoint is.
 		err := pool.QueryRow(context.Background(), `SELECT count(*) FROM streams s CROSS JOIN unnest($1::text[]) p(name)
 			LEFT JOIN projection_checkpoints c ON c.projection = p.name AND c.stream_id = s.stream_id
-			WHERE s.version > coalesce(c.version, 0)`, ReadTables).Scan(&behind)
+			LEFT JOIN projection_watermarks w ON w.projection = p.name
+			JOIN events e ON e.stream_id = s.stream_id AND e.stream_version = s.version
+			WHERE s.version > coalesce(c.version, 0) AND e.global_position > coalesce(w.position, 0)`, ReadTables).Scan(&behind)
 		if err == nil && behind == 0 {
 			return
 		}
