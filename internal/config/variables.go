@@ -123,35 +123,33 @@ func onOff(field func(*Config) *bool) func(*Config, string) error {
 	}
 }
 
-func linger(c *Config, v string) error {
-	if v == "0" {
-		c.GroupCommitLinger = 0
+// zeroOrPeriod sets 0, or a positive Go duration that within accepts;
+// refused says why one it does not is refused.
+func zeroOrPeriod(field func(*Config) *time.Duration, within func(time.Duration) bool, refused string) func(*Config, string) error {
+	set := period(field)
+	return func(c *Config, v string) error {
+		if v == "0" {
+			*field(c) = 0
+			return nil
+		}
+		if err := set(c, v); err != nil {
+			return err
+		}
+		if !within(*field(c)) {
+			return fmt.Errorf("%s, not %q", refused, v)
+		}
 		return nil
 	}
-	if err := period(func(c *Config) *time.Duration { return &c.GroupCommitLinger })(c, v); err != nil {
-		return err
-	}
-	if c.GroupCommitLinger >= time.Millisecond {
-		return fmt.Errorf("must be under 1ms (a lone request waits that long), not %q", v)
-	}
-	return nil
 }
+
+// linger sets a lone command's wait for company: 0 or under a millisecond.
+var linger = zeroOrPeriod(func(c *Config) *time.Duration { return &c.GroupCommitLinger },
+	func(d time.Duration) bool { return d < time.Millisecond }, "must be under 1ms (a lone request waits that long)")
 
 // accessLogFlush sets how long bin/api gathers access log lines: 0 (each
 // written at once) or a positive duration up to a second.
-func accessLogFlush(c *Config, v string) error {
-	if v == "0" {
-		c.AccessLogFlush = 0
-		return nil
-	}
-	if err := period(func(c *Config) *time.Duration { return &c.AccessLogFlush })(c, v); err != nil {
-		return err
-	}
-	if c.AccessLogFlush > time.Second {
-		return fmt.Errorf("must be 0 or at most 1s (the lines a crash loses), not %q", v)
-	}
-	return nil
-}
+var accessLogFlush = zeroOrPeriod(func(c *Config) *time.Duration { return &c.AccessLogFlush },
+	func(d time.Duration) bool { return d <= time.Second }, "must be 0 or at most 1s (the lines a crash loses)")
 
 func stripeRetries(c *Config, v string) error {
 	n, err := strconv.Atoi(v)
