@@ -126,7 +126,7 @@ func TestGroupCommitSettings(t *testing.T) {
 
 func TestProjectorBatchInterval(t *testing.T) {
 	c, err := Load(envOf(map[string]string{"APP_ENV": "development"}))
-	if err != nil || c.ProjectorBatchInterval != 10*time.Millisecond {
+	if err != nil || c.ProjectorBatchInterval != 0 {
 		t.Fatalf("default = %v, %v", c.ProjectorBatchInterval, err)
 	}
 	for v, want := range map[string]time.Duration{"0": 0, "25ms": 25 * time.Millisecond, "1s": time.Second} {

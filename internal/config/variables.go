@@ -60,7 +60,7 @@ var variables = []variable{
 	{"METRICS_ADDR", DefaultMetricsAddr, text(func(c *Config) *string { return &c.MetricsAddr })},
 	{"MAIL_SENDER_METRICS_ADDR", DefaultMailSenderMetricsAddr, text(func(c *Config) *string { return &c.MailSenderMetricsAddr })},
 	{"PROJECTOR_METRICS_ADDR", DefaultProjectorMetricsAddr, text(func(c *Config) *string { return &c.ProjectorMetricsAddr })},
-	{"PROJECTOR_BATCH_INTERVAL", "10ms", batchInterval},
+	{"PROJECTOR_BATCH_INTERVAL", "0", batchInterval},
 	{"LOG_LEVEL", "info", text(func(c *Config) *string { return &c.LogLevel })},
 	{"ACCESS_LOG_FLUSH", "0", accessLogFlush},
 	{"MESSAGE_TRANSPORT", TransportSQL, text(func(c *Config) *string { return &c.MessageTransport })},
