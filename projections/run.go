@@ -30,14 +30,8 @@ type RunOptions struct {
 	LagInterval  time.Duration // how often lag is measured
 	BatchSize    int           // events a batch transaction reads near the head; default BatchSize
 	MaxBatchSize int           // events a batch transaction reads at most, far behind; default MaxBatchSize
-	// BatchInterval paces live batches: after a batch that found no
-	// backlog, the next starts no earlier than this after that one started
-	// (a wake-up in between is kept and served then), so the commits of
-	// the interval are applied in one batch rather than one each. A full
-	// batch (a backlog) is followed at once whatever it is. 0: no pacing.
-	BatchInterval time.Duration
-	Metrics       *Metrics // optional
-	Logger        watermill.LoggerAdapter
+	Metrics      *Metrics      // optional
+	Logger       watermill.LoggerAdapter
 
 	// Subscriber returns the subscriber of a projection's consumer group on
 	// eventstore.Topic; nil: a watermill-sql subscriber on the runner's pool.
@@ -119,21 +113,14 @@ func nudge(wake chan struct{}) message.NoPublishHandlerFunc {
 
 // applyLoop applies the projections' batches until ctx ends: at once while
 // batches come full, growing from BatchSize to MaxBatchSize (batchSizer),
-// then on a wake-up or every PollInterval, but no earlier than
-// BatchInterval after the last batch started (pace). A failure (the
-// database away) is logged and retried after a back-off of 1 s doubling to
-// 30 s.
-func (r *Projector) applyLoop(ctx context.Context, wake chan struct{}, opts RunOptions) {
+// then on a wake-up or every PollInterval. A failure (the database away) is
+// logged and retried after a back-off of 1 s doubling to 30 s.
+func (r *Projector) applyLoop(ctx context.Context, wake <-chan struct{}, opts RunOptions) {
 	backoff := time.Second
 	size := newBatchSizer(opts.BatchSize, opts.MaxBatchSize)
 	ahead := newAheadReader(size)
 	defer ahead.wait()
-	var started time.Time // the last batch's start; zero: the next is not paced
 	for ctx.Err() == nil {
-		if !started.IsZero() && !pace(ctx, wake, started, opts.BatchInterval) {
-			return
-		}
-		started = time.Now()
 		n, applied, err := r.applyLive(ctx, size.size(), nil, ahead)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -150,7 +137,6 @@ func (r *Projector) applyLoop(ctx context.Context, wake chan struct{}, opts RunO
 			case <-time.After(backoff):
 			}
 			backoff = min(2*backoff, 30*time.Second)
-			started = time.Time{}
 			continue
 		}
 		backoff = time.Second
@@ -160,7 +146,6 @@ func (r *Projector) applyLoop(ctx context.Context, wake chan struct{}, opts RunO
 			}
 		}
 		if size.grow(n > 0 && (n >= size.size() || ahead.more())) {
-			started = time.Time{} // a backlog: the next batch at once
 			continue
 		}
 		select {
@@ -169,28 +154,6 @@ func (r *Projector) applyLoop(ctx context.Context, wake chan struct{}, opts RunO
 		case <-time.After(opts.PollInterval):
 		}
 	}
-}
-
-// pace waits until interval has passed since the last batch started, then
-// takes the wake-up that came in the meantime, if any: the batch about to
-// start reads every commit it announced (one whose events the horizon
-// still holds back is followed by the commit holding it, whose wake-up
-// comes after that batch starts). false: ctx ended.
-func pace(ctx context.Context, wake chan struct{}, started time.Time, interval time.Duration) bool {
-	if d := interval - time.Since(started); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-		}
-	}
-	select {
-	case <-wake:
-	default:
-	}
-	return true
 }
 
 func (r *Projector) measureLag(ctx context.Context, opts RunOptions) {

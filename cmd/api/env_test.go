@@ -111,7 +111,7 @@ func newTestEnvOn(t testing.TB, cfg config.Config, url string, pool *pgxpool.Poo
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tr.Supervise(ctx, d.Projections, projections.RunOptions{PollInterval: 20 * time.Millisecond, BatchInterval: cfg.ProjectorBatchInterval}, log)
+		tr.Supervise(ctx, d.Projections, projections.RunOptions{PollInterval: 20 * time.Millisecond}, log)
 	}()
 	resetsDone, mailDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(resetsDone); d.Resets.Run(ctx, 20*time.Millisecond) }()

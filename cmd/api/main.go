@@ -250,7 +250,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, o serveOpti
 		// Supervised: a projector failure is logged and retried, never the
 		// end of the API.
 		workers = append(workers, func(ctx context.Context) {
-			tr.Supervise(ctx, d.Projections, projections.RunOptions{Metrics: metrics, BatchInterval: cfg.ProjectorBatchInterval}, log)
+			tr.Supervise(ctx, d.Projections, projections.RunOptions{Metrics: metrics}, log)
 		})
 	}
 	pruner := retention.New(db.Pool, log, retention.Options{IdempotencyKeyTTL: cfg.IdempotencyKeyTTL,

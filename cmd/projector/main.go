@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log.Info("projector running", "projections", projector.Names(), "transport", cfg.MessageTransport)
-	tr.Supervise(ctx, projector, projections.RunOptions{Metrics: projectorMetrics, BatchInterval: cfg.ProjectorBatchInterval}, log)
+	tr.Supervise(ctx, projector, projections.RunOptions{Metrics: projectorMetrics}, log)
 	return nil
 }
 

@@ -63,7 +63,6 @@ type Config struct {
 	MetricsAddr            string        // METRICS_ADDR: where bin/api serves /metrics, apart from the public port
 	MailSenderMetricsAddr  string        // MAIL_SENDER_METRICS_ADDR: the same for `bin/api mail-sender`
 	ProjectorMetricsAddr   string        // PROJECTOR_METRICS_ADDR: the same for bin/projector
-	ProjectorBatchInterval time.Duration // PROJECTOR_BATCH_INTERVAL: least time between the starts of two live projector batches (0: none)
 	RequestTimeout         time.Duration // REQUEST_TIMEOUT: deadline of one API request's work
 	SessionIdle            time.Duration // SESSION_IDLE_TIMEOUT: a seller's session ends after this long without a request
 	StaffSessionIdle       time.Duration // STAFF_SESSION_IDLE_TIMEOUT: the same for staff

@@ -124,31 +124,6 @@ func TestGroupCommitSettings(t *testing.T) {
 	}
 }
 
-func TestProjectorBatchInterval(t *testing.T) {
-	c, err := Load(envOf(map[string]string{"APP_ENV": "development"}))
-	if err != nil || c.ProjectorBatchInterval != 0 {
-		t.Fatalf("default = %v, %v", c.ProjectorBatchInterval, err)
-	}
-	for v, want := range map[string]time.Duration{"0": 0, "25ms": 25 * time.Millisecond, "1s": time.Second} {
-		c, err := Load(envOf(map[string]string{"APP_ENV": "development", "PROJECTOR_BATCH_INTERVAL": v}))
-		if err != nil || c.ProjectorBatchInterval != want {
-			t.Errorf("%s: %v, %v", v, c.ProjectorBatchInterval, err)
-		}
-	}
-	for _, bad := range []string{"-5ms", "1001ms", "2s", "10", "soon", ""} {
-		_, err := Load(envOf(map[string]string{"APP_ENV": "development", "PROJECTOR_BATCH_INTERVAL": bad}))
-		if bad == "" {
-			if err != nil {
-				t.Errorf("unset: %v", err)
-			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), "PROJECTOR_BATCH_INTERVAL") {
-			t.Errorf("%q: %v", bad, err)
-		}
-	}
-}
-
 func TestAccessLogFlush(t *testing.T) {
 	c, err := Load(envOf(map[string]string{"APP_ENV": "development"}))
 	if err != nil || c.AccessLogFlush != 0 {

@@ -60,7 +60,6 @@ var variables = []variable{
 	{"METRICS_ADDR", DefaultMetricsAddr, text(func(c *Config) *string { return &c.MetricsAddr })},
 	{"MAIL_SENDER_METRICS_ADDR", DefaultMailSenderMetricsAddr, text(func(c *Config) *string { return &c.MailSenderMetricsAddr })},
 	{"PROJECTOR_METRICS_ADDR", DefaultProjectorMetricsAddr, text(func(c *Config) *string { return &c.ProjectorMetricsAddr })},
-	{"PROJECTOR_BATCH_INTERVAL", "0", batchInterval},
 	{"LOG_LEVEL", "info", text(func(c *Config) *string { return &c.LogLevel })},
 	{"ACCESS_LOG_FLUSH", "0", accessLogFlush},
 	{"MESSAGE_TRANSPORT", TransportSQL, text(func(c *Config) *string { return &c.MessageTransport })},
@@ -151,12 +150,6 @@ var linger = zeroOrPeriod(func(c *Config) *time.Duration { return &c.GroupCommit
 // written at once) or a positive duration up to a second.
 var accessLogFlush = zeroOrPeriod(func(c *Config) *time.Duration { return &c.AccessLogFlush },
 	func(d time.Duration) bool { return d <= time.Second }, "must be 0 or at most 1s (the lines a crash loses)")
-
-// batchInterval sets how long the projector's live batches are apart at
-// least: 0 (each wake-up served at once) or a positive duration up to a
-// second.
-var batchInterval = zeroOrPeriod(func(c *Config) *time.Duration { return &c.ProjectorBatchInterval },
-	func(d time.Duration) bool { return d <= time.Second }, "must be 0 or at most 1s (the read tables lag by up to that much more)")
 
 func stripeRetries(c *Config, v string) error {
 	n, err := strconv.Atoi(v)
