@@ -225,9 +225,18 @@ func idempotencyKeyOf(r *http.Request) (string, error) {
 // request asks: method, path and body.
 func idempotencyOf(r *http.Request, prefix, key string, body []byte) idempotency {
 	h := sha256.New()
-	_, _ = io.WriteString(h, r.Method+" "+r.URL.Path+"\n")
+	// The same bytes as hashing r.Method+" "+r.URL.Path+"\n", without making
+	// that string; the sum and its hex in arrays on the stack: the hash's
+	// string is the one allocation here besides the digest (issue 36).
+	_, _ = io.WriteString(h, r.Method)
+	_, _ = io.WriteString(h, " ")
+	_, _ = io.WriteString(h, r.URL.Path)
+	_, _ = io.WriteString(h, "\n")
 	_, _ = h.Write(body)
+	var sum [sha256.Size]byte
+	var text [2 * sha256.Size]byte
+	hex.Encode(text[:], h.Sum(sum[:0]))
 	// The account's stream also holds Stripe's event ids ("stripe:…"): the
 	// prefix keeps a client's keys from ever meeting them.
-	return idempotency{key: prefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}
+	return idempotency{key: prefix + key, sent: key, hash: string(text[:])}
 }

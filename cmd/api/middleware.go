@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/google/uuid"
 )
@@ -59,16 +61,66 @@ func scopeOf(ctx context.Context) *requestScope {
 func withRequest(timeout time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			s := &requestScope{id: uuid.NewString()}
-			if c := headerOf(r.Header, "X-Request-Id"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
-				s.clientID = c
-			}
-			w.Header()["X-Request-Id"] = []string{s.id} // X-Request-ID, canonical
-			ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), scopeKey{}, s), timeout)
-			defer cancel()
-			next.ServeHTTP(w, r.WithContext(ctx))
+			serveRequest(w, r, timeout, nil, next)
 		})
 	}
+}
+
+// withRoutedRequest is withRequest in front of the router mux: the same
+// context also carries chi's routing context, which mux would otherwise
+// add with a context value and a copy of the request of its own (issue 36:
+// one copy of the request, not two). The routing contexts are pooled and
+// reset as chi's own are, and put back once the answer is written.
+func withRoutedRequest(timeout time.Duration, mux *chi.Mux) http.Handler {
+	pool := sync.Pool{New: func() any { return chi.NewRouteContext() }}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rctx, _ := r.Context().Value(chi.RouteCtxKey).(*chi.Context); rctx != nil {
+			serveRequest(w, r, timeout, nil, mux) // routed already (not so in the server): mux uses the caller's
+			return
+		}
+		rctx := pool.Get().(*chi.Context)
+		rctx.Reset()
+		rctx.Routes = mux
+		serveRequest(w, r, timeout, rctx, mux)
+		pool.Put(rctx)
+	})
+}
+
+// serveRequest serves r through next with the request's context: its
+// scope, its deadline and, with rctx, chi's routing context.
+func serveRequest(w http.ResponseWriter, r *http.Request, timeout time.Duration, rctx *chi.Context, next http.Handler) {
+	deadline, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	ctx := &requestContext{Context: deadline, scope: requestScope{id: uuid.NewString()}, route: rctx}
+	if c := headerOf(r.Header, "X-Request-Id"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
+		ctx.scope.clientID = c
+	}
+	w.Header()["X-Request-Id"] = []string{ctx.scope.id} // X-Request-ID, canonical
+	next.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// requestContext is a request's context: its deadline's (Deadline, Done,
+// Err and every other value are the embedded context's), with the
+// request's scope and chi's routing context answered from one allocation
+// rather than a context value each. Done is the embedded context's own
+// channel, so contexts made from this one register with its cancellation
+// directly, as they would with context.WithValue's.
+type requestContext struct {
+	context.Context
+	scope requestScope
+	route *chi.Context // nil: none here (withRequest), the key is looked up above
+}
+
+func (c *requestContext) Value(key any) any {
+	switch key {
+	case scopeKey{}:
+		return &c.scope
+	case chi.RouteCtxKey:
+		if c.route != nil {
+			return c.route
+		}
+	}
+	return c.Context.Value(key)
 }
 
 func requestID(ctx context.Context) string {
