@@ -70,20 +70,31 @@ func withRequest(timeout time.Duration) func(http.Handler) http.Handler {
 // context also carries chi's routing context, which mux would otherwise
 // add with a context value and a copy of the request of its own (issue 36:
 // one copy of the request, not two). The routing contexts are pooled and
-// reset as chi's own are, and put back once the answer is written.
+// reset as chi's own are, and put back once the answer is written. The
+// handler is still walkable as mux's routes (chi.Routes: chi.Walk in the
+// tests).
 func withRoutedRequest(timeout time.Duration, mux *chi.Mux) http.Handler {
-	pool := sync.Pool{New: func() any { return chi.NewRouteContext() }}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rctx, _ := r.Context().Value(chi.RouteCtxKey).(*chi.Context); rctx != nil {
-			serveRequest(w, r, timeout, nil, mux) // routed already (not so in the server): mux uses the caller's
-			return
-		}
-		rctx := pool.Get().(*chi.Context)
-		rctx.Reset()
-		rctx.Routes = mux
-		serveRequest(w, r, timeout, rctx, mux)
-		pool.Put(rctx)
-	})
+	return &routedRequest{Routes: mux, mux: mux, timeout: timeout,
+		pool: sync.Pool{New: func() any { return chi.NewRouteContext() }}}
+}
+
+type routedRequest struct {
+	chi.Routes // mux's: Routes, Middlewares, Match, Find
+	mux        *chi.Mux
+	timeout    time.Duration
+	pool       sync.Pool
+}
+
+func (h *routedRequest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rctx, _ := r.Context().Value(chi.RouteCtxKey).(*chi.Context); rctx != nil {
+		serveRequest(w, r, h.timeout, nil, h.mux) // routed already (not so in the server): mux uses the caller's
+		return
+	}
+	rctx := h.pool.Get().(*chi.Context)
+	rctx.Reset()
+	rctx.Routes = h.mux
+	serveRequest(w, r, h.timeout, rctx, h.mux)
+	h.pool.Put(rctx)
 }
 
 // serveRequest serves r through next with the request's context: its

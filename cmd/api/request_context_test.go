@@ -26,6 +26,9 @@ func TestRoutedRequestOneContext(t *testing.T) {
 		r.Get("/things/{id}", func(w http.ResponseWriter, r *http.Request) { got = r })
 	})
 	h := withRoutedRequest(time.Minute, mux)
+	if rs, ok := h.(chi.Routes); !ok || len(rs.Routes()) == 0 {
+		t.Fatal("the server is not walkable as chi.Routes")
+	}
 	for range 2 {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/things/42", nil))
