@@ -74,16 +74,20 @@ func withRequest(timeout time.Duration) func(http.Handler) http.Handler {
 // handler is still walkable as mux's routes (chi.Routes: chi.Walk in the
 // tests).
 func withRoutedRequest(timeout time.Duration, mux *chi.Mux) http.Handler {
-	return &routedRequest{Routes: mux, mux: mux, timeout: timeout,
+	return &routedRequest{routes: mux, mux: mux, timeout: timeout,
 		pool: sync.Pool{New: func() any { return chi.NewRouteContext() }}}
 }
 
 type routedRequest struct {
-	chi.Routes // mux's: Routes, Middlewares, Match, Find
-	mux        *chi.Mux
-	timeout    time.Duration
-	pool       sync.Pool
+	routes  // mux's: Routes, Middlewares, Match, Find
+	mux     *chi.Mux
+	timeout time.Duration
+	pool    sync.Pool
 }
+
+// routes is chi.Routes under a name of its own, so that embedded its
+// method Routes is promoted rather than hidden by the field's name.
+type routes interface{ chi.Routes }
 
 func (h *routedRequest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rctx, _ := r.Context().Value(chi.RouteCtxKey).(*chi.Context); rctx != nil {
