@@ -109,7 +109,7 @@ func TestRequestContextDeadline(t *testing.T) {
 // TestIdempotencyHashUnchanged: idempotencyOf's hash is the hex SHA-256 of
 // method, " ", path, "\n" and the body, as stored with every kept answer.
 func TestIdempotencyHashUnchanged(t *testing.T) {
-	for _, c := range []struct{ method, path, body string }{{"POST", "/v1/listings", `{"amazonUrl":"x"}`}, {"POST", "/v1/vero-checks", ""}, {"PUT", "/a/ü", strings.Repeat("z", 5000)}} {
+	for _, c := range []struct{ method, path, body string }{{"POST", "/v1/listings", `{"amazonUrl":"x"}`}, {"POST", "/v1/vero-checks", ""}, {"PUT", "/a/ü", strings.Repeat("z", 5000)}, {"POST", "/v1/listings", strings.Repeat("y", 4096)}, {"POST", "/v1/listings", strings.Repeat("y", 4097)}} {
 		r := httptest.NewRequest(c.method, c.path, nil)
 		sum := sha256.Sum256([]byte(c.method + " " + r.URL.Path + "\n" + c.body))
 		got := idempotencyOf(r, "p:", "k", []byte(c.body))
