@@ -224,10 +224,24 @@ func idempotencyKeyOf(r *http.Request) (string, error) {
 // idempotencyOf is key, stored with prefix, with the hash of what the
 // request asks: method, path and body.
 func idempotencyOf(r *http.Request, prefix, key string, body []byte) idempotency {
-	h := sha256.New()
-	_, _ = io.WriteString(h, r.Method+" "+r.URL.Path+"\n")
-	_, _ = h.Write(body)
+	// The hash is of r.Method+" "+r.URL.Path+"\n" and the body. A usual
+	// body (at most 4 KiB) is hashed from one buffer with sha256.Sum256, the
+	// sum and its hex on the stack: two allocations, the buffer and the
+	// hash's string, where the streamed digest makes six (issue 36).
+	var sum [sha256.Size]byte
+	if len(body) <= 4<<10 {
+		in := make([]byte, 0, len(r.Method)+len(r.URL.Path)+2+len(body))
+		in = append(append(append(append(append(in, r.Method...), ' '), r.URL.Path...), '\n'), body...)
+		sum = sha256.Sum256(in)
+	} else {
+		h := sha256.New()
+		_, _ = io.WriteString(h, r.Method+" "+r.URL.Path+"\n")
+		_, _ = h.Write(body)
+		copy(sum[:], h.Sum(nil)) // not h.Sum(sum[:0]): through the interface, sum would escape
+	}
+	var text [2 * sha256.Size]byte
+	hex.Encode(text[:], sum[:])
 	// The account's stream also holds Stripe's event ids ("stripe:…"): the
 	// prefix keeps a client's keys from ever meeting them.
-	return idempotency{key: prefix + key, sent: key, hash: hex.EncodeToString(h.Sum(nil))}
+	return idempotency{key: prefix + key, sent: key, hash: string(text[:])}
 }

@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/google/uuid"
 )
@@ -59,16 +61,81 @@ func scopeOf(ctx context.Context) *requestScope {
 func withRequest(timeout time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			s := &requestScope{id: uuid.NewString()}
-			if c := headerOf(r.Header, "X-Request-Id"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
-				s.clientID = c
-			}
-			w.Header()["X-Request-Id"] = []string{s.id} // X-Request-ID, canonical
-			ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), scopeKey{}, s), timeout)
-			defer cancel()
-			next.ServeHTTP(w, r.WithContext(ctx))
+			serveRequest(w, r, timeout, nil, next)
 		})
 	}
+}
+
+// withRoutedRequest is withRequest in front of the router mux: the same
+// context also carries chi's routing context, which mux would otherwise
+// add with a context value and a copy of the request of its own (issue 36:
+// one copy of the request, not two). The routing contexts are pooled and
+// reset as chi's own are, and put back once the answer is written. The
+// handler is still walkable as mux's routes (chi.Routes: chi.Walk in the
+// tests).
+func withRoutedRequest(timeout time.Duration, mux *chi.Mux) http.Handler {
+	return &routedRequest{routes: mux, mux: mux, timeout: timeout,
+		pool: sync.Pool{New: func() any { return chi.NewRouteContext() }}}
+}
+
+type routedRequest struct {
+	routes  // mux's: Routes, Middlewares, Match, Find
+	mux     *chi.Mux
+	timeout time.Duration
+	pool    sync.Pool
+}
+
+// routes is chi.Routes under a name of its own, so that embedded its
+// method Routes is promoted rather than hidden by the field's name.
+type routes interface{ chi.Routes }
+
+func (h *routedRequest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rctx, _ := r.Context().Value(chi.RouteCtxKey).(*chi.Context); rctx != nil {
+		serveRequest(w, r, h.timeout, nil, h.mux) // routed already (not so in the server): mux uses the caller's
+		return
+	}
+	rctx := h.pool.Get().(*chi.Context)
+	rctx.Reset()
+	rctx.Routes = h.mux
+	serveRequest(w, r, h.timeout, rctx, h.mux)
+	h.pool.Put(rctx)
+}
+
+// serveRequest serves r through next with the request's context: its
+// scope, its deadline and, with rctx, chi's routing context.
+func serveRequest(w http.ResponseWriter, r *http.Request, timeout time.Duration, rctx *chi.Context, next http.Handler) {
+	deadline, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	ctx := &requestContext{Context: deadline, scope: requestScope{id: uuid.NewString()}, route: rctx}
+	if c := headerOf(r.Header, "X-Request-Id"); len(c) > 0 && len(c) <= 64 && printableASCII(c) {
+		ctx.scope.clientID = c
+	}
+	w.Header()["X-Request-Id"] = []string{ctx.scope.id} // X-Request-ID, canonical
+	next.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// requestContext is a request's context: its deadline's (Deadline, Done,
+// Err and every other value are the embedded context's), with the
+// request's scope and chi's routing context answered from one allocation
+// rather than a context value each. Done is the embedded context's own
+// channel, so contexts made from this one register with its cancellation
+// directly, as they would with context.WithValue's.
+type requestContext struct {
+	context.Context
+	scope requestScope
+	route *chi.Context // nil: none here (withRequest), the key is looked up above
+}
+
+func (c *requestContext) Value(key any) any {
+	switch key {
+	case scopeKey{}:
+		return &c.scope
+	case chi.RouteCtxKey:
+		if c.route != nil {
+			return c.route
+		}
+	}
+	return c.Context.Value(key)
 }
 
 func requestID(ctx context.Context) string {

@@ -48,5 +48,5 @@ type Deps struct {
 func NewServer(d Deps) (http.Handler, error) {
 	r := chi.NewRouter()
 	addRoutes(r, d)
-	return r, nil
+	return withRoutedRequest(d.Config.RequestTimeout, r), nil
 }
