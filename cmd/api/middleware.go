@@ -72,7 +72,10 @@ func withRequest(timeout time.Duration) func(http.Handler) http.Handler {
 // one copy of the request, not two). The routing contexts are pooled and
 // reset as chi's own are, and put back once the answer is written. The
 // handler is still walkable as mux's routes (chi.Routes: chi.Walk in the
-// tests).
+// tests), and is the routing context's Routes, so a handler that serves a
+// request of its own from the root (the page's bootstrap answers) goes
+// through it: that request has its own scope, id and deadline, as it had
+// when withRequest was the router's first middleware.
 func withRoutedRequest(timeout time.Duration, mux *chi.Mux) http.Handler {
 	return &routedRequest{routes: mux, mux: mux, timeout: timeout,
 		pool: sync.Pool{New: func() any { return chi.NewRouteContext() }}}
@@ -96,7 +99,7 @@ func (h *routedRequest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rctx := h.pool.Get().(*chi.Context)
 	rctx.Reset()
-	rctx.Routes = h.mux
+	rctx.Routes = h // the root: a request served anew from it (webapp_bootstrap's) gets its own scope and deadline
 	serveRequest(w, r, h.timeout, rctx, h.mux)
 	h.pool.Put(rctx)
 }

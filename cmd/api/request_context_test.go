@@ -43,7 +43,7 @@ func TestRoutedRequestOneContext(t *testing.T) {
 		if scopeOf(ctx) != &rc.scope || rec.Header().Get("X-Request-ID") != requestID(ctx) || len(requestID(ctx)) != 36 {
 			t.Fatal("scope not the request context's")
 		}
-		if chi.URLParam(got, "id") != "42" || got.PathValue("id") != "42" || got.Pattern != "/v1/things/{id}" || chi.RouteContext(ctx).Routes != mux {
+		if chi.URLParam(got, "id") != "42" || got.PathValue("id") != "42" || got.Pattern != "/v1/things/{id}" || chi.RouteContext(ctx).Routes != h.(chi.Routes) {
 			t.Fatalf("routing: id %q, pattern %q", chi.URLParam(got, "id"), got.Pattern)
 		}
 		if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > time.Minute || time.Until(dl) < 50*time.Second {
@@ -116,5 +116,31 @@ func TestIdempotencyHashUnchanged(t *testing.T) {
 		if got.hash != hex.EncodeToString(sum[:]) || got.key != "p:k" || got.sent != "k" {
 			t.Fatalf("%+v: %+v", c, got)
 		}
+	}
+}
+
+// TestRoutedRequestServedAnewFromTheRoot: a request a handler serves from
+// the routing context's root (webapp_bootstrap's answers, in a fresh routing
+// pass) goes through withRoutedRequest again: its own scope and request id,
+// not the page's.
+func TestRoutedRequestServedAnewFromTheRoot(t *testing.T) {
+	mux := chi.NewRouter()
+	var inner string
+	mux.Get("/inner", func(w http.ResponseWriter, r *http.Request) { inner = requestID(r.Context()) })
+	var outer string
+	mux.Get("/outer", func(w http.ResponseWriter, r *http.Request) {
+		outer = requestID(r.Context())
+		root, ok := chi.RouteContext(r.Context()).Routes.(http.Handler)
+		if !ok {
+			t.Error("the routing context's Routes is not a handler")
+			return
+		}
+		ctx := context.WithValue(r.Context(), chi.RouteCtxKey, (*chi.Context)(nil))
+		root.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/inner", nil).WithContext(ctx))
+	})
+	h := withRoutedRequest(time.Minute, mux)
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/outer", nil))
+	if outer == "" || inner == "" || inner == outer {
+		t.Fatalf("outer id %q, inner id %q: the inner request has no scope of its own", outer, inner)
 	}
 }
