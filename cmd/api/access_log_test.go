@@ -142,7 +142,7 @@ func checkAccessLine(t *testing.T, l accessLine) {
 // with the request's fields.
 func TestAccessLogLine(t *testing.T) {
 	lineOf := func(log *slog.Logger, out *bytes.Buffer) map[string]any {
-		h := withRequest(time.Minute)(withAccessLog(log)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := routedForTest(time.Minute)(withAccessLog(log)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusTeapot)
 		})))
 		req := httptest.NewRequest(http.MethodPost, "/v1/listings/%E2%80%A8x", nil)

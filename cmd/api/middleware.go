@@ -24,7 +24,7 @@ const (
 
 // requestScope is what the middleware learn about a request, kept in one
 // context value (issue 36: one copy of the request for all of it rather
-// than one per piece): its id and the client's, set by withRequest, and
+// than one per piece): its id and the client's, set by withRoutedRequest, and
 // the desktop API's caller, set by admitAPIKey once the key is admitted.
 // A field is written only before the middleware that sets it calls the
 // next handler, so everything after it reads it without a lock.
@@ -46,8 +46,11 @@ func scopeOf(ctx context.Context) *requestScope {
 	return s
 }
 
-// withRequest starts every request: its scope with a new id and its
-// deadline, in one context and one copy of the request (issue 36).
+// withRoutedRequest starts every request, in front of the router mux: its
+// scope with a new id and its deadline, in one context and one copy of the
+// request (issue 36), which also carries chi's routing context (mux would
+// otherwise add it with a context value and a copy of the request of its
+// own).
 //
 // The id is the server's, sent back in X-Request-ID and carried into logs,
 // event metadata and the staff audit. An X-Request-ID the client sent
@@ -58,24 +61,14 @@ func scopeOf(ctx context.Context) *requestScope {
 // The deadline bounds the work of every request: past timeout its context
 // ends, database calls and provider calls stop, and the answer is a 503
 // with Retry-After instead of a request that hangs with its neighbour.
-func withRequest(timeout time.Duration) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			serveRequest(w, r, timeout, nil, next)
-		})
-	}
-}
-
-// withRoutedRequest is withRequest in front of the router mux: the same
-// context also carries chi's routing context, which mux would otherwise
-// add with a context value and a copy of the request of its own (issue 36:
-// one copy of the request, not two). The routing contexts are pooled and
-// reset as chi's own are, and put back once the answer is written. The
+//
+// The routing contexts are pooled and reset as chi's own are, and put
+// back once the answer is written. The
 // handler is still walkable as mux's routes (chi.Routes: chi.Walk in the
 // tests), and is the routing context's Routes, so a handler that serves a
 // request of its own from the root (the page's bootstrap answers) goes
 // through it: that request has its own scope, id and deadline, as it had
-// when withRequest was the router's first middleware.
+// when the scope was set by the router's first middleware.
 func withRoutedRequest(timeout time.Duration, mux *chi.Mux) http.Handler {
 	return &routedRequest{routes: mux, mux: mux, timeout: timeout,
 		pool: sync.Pool{New: func() any { return chi.NewRouteContext() }}}
@@ -126,7 +119,7 @@ func serveRequest(w http.ResponseWriter, r *http.Request, timeout time.Duration,
 type requestContext struct {
 	context.Context
 	scope requestScope
-	route *chi.Context // nil: none here (withRequest), the key is looked up above
+	route *chi.Context // nil: routed already (a request served through the mux from a caller's routing context), the key is looked up above
 }
 
 func (c *requestContext) Value(key any) any {

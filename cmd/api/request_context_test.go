@@ -68,7 +68,7 @@ func TestRoutedRequestOneContext(t *testing.T) {
 // pgx and the batcher do) end with it and start no goroutine to watch it;
 // ending the request (the client's context) ends it too.
 func TestRequestContextDeadline(t *testing.T) {
-	h := withRequest(30 * time.Millisecond)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := routedForTest(30 * time.Millisecond)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		before := runtime.NumGoroutine()
 		child, cancel := context.WithCancel(context.WithValue(r.Context(), scopeKey{}, nil))
 		defer cancel()
@@ -96,7 +96,7 @@ func TestRequestContextDeadline(t *testing.T) {
 	}
 
 	parent, cancel := context.WithCancel(context.Background())
-	h = withRequest(time.Minute)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h = routedForTest(time.Minute)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cancel()
 		<-r.Context().Done()
 		if !errors.Is(r.Context().Err(), context.Canceled) {

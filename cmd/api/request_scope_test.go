@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/a2e-automation/app/internal/apikeys"
 )
 
@@ -33,13 +35,13 @@ func TestRateLimitHeadersAsSet(t *testing.T) {
 	}
 }
 
-// TestRequestScope: withRequest gives each request a scope with a new id,
+// TestRequestScope: withRoutedRequest gives each request a scope with a new id,
 // the client's sane X-Request-ID, and its deadline; the id is answered in
 // X-Request-ID; admitAPIKey's caller is written into the same scope; the
 // key's hash is kept for the one key it was made of.
 func TestRequestScope(t *testing.T) {
 	var seen []*requestScope
-	h := withRequest(time.Minute)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := routedForTest(time.Minute)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s := scopeOf(r.Context())
 		if s == nil {
 			t.Fatal("no scope")
@@ -105,5 +107,15 @@ func TestCanonicalHeaderNames(t *testing.T) {
 	h.Add(apiKeyHeader, "second")
 	if headerOf(h, canonicalAPIKey) != h.Get(apiKeyHeader) || headerOf(http.Header{}, canonicalAPIKey) != "" {
 		t.Fatal("headerOf is not Header.Get")
+	}
+}
+
+// routedForTest is withRoutedRequest in front of a mux that sends every
+// path to the handler under test: the server's request context around it.
+func routedForTest(timeout time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		mux := chi.NewMux()
+		mux.Handle("/*", next)
+		return withRoutedRequest(timeout, mux)
 	}
 }

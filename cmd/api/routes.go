@@ -10,7 +10,7 @@ import (
 // addRoutes is the one place the route tree is assembled; each area declares
 // its routes in one function (routes_*.go). /metrics is not here: it is
 // served apart, on METRICS_ADDR. The request's scope and deadline
-// (withRequest) are set in front of the router, by NewServer.
+// (withRoutedRequest) are set in front of the router, by NewServer.
 func addRoutes(r chi.Router, d Deps) {
 	r.Use(withResponseCounts(d.Registry), withAccessLog(d.Log), withRecover(d), withSecurityHeaders(d))
 	r.MethodNotAllowed(methodNotAllowed(d))
