@@ -12,7 +12,9 @@ import (
 )
 
 // runCompare is -compare: the levels against two servers in one run, each
-// with its own fresh database, API and projector. Each level runs in
+// with its own fresh database, API and projector (the second's builds are
+// -compare-api's and -compare-projector's when given: two builds side by
+// side on two like servers). Each level runs in
 // rounds, the first server then the second, so whatever else loads the
 // machine meanwhile falls on both alike.
 func runCompare(ctx context.Context, o options) error {
@@ -23,6 +25,12 @@ func runCompare(ctx context.Context, o options) error {
 	}
 	o2 := o
 	o2.server = o.compare
+	if o.compareAPI != "" {
+		o2.api = o.compareAPI
+	}
+	if o.compareProjector != "" {
+		o2.projector = o.compareProjector
+	}
 	if o.pprof != "" {
 		o2.pprof = filepath.Join(o.pprof, "compare")
 	}
@@ -86,8 +94,9 @@ func (s *side) rate() float64 {
 func compareLevels(ctx context.Context, benches []*bench) error {
 	o := benches[0].o
 	slice := time.Duration(o.seconds) * time.Second / time.Duration(o.rounds)
-	fmt.Printf("Side by side: first %s, second %s; %d rounds of %v each per level, first then second.\n\n",
-		serverName(benches[0].pool), serverName(benches[1].pool), o.rounds, slice)
+	fmt.Printf("Side by side: first %s (%s, %s), second %s (%s, %s); %d rounds of %v each per level, first then second.\n\n",
+		serverName(benches[0].pool), benches[0].o.api, benches[0].o.projector,
+		serverName(benches[1].pool), benches[1].o.api, benches[1].o.projector, o.rounds, slice)
 	fmt.Println("| clients | first spends/s | second spends/s | first / second | first p50 / p99 | second p50 / p99 | first server CPU per spend | second server CPU per spend | first floor tx/s | second floor tx/s | group commits/s (spends each) first, second | non-201 | load average (1 min) before, after |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range o.levels {
