@@ -316,6 +316,7 @@ max_connections = 200
 
 	log.Debug("pgembed: starting server", "data", dataDir, "port", port)
 	cmd := acct.command(filepath.Join(bins.dir, "pg_ctl"), "start", "-D", dataDir, "-l", logPath, "-w", "-t", "60", "-s")
+	cmd.Env = withServerMalloc(cmd.Env) // pg_ctl's environment is the server's
 	out, err := runCmd(ctx, cmd)
 	if err == nil {
 		return nil
