@@ -12,12 +12,12 @@ import "strings"
 // backend running the group commit's statements grew its heap for a
 // statement's hash table and function-scan tuplestore (brk, then a page
 // fault per fresh page) and gave it back when the statement ended (brk
-// down: an munmap whose TLB flush interrupts every core): ~0.23 brk calls
-// and ~1.6 page faults a spend, none for a floor transaction. On this
+// down, with a cross-core TLB flush): ~0.23 brk calls and ~0.7 more page
+// faults a spend, none for a floor transaction. On this
 // project's virtual machines a fault and a cross-core flush each cost
 // a trap to the hypervisor; held, the memory is reused by the next
 // statement (docs/benchmarks.md, issue 36, thirteenth session). A backend
-// keeps at most 64 MiB of freed heap; a request of 32 MiB or more (an
+// keeps up to 64 MiB of freed heap at its top; a request of 32 MiB or more (an
 // index build's sort) is still mapped apart and returned when freed.
 const serverMalloc = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864"
 
