@@ -63,12 +63,12 @@ func scopeOf(ctx context.Context) *requestScope {
 // with Retry-After instead of a request that hangs with its neighbour.
 //
 // The routing contexts are pooled and reset as chi's own are, and put
-// back once the answer is written. The
-// handler is still walkable as mux's routes (chi.Routes: chi.Walk in the
-// tests), and is the routing context's Routes, so a handler that serves a
-// request of its own from the root (the page's bootstrap answers) goes
-// through it: that request has its own scope, id and deadline, as it had
-// when the scope was set by the router's first middleware.
+// back once the answer is written. The handler is still walkable as mux's
+// routes (chi.Routes: chi.Walk in the tests), and is the routing context's
+// Routes, so a handler that serves a request of its own from the root (the
+// page's bootstrap answers) goes through it: that request has its own
+// scope, id and deadline, as it had when the scope was set by the router's
+// first middleware.
 func withRoutedRequest(timeout time.Duration, mux *chi.Mux) http.Handler {
 	return &routedRequest{routes: mux, mux: mux, timeout: timeout,
 		pool: sync.Pool{New: func() any { return chi.NewRouteContext() }}}

@@ -21,6 +21,15 @@ func TestServerMalloc(t *testing.T) {
 		t.Fatalf("the caller's GLIBC_TUNABLES replaced: %q", got)
 	}
 
+	// make ha-up's servers take the same value (scripts/ha-lib.sh's copy)
+	ha, err := os.ReadFile("../../scripts/ha-lib.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ha), "\nHA_MALLOC="+serverMalloc+"\n") {
+		t.Errorf("scripts/ha-lib.sh's HA_MALLOC is not serverMalloc (%s)", serverMalloc)
+	}
+
 	loader := "/lib64/ld-linux-x86-64.so.2"
 	if _, err := os.Stat(loader); err != nil {
 		t.Skipf("no glibc loader at %s: %v", loader, err)
