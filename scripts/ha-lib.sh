@@ -37,7 +37,8 @@ node_dir() {
 node_port() { echo $((HA_PORT + $1)); }
 
 # The servers' malloc: internal/pgembed's serverMalloc (malloc.go says why),
-# unless GLIBC_TUNABLES is set.
+# unless GLIBC_TUNABLES is set (set empty, glibc's defaults stand, as in
+# pgembed).
 HA_MALLOC=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864
 
 # as_ha CMD...: runs CMD as HA_USER with pg_autoctl's files under HA_DIR/home
@@ -47,7 +48,7 @@ as_ha() {
 	local env=(env -i "HOME=$HA_DIR/home" "XDG_CONFIG_HOME=$HA_DIR/home/config"
 		"XDG_DATA_HOME=$HA_DIR/home/share" "XDG_RUNTIME_DIR=$HA_DIR/home/run"
 		"PATH=$HA_PG_BIN:/usr/local/bin:/usr/bin:/bin" "LC_ALL=C" "PGHOST=/tmp" "PG_CONFIG=$HA_PG_BIN/pg_config"
-		"GLIBC_TUNABLES=${GLIBC_TUNABLES:-$HA_MALLOC}")
+		"GLIBC_TUNABLES=${GLIBC_TUNABLES-$HA_MALLOC}")
 	if [ "$(id -u)" -eq 0 ]; then
 		local gid
 		gid=$(id -g "$HA_USER")

@@ -102,8 +102,13 @@ func TestRequestContextDeadline(t *testing.T) {
 		if !errors.Is(r.Context().Err(), context.Canceled) {
 			t.Fatalf("err %v", r.Context().Err())
 		}
+		w.WriteHeader(http.StatusTeapot)
 	}))
-	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil).WithContext(parent))
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil).WithContext(parent))
+	if rec.Code != http.StatusTeapot {
+		t.Fatalf("the second handler did not run to its end: answer %d", rec.Code)
+	}
 }
 
 // TestIdempotencyHashUnchanged: idempotencyOf's hash is the hex SHA-256 of

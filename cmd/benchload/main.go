@@ -100,7 +100,7 @@ func parseOptions() (options, error) {
 	flag.IntVar(&o.sellers, "sellers", 128, "sellers (one API key each) the clients spread over")
 	flag.StringVar(&o.pprof, "pprof", "", "directory: save bin/api's and bin/projector's CPU profiles of each level there (api-<n>clients.pprof, projector-<n>clients.pprof) and bin/api's allocations over the level (api-<n>clients.allocs.pprof)")
 	flag.StringVar(&o.compare, "compare", os.Getenv("BENCH_COMPARE_DATABASE_URL"), "a second server's PostgreSQL URL: run the levels against both side by side, rounds interleaved, and print each one's spends/s and their ratio (nothing else)")
-	flag.StringVar(&o.compareAPI, "compare-api", "", "with -compare: the API build the second server runs (default -api): an A/B of two builds side by side, rounds interleaved")
+	flag.StringVar(&o.compareAPI, "compare-api", "", "with -compare: the API build the second server runs (default -api): an A/B of two builds side by side, rounds interleaved (a wrapper script must exec the binary: CPU is read from the process started)")
 	flag.StringVar(&o.compareProjector, "compare-projector", "", "with -compare: the projector build the second server runs (default -projector)")
 	flag.BoolVar(&o.levelsOnly, "levels-only", false, "run the levels alone: no projector outage, long transaction or rebuild (quicker A/B runs of -api/-projector builds)")
 	flag.BoolVar(&o.outageOnly, "outage-only", false, "run the projector outage alone (no levels, long transaction or rebuild): quicker A/B runs of the catch-up; with -pprof, the restarted projector's CPU profile of its first 2 s (projector-catchup.pprof)")

@@ -64,6 +64,38 @@ func queryInt(t *testing.T, url, sql string) int {
 	return n
 }
 
+// checkServerMalloc: the running postmaster of dataDir was started with
+// GLIBC_TUNABLES=serverMalloc (or the test's own GLIBC_TUNABLES), read from
+// its /proc environ: pg_ctl and the shell it starts the server through pass
+// the environment on. The postmaster keeps its original environment block
+// (PostgreSQL writes a process title over it in its children only), but
+// glibc's loader, parsing the variable, writes a NUL over the ':' after each
+// tunable it takes, so the block reads "GLIBC_TUNABLES=a=1\x00b=2\x00"; the
+// check joins the block's strings with ':' before it looks. Skipped where
+// /proc cannot be read.
+func checkServerMalloc(t *testing.T, dataDir string) {
+	t.Helper()
+	pidFile, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _, _ := strings.Cut(string(pidFile), "\n")
+	environ, err := os.ReadFile("/proc/" + strings.TrimSpace(pid) + "/environ")
+	if err != nil {
+		t.Logf("the postmaster's environment not checked: %v", err)
+		return
+	}
+	want := "GLIBC_TUNABLES=" + serverMalloc
+	if own, ok := os.LookupEnv("GLIBC_TUNABLES"); ok {
+		want = "GLIBC_TUNABLES=" + own
+	}
+	joined := ":" + strings.ReplaceAll(string(environ), "\x00", ":") + ":"
+	if !strings.Contains(joined, ":"+want+":") {
+		t.Errorf("the postmaster (pid %s) runs without %s; its environment:\n%s", strings.TrimSpace(pid), want,
+			strings.ReplaceAll(string(environ), "\x00", "\n"))
+	}
+}
+
 func TestStartReuseStop(t *testing.T) {
 	dir := filepath.Join(tempDir(t), "data")
 	s1 := start(t, Options{DataDir: dir, Fast: true})
@@ -76,6 +108,7 @@ func TestStartReuseStop(t *testing.T) {
 	if got := queryInt(t, s1.URL(), "SELECT 1"); got != 1 {
 		t.Fatalf("SELECT 1 = %d", got)
 	}
+	checkServerMalloc(t, dir)
 
 	s2 := start(t, Options{DataDir: dir, Fast: true})
 	if !s2.Reused() || s2.URL() != s1.URL() {
