@@ -59,7 +59,45 @@ func startCluster(t *testing.T) *cluster {
 		}
 	})
 	c.up()
+	c.checkMalloc()
 	return c
+}
+
+// checkMalloc: the monitor's and both nodes' postmasters, started by
+// pg_autoctl, run with scripts/ha-lib.sh's HA_MALLOC in GLIBC_TUNABLES (or
+// the test's own GLIBC_TUNABLES), read from /proc as internal/pgembed's
+// checkServerMalloc does: glibc's loader writes a NUL over the ':' after
+// each tunable it takes, so the block's strings are joined with ':'.
+func (c *cluster) checkMalloc() {
+	c.t.Helper()
+	lib, err := os.ReadFile(filepath.Join(c.root, "scripts", "ha-lib.sh"))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(lib), "\nHA_MALLOC=")
+	if !ok {
+		c.t.Fatal("scripts/ha-lib.sh sets no HA_MALLOC")
+	}
+	want, _, _ := strings.Cut(rest, "\n")
+	if own, ok := os.LookupEnv("GLIBC_TUNABLES"); ok {
+		want = own
+	}
+	for _, node := range []string{"monitor", "node1", "node2"} {
+		data, err := os.ReadFile(filepath.Join(c.dir, node, "postmaster.pid"))
+		if err != nil {
+			c.t.Fatalf("%s: %v", node, err)
+		}
+		pid, _, _ := strings.Cut(string(data), "\n")
+		environ, err := os.ReadFile("/proc/" + strings.TrimSpace(pid) + "/environ")
+		if err != nil {
+			c.t.Fatalf("%s's postmaster: %v", node, err)
+		}
+		joined := ":" + strings.ReplaceAll(string(environ), "\x00", ":") + ":"
+		if !strings.Contains(joined, ":GLIBC_TUNABLES="+want+":") {
+			c.t.Errorf("%s's postmaster (pid %s) runs without GLIBC_TUNABLES=%s; its environment:\n%s", node,
+				strings.TrimSpace(pid), want, strings.ReplaceAll(string(environ), "\x00", "\n"))
+		}
+	}
 }
 
 func (c *cluster) script(name string, args ...string) ([]byte, error) {
