@@ -6,12 +6,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/a2e-automation/app/internal/testing/systest"
 )
 
 // tempDir returns a directory the server user can reach even when the tests
@@ -65,34 +68,36 @@ func queryInt(t *testing.T, url, sql string) int {
 }
 
 // checkServerMalloc: the running postmaster of dataDir was started with
-// GLIBC_TUNABLES=serverMalloc (or the test's own GLIBC_TUNABLES), read from
-// its /proc environ: pg_ctl and the shell it starts the server through pass
-// the environment on. The postmaster keeps its original environment block
-// (PostgreSQL writes a process title over it in its children only), but
-// glibc's loader, parsing the variable, writes a NUL over the ':' after each
-// tunable it takes, so the block reads "GLIBC_TUNABLES=a=1\x00b=2\x00"; the
-// check joins the block's strings with ':' before it looks. Skipped where
-// /proc cannot be read.
+// GLIBC_TUNABLES=serverMalloc exactly (or the test's own GLIBC_TUNABLES),
+// read from its /proc environ (systest.GlibcTunables): pg_ctl and the shell
+// it starts the server through pass the environment on, and the postmaster
+// keeps its original environment block (PostgreSQL writes a process title
+// over it in its children only). Not checked where there is no /proc.
 func checkServerMalloc(t *testing.T, dataDir string) {
 	t.Helper()
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Logf("the postmaster's environment not checked: %v", err)
+		return
+	}
 	pidFile, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, _, _ := strings.Cut(string(pidFile), "\n")
-	environ, err := os.ReadFile("/proc/" + strings.TrimSpace(pid) + "/environ")
+	line, _, _ := strings.Cut(string(pidFile), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil {
-		t.Logf("the postmaster's environment not checked: %v", err)
-		return
+		t.Fatalf("postmaster.pid: %v", err)
 	}
-	want := "GLIBC_TUNABLES=" + serverMalloc
-	if own, ok := os.LookupEnv("GLIBC_TUNABLES"); ok {
-		want = "GLIBC_TUNABLES=" + own
+	want, ok := os.LookupEnv("GLIBC_TUNABLES")
+	if !ok {
+		want = serverMalloc
 	}
-	joined := ":" + strings.ReplaceAll(string(environ), "\x00", ":") + ":"
-	if !strings.Contains(joined, ":"+want+":") {
-		t.Errorf("the postmaster (pid %s) runs without %s; its environment:\n%s", strings.TrimSpace(pid), want,
-			strings.ReplaceAll(string(environ), "\x00", "\n"))
+	got, set, err := systest.GlibcTunables(pid)
+	if err != nil {
+		t.Fatalf("the postmaster's environment: %v", err)
+	}
+	if !set || got != want {
+		t.Errorf("the postmaster (pid %d) runs with GLIBC_TUNABLES %q (set: %v), want %q", pid, got, set, want)
 	}
 }
 

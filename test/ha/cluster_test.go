@@ -64,10 +64,9 @@ func startCluster(t *testing.T) *cluster {
 }
 
 // checkMalloc: the monitor's and both nodes' postmasters, started by
-// pg_autoctl, run with scripts/ha-lib.sh's HA_MALLOC in GLIBC_TUNABLES (or
-// the test's own GLIBC_TUNABLES), read from /proc as internal/pgembed's
-// checkServerMalloc does: glibc's loader writes a NUL over the ':' after
-// each tunable it takes, so the block's strings are joined with ':'.
+// pg_autoctl, run with scripts/ha-lib.sh's HA_MALLOC in GLIBC_TUNABLES
+// exactly (or the test's own GLIBC_TUNABLES), read from /proc
+// (systest.GlibcTunables).
 func (c *cluster) checkMalloc() {
 	c.t.Helper()
 	lib, err := os.ReadFile(filepath.Join(c.root, "scripts", "ha-lib.sh"))
@@ -87,15 +86,17 @@ func (c *cluster) checkMalloc() {
 		if err != nil {
 			c.t.Fatalf("%s: %v", node, err)
 		}
-		pid, _, _ := strings.Cut(string(data), "\n")
-		environ, err := os.ReadFile("/proc/" + strings.TrimSpace(pid) + "/environ")
+		line, _, _ := strings.Cut(string(data), "\n")
+		pid, err := strconv.Atoi(strings.TrimSpace(line))
+		if err != nil {
+			c.t.Fatalf("%s's postmaster.pid: %v", node, err)
+		}
+		got, set, err := systest.GlibcTunables(pid)
 		if err != nil {
 			c.t.Fatalf("%s's postmaster: %v", node, err)
 		}
-		joined := ":" + strings.ReplaceAll(string(environ), "\x00", ":") + ":"
-		if !strings.Contains(joined, ":GLIBC_TUNABLES="+want+":") {
-			c.t.Errorf("%s's postmaster (pid %s) runs without GLIBC_TUNABLES=%s; its environment:\n%s", node,
-				strings.TrimSpace(pid), want, strings.ReplaceAll(string(environ), "\x00", "\n"))
+		if !set || got != want {
+			c.t.Errorf("%s's postmaster (pid %d) runs with GLIBC_TUNABLES %q (set: %v), want %q", node, pid, got, set, want)
 		}
 	}
 }
