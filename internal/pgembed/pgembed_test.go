@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -79,14 +78,9 @@ func checkServerMalloc(t *testing.T, dataDir string) {
 		t.Logf("the postmaster's environment not checked: %v", err)
 		return
 	}
-	pidFile, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	line, _, _ := strings.Cut(string(pidFile), "\n")
-	pid, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil {
-		t.Fatalf("postmaster.pid: %v", err)
+	pid, _, ok := readPIDFile(dataDir)
+	if !ok {
+		t.Fatalf("no running postmaster's postmaster.pid in %s", dataDir)
 	}
 	want, ok := os.LookupEnv("GLIBC_TUNABLES")
 	if !ok {

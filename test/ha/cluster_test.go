@@ -82,15 +82,7 @@ func (c *cluster) checkMalloc() {
 		want = own
 	}
 	for _, node := range []string{"monitor", "node1", "node2"} {
-		data, err := os.ReadFile(filepath.Join(c.dir, node, "postmaster.pid"))
-		if err != nil {
-			c.t.Fatalf("%s: %v", node, err)
-		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		pid, err := strconv.Atoi(strings.TrimSpace(line))
-		if err != nil {
-			c.t.Fatalf("%s's postmaster.pid: %v", node, err)
-		}
+		pid := c.pidOf(filepath.Join(c.dir, node, "postmaster.pid"))
 		got, set, err := systest.GlibcTunables(pid)
 		if err != nil {
 			c.t.Fatalf("%s's postmaster: %v", node, err)
@@ -218,24 +210,28 @@ func (c *cluster) primary() string {
 	return ""
 }
 
+// pidOf is the pid on the first line of the pid file at path (pg_autoctl's
+// or a postmaster's).
+func (c *cluster) pidOf(path string) int {
+	c.t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
+	if err != nil {
+		c.t.Fatalf("%s: %v", path, err)
+	}
+	return pid
+}
+
 // killNode loses node (its machine): SIGKILL to its pg_autoctl service with
 // everything in its session, and to its postmaster with every child,
 // all stopped first so nothing restarts anything in between.
 func (c *cluster) killNode(node string) {
 	c.t.Helper()
-	pidOf := func(path string) int {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			c.t.Fatalf("kill %s: %v", node, err)
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
-		if err != nil {
-			c.t.Fatalf("kill %s: %s: %v", node, path, err)
-		}
-		return pid
-	}
-	autoctl := pidOf(filepath.Join(c.dir, "run", node+".pid"))
-	postmaster := pidOf(filepath.Join(c.dir, node, "postmaster.pid"))
+	autoctl := c.pidOf(filepath.Join(c.dir, "run", node+".pid"))
+	postmaster := c.pidOf(filepath.Join(c.dir, node, "postmaster.pid"))
 	victims := map[int]bool{autoctl: true, postmaster: true}
 	procs := processes()
 	for grew := true; grew; {
